@@ -1,0 +1,100 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Deps } from '../deps.js';
+import type { AppEnv } from '../http/env.js';
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
+import { clientIp } from '../http/clientIp.js';
+import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, rateLimitHeaders } from '../http/rateLimit.js';
+import type { Actor, ApiKeyActor, Scope } from './context.js';
+import { requireRole, type Role } from './roles.js';
+import { isWellFormedApiKey, sha256Hex } from './secrets.js';
+import { verifyAccessToken } from './tokens.js';
+
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+const looksLikeApiKey = (token: string, prefix: string): boolean => token.startsWith(`${prefix}_`);
+
+/** Dashboard routes: OAuth session tokens only. An API key here is a 401 (spec rule 1). */
+export function sessionAuth(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const deps = c.var.deps;
+    const token = bearerToken(c);
+    if (!token) throw unauthorized('Missing bearer token');
+    if (looksLikeApiKey(token, deps.config.keyPrefix)) throw unauthorized('API keys are not accepted on dashboard routes');
+    const claims = await verifyAccessToken(deps, token, deps.clock.now());
+    c.set('actor', { kind: 'user', userId: claims.userId, email: claims.email });
+    await limitAndContinue(c, `user:${claims.userId}`, next);
+  };
+}
+
+/** Integration API and MCP: API keys only. A session token here is a 401. */
+export function apiKeyAuth(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const actor = await authenticateApiKey(c.var.deps, bearerToken(c));
+    c.set('actor', actor);
+    await limitAndContinue(c, `key:${actor.apiKeyId}`, next);
+  };
+}
+
+async function limitAndContinue(c: Context<AppEnv>, scope: string, next: () => Promise<void>): Promise<void> {
+  const decision = await consumeRateLimit(c.var.deps, DEFAULT_RATE_LIMIT, scope);
+  enforce(decision);
+  await next();
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(name, value);
+}
+
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export async function authenticateApiKey(deps: Deps, token: string | undefined): Promise<ApiKeyActor> {
+  if (!token) throw unauthorized('Missing API key');
+  if (!isWellFormedApiKey(token, deps.config.keyPrefix)) throw unauthorized('Invalid API key');
+  const found = await deps.store.entities.apiKey.get({ keyHash: sha256Hex(token) }).go();
+  const key = found.data;
+  if (!key) throw unauthorized('Invalid API key');
+  if (!key.enabled) throw unauthorized('API key is disabled');
+  const now = deps.clock.now();
+  // lastUsedAt is written at most once a minute so an active key does not pay a write per request.
+  if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_GRANULARITY_MS) {
+    await deps.store.entities.apiKey.patch({ keyHash: key.keyHash }).set({ lastUsedAt: now.toISOString() }).go();
+  }
+  return {
+    kind: 'apiKey',
+    apiKeyId: key.apiKeyId,
+    workspaceId: key.workspaceId,
+    permission: key.permission,
+    keyKind: key.kind,
+    name: key.name,
+  };
+}
+
+/**
+ * Object-level authorisation, the first line of every verb: the caller must belong to the
+ * resource's workspace (otherwise the resource does not exist for them: 404) and hold at least
+ * `minimum` (otherwise 403). A read_only key acts as VIEWER, a read_write key as MEMBER.
+ */
+export async function authorize(
+  deps: Deps,
+  actor: Actor,
+  workspaceId: number,
+  minimum: Role,
+  what = 'Resource',
+): Promise<Scope> {
+  if (actor.kind === 'apiKey') {
+    if (actor.workspaceId !== workspaceId) throw notFound(what);
+    const role: Role = actor.permission === 'read_write' ? 'MEMBER' : 'VIEWER';
+    if (actor.permission === 'read_only' && minimum !== 'VIEWER') throw forbidden('This API key is read-only');
+    requireRole(role, minimum);
+    return { workspaceId, role, actor };
+  }
+  const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
+  if (!membership.data) throw notFound(what);
+  requireRole(membership.data.role, minimum);
+  return { workspaceId, role: membership.data.role, actor };
+}
+
+/** For unauthenticated routes (sign-up, token endpoint, pings): count by client address. */
+export const byClientIp = (c: Context<AppEnv>): string => `ip:${clientIp(c)}`;

@@ -1,0 +1,21 @@
+import { HttpError } from '../http/errors.js';
+
+export const PLANS = ['FREE', 'TEAM', 'BUSINESS'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** The one limits table. Self-hosted installs default to BUSINESS (VIGIL_DEFAULT_PLAN). */
+export const PLAN_LIMITS = {
+  FREE: { checks: 20, outboundChecks: 5, intervalFloorSeconds: 300, outboundIntervalFloorSeconds: 300, canMute: false },
+  TEAM: { checks: 200, outboundChecks: 50, intervalFloorSeconds: 60, outboundIntervalFloorSeconds: 60, canMute: true },
+  BUSINESS: { checks: 10_000, outboundChecks: 1_000, intervalFloorSeconds: 10, outboundIntervalFloorSeconds: 10, canMute: true },
+} as const satisfies Record<Plan, PlanLimits>;
+
+export type PlanLimits = {
+  checks: number;
+  outboundChecks: number;
+  intervalFloorSeconds: number;
+  outboundIntervalFloorSeconds: number;
+  canMute: boolean;
+};
+
+export const planLimitExceeded = (message: string): HttpError => new HttpError('PLAN_LIMIT_EXCEEDED', message);

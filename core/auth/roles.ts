@@ -1,0 +1,12 @@
+import { forbidden } from '../http/errors.js';
+
+export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
+
+const rank: Record<Role, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 };
+
+export const roleAtLeast = (role: Role, minimum: Role): boolean => rank[role] >= rank[minimum];
+
+export function requireRole(role: Role, minimum: Role): void {
+  if (!roleAtLeast(role, minimum)) throw forbidden(`This action needs the ${minimum} role or higher`);
+}

@@ -1,0 +1,182 @@
+import { ulid } from 'ulid';
+import type { Deps } from '../deps.js';
+import { HttpError, conflict, unauthorized } from '../http/errors.js';
+import { acquireLock, isConditionalFailure, lockOwner, releaseLock } from '../store/locks.js';
+import type { UserItem } from '../store/entities/user.js';
+import type { WorkspaceItem } from '../store/entities/workspace.js';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
+import { issueAccessToken } from './tokens.js';
+
+const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+const EMAIL_LOCK = 'email';
+
+export type TokenResponse = {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+};
+
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+export type SignupInput = { email: string; password: string; name?: string | undefined; workspaceName?: string | undefined };
+
+/**
+ * Creates the user (email unique through a lock item that also serves login lookups), a first
+ * workspace owned by them with a default project, and a session.
+ */
+export async function signup(deps: Deps, input: SignupInput) {
+  const { store } = deps;
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const email = normaliseEmail(input.email);
+  const userId = await store.nextId('user');
+  const taken = !(await acquireLock(store, EMAIL_LOCK, email, String(userId), now, async (owner) => {
+    const existing = await store.entities.user.get({ userId: Number(owner) }).go({ consistent: true });
+    return existing.data !== null;
+  }));
+  if (taken) throw conflict('An account with this email already exists', 'CONFLICT');
+  try {
+    const user = (
+      await store.entities.user
+        .create({ userId, email, name: input.name, passwordHash: await hashPassword(input.password), sessionEpoch: 0, createdAt: iso, updatedAt: iso })
+        .go()
+    ).data;
+    const workspace = await createWorkspace(deps, user.userId, input.workspaceName ?? `${input.name ?? email.split('@')[0]}'s workspace`);
+    const tokens = await startSession(deps, user);
+    return { user: publicUser(user), workspace, ...tokens };
+  } catch (err) {
+    await releaseLock(store, EMAIL_LOCK, email, String(userId));
+    throw err;
+  }
+}
+
+export async function createWorkspace(deps: Deps, ownerId: number, name: string): Promise<WorkspaceItem> {
+  const { store } = deps;
+  const iso = deps.clock.now().toISOString();
+  const workspaceId = await store.nextId('workspace');
+  const workspace = (
+    await store.entities.workspace.create({ workspaceId, name, plan: deps.config.defaultPlan, createdAt: iso, updatedAt: iso }).go()
+  ).data;
+  await store.entities.membership.create({ workspaceId, userId: ownerId, role: 'OWNER', createdAt: iso, updatedAt: iso }).go();
+  const projectId = await store.nextId('project');
+  await store.entities.project
+    .create({ projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso })
+    .go();
+  return workspace;
+}
+
+export const publicUser = (user: UserItem) => ({
+  id: user.userId,
+  email: user.email,
+  name: user.name ?? null,
+  createdAt: user.createdAt,
+});
+
+export async function findUserByEmail(deps: Deps, email: string): Promise<UserItem | null> {
+  const owner = await lockOwner(deps.store, EMAIL_LOCK, normaliseEmail(email));
+  if (!owner) return null;
+  return (await deps.store.entities.user.get({ userId: Number(owner) }).go({ consistent: true })).data;
+}
+
+/** OAuth password grant. Unknown email and wrong password answer the same. */
+export async function passwordGrant(deps: Deps, email: string, password: string): Promise<TokenResponse> {
+  const user = await findUserByEmail(deps, email);
+  if (!user || !(await verifyPassword(password, user.passwordHash))) {
+    throw new HttpError('INVALID_GRANT', 'Invalid email or password');
+  }
+  return startSession(deps, user);
+}
+
+async function startSession(deps: Deps, user: UserItem): Promise<TokenResponse> {
+  const now = deps.clock.now();
+  const familyId = ulid(now.getTime());
+  const expiresAt = Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS;
+  await deps.store.entities.refreshFamily
+    .create({ familyId, userId: user.userId, createdAt: now.toISOString(), expiresAt })
+    .go();
+  return issuePair(deps, user, familyId, now);
+}
+
+async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date): Promise<TokenResponse> {
+  const refresh = randomToken();
+  await deps.store.entities.refreshToken
+    .create({
+      tokenHash: sha256Hex(refresh),
+      familyId,
+      userId: user.userId,
+      sessionEpoch: user.sessionEpoch,
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS,
+    })
+    .go();
+  return {
+    access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email }, now),
+    token_type: 'Bearer',
+    expires_in: deps.config.accessTokenTtlSeconds,
+    refresh_token: refresh,
+  };
+}
+
+/**
+ * Refresh-token rotation: each token works once. Presenting a spent token means it was copied,
+ * so the whole family is revoked (RFC 6819 5.2.2.3) and the caller gets 401.
+ */
+export async function refreshGrant(deps: Deps, refreshToken: string): Promise<TokenResponse> {
+  const { store } = deps;
+  const now = deps.clock.now();
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const invalid = () => new HttpError('INVALID_GRANT', 'Invalid refresh token');
+  const token = (await store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
+  if (!token || token.expiresAt <= nowSeconds) throw invalid();
+  const family = (await store.entities.refreshFamily.get({ familyId: token.familyId }).go({ consistent: true })).data;
+  if (!family || family.revokedAt) throw invalid();
+  if (token.spentAt) {
+    await revokeFamily(deps, token.familyId);
+    throw invalid();
+  }
+  const user = (await store.entities.user.get({ userId: token.userId }).go({ consistent: true })).data;
+  if (!user || user.sessionEpoch !== token.sessionEpoch) throw invalid();
+  try {
+    await store.entities.refreshToken
+      .patch({ tokenHash: token.tokenHash })
+      .set({ spentAt: now.toISOString() })
+      .where((attr, op) => op.notExists(attr.spentAt))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    // Another request spent it a moment ago: a replay, treated as theft.
+    await revokeFamily(deps, token.familyId);
+    throw invalid();
+  }
+  return issuePair(deps, user, token.familyId, now);
+}
+
+async function revokeFamily(deps: Deps, familyId: string): Promise<void> {
+  await deps.store.entities.refreshFamily
+    .patch({ familyId })
+    .set({ revokedAt: deps.clock.now().toISOString() })
+    .go();
+}
+
+/** Logout ends the presented session's family; `everywhere` (or a password change) ends them all. */
+export async function logout(deps: Deps, userId: number, refreshToken: string | undefined, everywhere: boolean): Promise<void> {
+  if (refreshToken) {
+    const token = (await deps.store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
+    if (token && token.userId === userId) await revokeFamily(deps, token.familyId);
+  }
+  if (everywhere || !refreshToken) await bumpSessionEpoch(deps, userId);
+}
+
+export async function bumpSessionEpoch(deps: Deps, userId: number): Promise<void> {
+  await deps.store.entities.user
+    .update({ userId })
+    .add({ sessionEpoch: 1 })
+    .set({ updatedAt: deps.clock.now().toISOString() })
+    .go();
+}
+
+export function requireUser(user: UserItem | null): UserItem {
+  if (!user) throw unauthorized('Unknown user');
+  return user;
+}

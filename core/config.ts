@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { PLANS } from './auth/plans.js';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true' || value === 'on' || value === 'yes');
+
+/** Environment configuration, validated once at boot. Every variable is optional. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  VIGIL_DATA_DIR: z.string().min(1).default('.data'),
+  VIGIL_DYNAMODB_ENDPOINT: z.url().optional(),
+  VIGIL_TABLE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/).default('vigil'),
+  VIGIL_KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'lower-case letters and digits, 2-16 chars').default('vigil'),
+  VIGIL_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  VIGIL_PROBE_ALLOW_PRIVATE: flag,
+  VIGIL_DEFAULT_PLAN: z.enum(PLANS).default('BUSINESS'),
+  VIGIL_HOME_REGION: z.enum(['us-east-1', 'eu-west-1', 'ap-southeast-1']).default('us-east-1'),
+  VIGIL_PUBLIC_URL: z.url().optional(),
+  VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+});
+
+export type Config = {
+  port: number;
+  dataDir: string;
+  dynamoEndpoint: string | undefined;
+  tableName: string;
+  keyPrefix: string;
+  sweepSeconds: number;
+  probeAllowPrivate: boolean;
+  defaultPlan: (typeof PLANS)[number];
+  homeRegion: 'us-east-1' | 'eu-west-1' | 'ap-southeast-1';
+  /** The address clients use, ending before `/api` (ping URLs are built from it). */
+  publicUrl: string;
+  accessTokenTtlSeconds: number;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first?.path.join('.') ?? 'configuration';
+    throw new ConfigError(`invalid configuration: ${where}: ${first?.message ?? 'invalid value'}`);
+  }
+  const value = parsed.data;
+  return {
+    port: value.PORT,
+    dataDir: value.VIGIL_DATA_DIR,
+    dynamoEndpoint: value.VIGIL_DYNAMODB_ENDPOINT,
+    tableName: value.VIGIL_TABLE_NAME,
+    keyPrefix: value.VIGIL_KEY_PREFIX,
+    sweepSeconds: value.VIGIL_SWEEP_SECONDS,
+    probeAllowPrivate: value.VIGIL_PROBE_ALLOW_PRIVATE,
+    defaultPlan: value.VIGIL_DEFAULT_PLAN,
+    homeRegion: value.VIGIL_HOME_REGION,
+    publicUrl: (value.VIGIL_PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
+    accessTokenTtlSeconds: value.VIGIL_ACCESS_TOKEN_TTL_SECONDS,
+  };
+}

@@ -1,0 +1,15 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Broadcaster, Mailer, Queue, Scheduler } from './ports/index.js';
+import type { Store } from './store/service.js';
+
+/** Everything a verb, router or worker needs from the outside world, injected once. */
+export type Deps = {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  queue: Queue;
+  scheduler: Scheduler;
+  broadcaster: Broadcaster;
+  mailer: Mailer;
+};

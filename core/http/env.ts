@@ -1,0 +1,9 @@
+import type { Actor } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+
+export type AppEnv = {
+  Variables: {
+    deps: Deps;
+    actor: Actor;
+  };
+};

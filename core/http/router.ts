@@ -1,0 +1,24 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ZodError } from 'zod';
+import type { AppEnv } from './env.js';
+import { badRequest, type ErrorDetail } from './errors.js';
+
+export function zodDetails(error: ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(root)',
+    message: issue.message,
+  }));
+}
+
+/** Every router validates through zod and turns a failure into one 400 with field details. */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const details = zodDetails(result.error);
+        const first = details[0];
+        throw badRequest(first ? `Validation failed: ${first.path}: ${first.message}` : 'Validation failed', details);
+      }
+    },
+  });
+}

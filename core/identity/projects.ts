@@ -1,0 +1,64 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import type { Deps } from '../deps.js';
+import { notFound } from '../http/errors.js';
+import type { ProjectItem } from '../store/entities/project.js';
+
+export const toProject = (p: ProjectItem) => ({
+  id: p.projectId,
+  workspaceId: p.workspaceId,
+  name: p.name,
+  description: p.description ?? null,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+type Ctx = { deps: Deps; actor: Actor };
+
+export async function createProject(ctx: Ctx, input: { workspaceId: number; name: string; description?: string | null | undefined }) {
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'MEMBER', 'Workspace');
+  const iso = ctx.deps.clock.now().toISOString();
+  const projectId = await ctx.deps.store.nextId('project');
+  const created = await ctx.deps.store.entities.project
+    .create({
+      projectId,
+      workspaceId: input.workspaceId,
+      name: input.name,
+      description: input.description ?? undefined,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .go();
+  return created.data;
+}
+
+export async function listProjects(ctx: Ctx, workspaceId: number): Promise<ProjectItem[]> {
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  const result = await ctx.deps.store.entities.project.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  return result.data.sort((a, b) => a.projectId - b.projectId);
+}
+
+/** Loads a project the caller may see at `minimum`, or 404s: foreign ids do not exist. */
+export async function getProject(ctx: Ctx, projectId: number, minimum: 'VIEWER' | 'MEMBER' | 'ADMIN' = 'VIEWER') {
+  const project = (await ctx.deps.store.entities.project.get({ projectId }).go()).data;
+  if (!project) throw notFound('Project');
+  await authorize(ctx.deps, ctx.actor, project.workspaceId, minimum, 'Project');
+  return project;
+}
+
+export async function updateProject(ctx: Ctx, projectId: number, input: { name?: string | undefined; description?: string | null | undefined }) {
+  const project = await getProject(ctx, projectId, 'MEMBER');
+  const iso = ctx.deps.clock.now().toISOString();
+  const patch = ctx.deps.store.entities.project.patch({ projectId }).set({
+    updatedAt: iso,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(typeof input.description === 'string' ? { description: input.description } : {}),
+  });
+  const updated = input.description === null ? await patch.remove(['description']).go({ response: 'all_new' }) : await patch.go({ response: 'all_new' });
+  return { ...project, ...updated.data };
+}
+
+export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {
+  await getProject(ctx, projectId, 'ADMIN');
+  await ctx.deps.store.entities.project.delete({ projectId }).go();
+}

@@ -1,0 +1,41 @@
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { LocalBroadcaster } from './adapters/local/broadcaster.js';
+import { OutboxMailer } from './adapters/local/mailer.js';
+import { LocalQueue } from './adapters/local/queue.js';
+import { LocalScheduler } from './adapters/local/scheduler.js';
+import { createDynamoClient, ensureTable } from './store/client.js';
+import { createStore } from './store/service.js';
+
+export type LocalDeps = Deps & {
+  queue: LocalQueue;
+  scheduler: LocalScheduler;
+  broadcaster: LocalBroadcaster;
+  mailer: OutboxMailer;
+};
+
+/**
+ * Wires the embedded runtime: the store at `endpoint` and the in-process adapters. The local
+ * server and the integration tests both use it, so tests exercise what `npm start` runs.
+ */
+export async function createLocalDeps(options: {
+  config: Config;
+  endpoint: string;
+  clock?: Clock;
+  autoDrain: boolean;
+  logMail?: boolean;
+}): Promise<LocalDeps> {
+  const client = createDynamoClient({ endpoint: options.endpoint });
+  await ensureTable(client, options.config.tableName);
+  const deps: LocalDeps = {
+    store: createStore(client, options.config.tableName),
+    clock: options.clock ?? systemClock,
+    config: options.config,
+    queue: new LocalQueue({ autoDrain: options.autoDrain }),
+    scheduler: new LocalScheduler(),
+    broadcaster: new LocalBroadcaster(),
+    mailer: new OutboxMailer({ log: options.logMail ?? false }),
+  };
+  return deps;
+}

@@ -1,0 +1,22 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { PLANS } from '../../auth/plans.js';
+
+export const createWorkspaceEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'workspace', version: '1', service: 'vigil' },
+      attributes: {
+        workspaceId: { type: 'number', required: true },
+        name: { type: 'string', required: true },
+        plan: { type: PLANS, required: true },
+        createdAt: { type: 'string', required: true },
+        updatedAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byId: { pk: { field: 'pk', composite: ['workspaceId'] }, sk: { field: 'sk', composite: [] } },
+      },
+    },
+    config,
+  );
+
+export type WorkspaceItem = EntityItem<ReturnType<typeof createWorkspaceEntity>>;

@@ -1,0 +1,66 @@
+import type { Store } from './service.js';
+
+/**
+ * Takes the lock (scope, value) for owner. Returns true when the lock is now ours: it was free,
+ * ours already, or its owner no longer holds it (`isOwnerAlive` says no: an orphan from a crash).
+ */
+export async function acquireLock(
+  store: Store,
+  scope: string,
+  value: string,
+  ownerId: string,
+  now: Date,
+  isOwnerAlive: (ownerId: string) => Promise<boolean>,
+): Promise<boolean> {
+  const { lock } = store.entities;
+  try {
+    await lock.create({ scope, value, ownerId, createdAt: now.toISOString() }).go();
+    return true;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+  const existing = await lock.get({ scope, value }).go({ consistent: true });
+  const holder = existing.data?.ownerId;
+  if (holder === undefined) return acquireLock(store, scope, value, ownerId, now, async () => true);
+  if (holder === ownerId) return true;
+  if (await isOwnerAlive(holder)) return false;
+  try {
+    await lock
+      .patch({ scope, value })
+      .set({ ownerId, createdAt: now.toISOString() })
+      .where((attr, op) => op.eq(attr.ownerId, holder))
+      .go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+export async function releaseLock(store: Store, scope: string, value: string, ownerId: string): Promise<void> {
+  try {
+    await store.entities.lock
+      .delete({ scope, value })
+      .where((attr, op) => op.eq(attr.ownerId, ownerId))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+export async function lockOwner(store: Store, scope: string, value: string): Promise<string | undefined> {
+  const existing = await store.entities.lock.get({ scope, value }).go({ consistent: true });
+  return existing.data?.ownerId;
+}
+
+/** ElectroDB wraps the SDK error; both carry the condition failure somewhere in the chain. */
+export function isConditionalFailure(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const name = (current as { name?: string }).name;
+    const message = (current as { message?: string }).message ?? '';
+    if (name === 'ConditionalCheckFailedException' || message.includes('conditional request failed')) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

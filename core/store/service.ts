@@ -1,0 +1,38 @@
+import { Service } from 'electrodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createUserEntity } from './entities/user.js';
+import { createWorkspaceEntity } from './entities/workspace.js';
+import { createMembershipEntity } from './entities/membership.js';
+import { createProjectEntity } from './entities/project.js';
+import { createApiKeyEntity } from './entities/apiKey.js';
+import { createRefreshFamilyEntity, createRefreshTokenEntity } from './entities/refreshToken.js';
+import { createLockEntity } from './entities/lock.js';
+import { createSettingEntity } from './entities/setting.js';
+import { nextId } from './counters.js';
+
+/** Every entity of the single table, built against one injected client and table name. */
+export function createStore(client: DynamoDBDocumentClient, table: string) {
+  const config = { client, table };
+  const entities = {
+    user: createUserEntity(config),
+    workspace: createWorkspaceEntity(config),
+    membership: createMembershipEntity(config),
+    project: createProjectEntity(config),
+    apiKey: createApiKeyEntity(config),
+    refreshToken: createRefreshTokenEntity(config),
+    refreshFamily: createRefreshFamilyEntity(config),
+    lock: createLockEntity(config),
+    setting: createSettingEntity(config),
+  };
+  const service = new Service(entities);
+  return {
+    client,
+    table,
+    service,
+    entities: service.entities,
+    nextId: (entity: string) => nextId(client, table, entity),
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;
+export type Entities = Store['entities'];

@@ -1,0 +1,89 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { apiKeyAuth } from '../auth/middleware.js';
+import { createRouter } from '../http/router.js';
+import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
+import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
+import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
+import { createProject, getProject, listProjects, toProject } from '../identity/projects.js';
+import { badRequest } from '../http/errors.js';
+
+const WhoAmI = z
+  .object({
+    workspace: z.object({ id: z.number().int(), name: z.string() }),
+    apiKey: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      permission: z.enum(['read_only', 'read_write']),
+      kind: z.enum(['service', 'ping']),
+    }),
+  })
+  .openapi('WhoAmI');
+
+/** The Integration API (`/v1`): API keys only, the paginated envelope on every list. */
+export function v1Routes() {
+  const r = createRouter();
+  r.use('*', async (c, next) => {
+    // The OpenAPI document is public; everything else needs a key.
+    if (c.req.path.endsWith('/openapi.json')) return next();
+    return apiKeyAuth()(c, next);
+  });
+  r.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
+  const security = apiKeySecurity;
+  const ctxOf = (c: { var: { deps: import('../deps.js').Deps; actor: import('../auth/context.js').Actor } }) => ({
+    deps: c.var.deps,
+    actor: c.var.actor,
+  });
+  const keyWorkspace = (actor: import('../auth/context.js').Actor): number => {
+    if (actor.kind !== 'apiKey') throw badRequest('API key required');
+    return actor.workspaceId;
+  };
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }),
+    async (c) => {
+      const actor = c.var.actor;
+      const workspaceId = keyWorkspace(actor);
+      const workspace = (await c.var.deps.store.entities.workspace.get({ workspaceId }).go()).data;
+      if (actor.kind !== 'apiKey') throw badRequest('API key required');
+      return c.json(
+        {
+          workspace: { id: workspaceId, name: workspace?.name ?? '' },
+          apiKey: { id: actor.apiKeyId, name: actor.name, permission: actor.permission, kind: actor.keyKind },
+        },
+        200,
+      );
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/projects',
+      tags: ['v1'],
+      security,
+      request: { query: pageQuery(20) },
+      responses: { 200: jsonResponse(pageSchema(Project, 'ProjectPage'), 'Projects') },
+    }),
+    async (c) => {
+      const { page, limit } = c.req.valid('query');
+      const projects = await listProjects(ctxOf(c), keyWorkspace(c.var.actor));
+      return c.json(paginate(projects.map(toProject), page, limit), 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({ method: 'post', path: '/projects', tags: ['v1'], security, request: { body: jsonBody(ProjectCreateV1) }, responses: { 201: jsonResponse(Project, 'Created') } }),
+    async (c) => {
+      const input = c.req.valid('json');
+      return c.json(toProject(await createProject(ctxOf(c), { ...input, workspaceId: keyWorkspace(c.var.actor) })), 201);
+    },
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/projects/{id}', tags: ['v1'], security, request: { params: IdParam }, responses: { 200: jsonResponse(Project, 'Project') } }),
+    async (c) => c.json(toProject(await getProject(ctxOf(c), c.req.valid('param').id)), 200),
+  );
+
+  r.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Vigil Integration API', version: '1' }, servers: [{ url: '/api/v1' }] });
+  return r;
+}
