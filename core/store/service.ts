@@ -8,6 +8,8 @@ import { createApiKeyEntity } from './entities/apiKey.js';
 import { createRefreshFamilyEntity, createRefreshTokenEntity } from './entities/refreshToken.js';
 import { createLockEntity } from './entities/lock.js';
 import { createSettingEntity } from './entities/setting.js';
+import { createCheckEntity, createCheckRefEntity } from './entities/check.js';
+import { createSignalEntity } from './entities/signal.js';
 import { nextId } from './counters.js';
 
 /** Every entity of the single table, built against one injected client and table name. */
@@ -23,6 +25,9 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     refreshFamily: createRefreshFamilyEntity(config),
     lock: createLockEntity(config),
     setting: createSettingEntity(config),
+    check: createCheckEntity(config),
+    checkRef: createCheckRefEntity(config),
+    signal: createSignalEntity(config),
   };
   const service = new Service(entities);
   return {

@@ -1,0 +1,25 @@
+/**
+ * Test-only TLS identity for the loopback https server (self-signed, CN/SAN vigil-tls.test,
+ * generated with openssl for these tests; it guards nothing). notAfter is TEST_CERT_VALID_TO.
+ */
+export const TEST_CERT_VALID_TO = '2126-10-28T21:04:23.000Z';
+
+export const TEST_CERT_PEM = `-----BEGIN CERTIFICATE-----
+MIIBpDCCAUqgAwIBAgIUDv+2XRpKaGiG/93sstfcZLc+DpIwCgYIKoZIzj0EAwIw
+GTEXMBUGA1UEAwwOdmlnaWwtdGxzLnRlc3QwIBcNMjYxMTIxMjEwNDIzWhgPMjEy
+NjEwMjgyMTA0MjNaMBkxFzAVBgNVBAMMDnZpZ2lsLXRscy50ZXN0MFkwEwYHKoZI
+zj0CAQYIKoZIzj0DAQcDQgAE/BBf0yjj60oOO1ONUQOJiriPWLHwzksPM3aqQSrs
+/9ya6bcyu1bHRsdFHK4EzVV9kTfE2FnuRItiL1AY45kVbqNuMGwwHQYDVR0OBBYE
+FPOlZME33rJg7YTOtgqf4cCAwGvjMB8GA1UdIwQYMBaAFPOlZME33rJg7YTOtgqf
+4cCAwGvjMA8GA1UdEwEB/wQFMAMBAf8wGQYDVR0RBBIwEIIOdmlnaWwtdGxzLnRl
+c3QwCgYIKoZIzj0EAwIDSAAwRQIhANtv1lUrxzxZMTFJqch605fwPUIjmCCwBCXO
+hnsOMHvQAiAg0PTbE12Qk41GdituNb6ZrlJrMO4Kj+W1mu2ztJZVDg==
+-----END CERTIFICATE-----
+`;
+
+export const TEST_KEY_PEM = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQghkAzPtVUgovdFJ2I
+Smu+nuqiOQveyPiGyITNJJ03H2ihRANCAAT8EF/TKOPrSg47U41RA4mKuI9YsfDO
+Sw8zdqpBKuz/3JrptzK7VsdGx0UcrgTNVX2RN8TYWe5Ei2IvUBjjmRVu
+-----END PRIVATE KEY-----
+`;

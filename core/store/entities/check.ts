@@ -1,0 +1,97 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+export const CHECK_STATUSES = ['NEW', 'OK', 'LATE', 'DOWN', 'PAUSED', 'RESUMED'] as const;
+export const CHECK_TYPES = ['HTTP', 'HEARTBEAT', 'DNS', 'TCP', 'SSL'] as const;
+export const CHECK_MODES = ['INBOUND', 'OUTBOUND'] as const;
+export const SEVERITIES = ['P1', 'P2', 'P3', 'P4'] as const;
+
+/**
+ * A check (a heartbeat job or an outbound HTTP check). Its primary key is the ping token, so the
+ * ping path reaches it with one conditional update and no index read. Reads by id go through
+ * `checkRef` (id -> token), which stays strongly consistent.
+ *
+ * `dueAt`/`dueShard` are set only while a timing transition is pending (OK/RESUMED -> LATE at
+ * nextDueAt, LATE -> DOWN at nextDueAt + grace), making `byDue` a sparse index of exactly the
+ * checks the sweep may have to move.
+ */
+export const createCheckEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'check', version: '1', service: 'vigil' },
+      attributes: {
+        token: { type: 'string', required: true },
+        checkId: { type: 'number', required: true },
+        workspaceId: { type: 'number', required: true },
+        projectId: { type: 'number' },
+        dependencyId: { type: 'number' },
+        dependencyIds: { type: 'list', items: { type: 'number' } },
+        name: { type: 'string', required: true },
+        slug: { type: 'string' },
+        checkMode: { type: CHECK_MODES, required: true },
+        checkType: { type: CHECK_TYPES, required: true },
+        intervalSeconds: { type: 'number', required: true },
+        graceSeconds: { type: 'number', required: true },
+        muteNotifications: { type: 'boolean', required: true },
+        downSeverity: { type: SEVERITIES, required: true },
+        lateSeverity: { type: SEVERITIES, required: true },
+        status: { type: CHECK_STATUSES, required: true },
+        /** Set while a deployment window holds the check PAUSED (spec: deploymentPaused). */
+        deploymentPaused: { type: 'boolean' },
+        /** The outbound HTTP probe configuration (validated by the checks schema). */
+        outbound: { type: 'map', properties: {} },
+        lastPingAt: { type: 'string' },
+        nextDueAt: { type: 'string' },
+        /** When the last signal was stored: the 1-second dedup compares against it. */
+        lastSignalAt: { type: 'string' },
+        /** A `/start` ping's time; the next SUCCESS or FAIL reports durationMs from it. */
+        startedAt: { type: 'string' },
+        /** Per-token ping rate limit, counted inside the ping's own conditional update. */
+        pingWindowStart: { type: 'number' },
+        pingWindowCount: { type: 'number' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
+        deletedAt: { type: 'string' },
+        createdAt: { type: 'string', required: true },
+        updatedAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byToken: { pk: { field: 'pk', composite: ['token'] }, sk: { field: 'sk', composite: [] } },
+        byProject: {
+          index: 'gsi1',
+          pk: { field: 'gsi1pk', composite: ['projectId'] },
+          sk: { field: 'gsi1sk', composite: ['checkId'] },
+        },
+        byDue: {
+          index: 'gsi2',
+          pk: { field: 'gsi2pk', composite: ['dueShard'] },
+          sk: { field: 'gsi2sk', composite: ['dueAt'] },
+        },
+        byWorkspace: {
+          index: 'gsi3',
+          pk: { field: 'gsi3pk', composite: ['workspaceId'] },
+          sk: { field: 'gsi3sk', composite: ['checkId'] },
+        },
+      },
+    },
+    config,
+  );
+
+/** id -> token, written with the check and never changed. */
+export const createCheckRefEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'checkRef', version: '1', service: 'vigil' },
+      attributes: {
+        checkId: { type: 'number', required: true },
+        token: { type: 'string', required: true },
+        workspaceId: { type: 'number', required: true },
+      },
+      indexes: {
+        byId: { pk: { field: 'pk', composite: ['checkId'] }, sk: { field: 'sk', composite: [] } },
+      },
+    },
+    config,
+  );
+
+export type CheckItem = EntityItem<ReturnType<typeof createCheckEntity>>;
+export type CheckRefItem = EntityItem<ReturnType<typeof createCheckRefEntity>>;

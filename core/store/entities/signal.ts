@@ -1,0 +1,39 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+export const SIGNAL_TYPES = ['SUCCESS', 'SUSPECT', 'FAIL', 'DEPLOYMENT', 'START'] as const;
+
+/** A signal of a check, newest last in the partition; expires by TTL (`expiresAt`, epoch seconds). */
+export const createSignalEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'signal', version: '1', service: 'vigil' },
+      attributes: {
+        checkId: { type: 'number', required: true },
+        signalId: { type: 'string', required: true },
+        receivedAt: { type: 'string', required: true },
+        workspaceId: { type: 'number', required: true },
+        type: { type: SIGNAL_TYPES, required: true },
+        /** PING (heartbeat client), SYSTEM (sweep), DEPLOYMENT, API. */
+        source: { type: 'string', required: true },
+        sourceIp: { type: 'string' },
+        userAgent: { type: 'string' },
+        method: { type: 'string' },
+        /** The ping body: JSON kept as JSON text, anything else as text. */
+        payload: { type: 'string' },
+        payloadIsJson: { type: 'boolean' },
+        durationMs: { type: 'number' },
+        /** DEPLOYMENT signals: name, version, author, link. */
+        details: { type: 'map', properties: {} },
+        expiresAt: { type: 'number', required: true },
+      },
+      indexes: {
+        byCheck: {
+          pk: { field: 'pk', composite: ['checkId'] },
+          sk: { field: 'sk', composite: ['receivedAt', 'signalId'] },
+        },
+      },
+    },
+    config,
+  );
+
+export type SignalItem = EntityItem<ReturnType<typeof createSignalEntity>>;
