@@ -33,6 +33,8 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
 // Dropped on a cross-origin hop (as fetch does), so a probe's token is not handed to whoever it
 // is redirected to.
 const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
+// Past 2^31-1 ms setTimeout fires at once; nothing Vigil sends needs more than a few minutes.
+const MAX_TIMEOUT_MS = 10 * 60 * 1000;
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'user-agent': 'Vigil-Probe/1.0', accept: '*/*' };
 
 class DeadlineExceeded extends Error {
@@ -43,7 +45,9 @@ function validateInput(input: GuardedRequestInput): Record<string, string> {
   const fail = (message: string): never => {
     throw new OutboundInputError(message);
   };
-  if (!Number.isInteger(input.timeoutMs) || input.timeoutMs <= 0) fail('timeoutMs must be a positive integer');
+  if (!Number.isInteger(input.timeoutMs) || input.timeoutMs <= 0 || input.timeoutMs > MAX_TIMEOUT_MS) {
+    fail(`timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}`);
+  }
   if (!Number.isInteger(input.maxRedirects) || input.maxRedirects < 0 || input.maxRedirects > MAX_REDIRECTS_LIMIT) {
     fail(`maxRedirects must be an integer from 0 to ${MAX_REDIRECTS_LIMIT}`);
   }
@@ -70,7 +74,7 @@ function validateInput(input: GuardedRequestInput): Record<string, string> {
 /** Races `work` against the deadline; a result that arrives too late is discarded, not leaked. */
 function untilDeadline<T>(work: Promise<T>, signal: AbortSignal, discardLate?: (late: T) => void): Promise<T> {
   if (signal.aborted) {
-    if (discardLate !== undefined) work.then(discardLate, () => undefined);
+    work.then(discardLate ?? (() => undefined), () => undefined);
     return Promise.reject(new DeadlineExceeded());
   }
   return new Promise<T>((resolve, reject) => {
