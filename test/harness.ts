@@ -38,7 +38,10 @@ export async function createTestContext(overrides: Partial<Record<string, string
       headers['content-type'] ??= 'application/json';
     }
     const url = path.startsWith('http') ? path : `http://localhost${path === '/api' || path.startsWith('/api/') ? path : `/api${path}`}`;
-    const response = await app.request(url, { method, headers, body }, { incoming: { socket: { remoteAddress: headers['x-test-ip'] ?? '127.0.0.1' } } });
+    // `x-test-ip` only picks the socket address the app sees; the app itself never reads the header.
+    const remoteAddress = headers['x-test-ip'] ?? '127.0.0.1';
+    delete headers['x-test-ip'];
+    const response = await app.request(url, { method, headers, body }, { incoming: { socket: { remoteAddress } } });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -51,7 +54,8 @@ export async function createTestContext(overrides: Partial<Record<string, string
 
   let counter = 0;
   /** Signs up a new user with their own workspace. */
-  async function signup(name = `user${++counter}`) {
+  async function signup(name = `user${counter + 1}`) {
+    counter++;
     const email = `${name}-${ulid().toLowerCase()}@example.com`;
     const password = 'correct horse battery';
     const res = await request<{
@@ -59,7 +63,11 @@ export async function createTestContext(overrides: Partial<Record<string, string
       refresh_token: string;
       user: { id: number; email: string };
       workspace: { id: number };
-    }>('POST', '/auth/signup', { body: { email, password, name } });
+    }>('POST', '/auth/signup', {
+      body: { email, password, name },
+      // Each test user signs up from its own address, so the per-address sign-up limit stays out of the way.
+      headers: { 'x-test-ip': `198.18.${Math.floor(counter / 250)}.${(counter % 250) + 1}` },
+    });
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
     const projects = await request<{ id: number }[]>('GET', `/projects?workspaceId=${res.body.workspace.id}`, {
       token: res.body.access_token,

@@ -7,7 +7,7 @@ import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, rateLimitHeaders } from 
 import type { Actor, ApiKeyActor, Scope } from './context.js';
 import { requireRole, type Role } from './roles.js';
 import { isWellFormedApiKey, sha256Hex } from './secrets.js';
-import { verifyAccessToken } from './tokens.js';
+import { verifyAccessToken, type AccessClaims } from './tokens.js';
 
 export function bearerToken(c: Context): string | undefined {
   const header = c.req.header('authorization');
@@ -26,9 +26,19 @@ export function sessionAuth(): MiddlewareHandler<AppEnv> {
     if (!token) throw unauthorized('Missing bearer token');
     if (looksLikeApiKey(token, deps.config.keyPrefix)) throw unauthorized('API keys are not accepted on dashboard routes');
     const claims = await verifyAccessToken(deps, token, deps.clock.now());
+    await requireCurrentSession(deps, claims);
     c.set('actor', { kind: 'user', userId: claims.userId, email: claims.email });
     await limitAndContinue(c, `user:${claims.userId}`, next);
   };
+}
+
+/**
+ * Access tokens are stateless, so "logout everywhere and password change revoke all" needs one
+ * read: a token minted before the user's current session epoch is refused.
+ */
+async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<void> {
+  const user = (await deps.store.entities.user.get({ userId: claims.userId }).go({ consistent: true })).data;
+  if (!user || user.sessionEpoch !== claims.epoch) throw unauthorized('Session revoked');
 }
 
 /** Integration API and MCP: API keys only. A session token here is a 401. */

@@ -1,9 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, zodDetails } from '../http/router.js';
-import { badRequest } from '../http/errors.js';
+import { HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
-import { LogoutBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
+import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
+import { changePassword } from './password.js';
 import { logout, passwordGrant, publicUser, refreshGrant, requireUser, signup } from './sessions.js';
 import { toWorkspaceResponse } from './workspaceView.js';
 
@@ -16,6 +17,8 @@ export function authRoutes() {
   router.use('/auth/signup', rateLimit(credentialLimit, byClientIp));
   router.use('/oauth/token', rateLimit(credentialLimit, byClientIp));
   router.use('/auth/logout', sessionAuth());
+  // The current password is a credential: guessed per address like the token endpoint.
+  router.use('/auth/password', rateLimit(credentialLimit, byClientIp), sessionAuth());
 
   router.openapi(
     createRoute({
@@ -40,7 +43,25 @@ export function authRoutes() {
     },
   );
 
-  // RFC 6749 allows a form body; JSON is accepted too. Parsed by hand so both share one schema.
+  // RFC 6749 allows a form body; JSON is accepted too. Parsed by hand so both share one schema,
+  // and registered by hand so the OpenAPI document still shows it.
+  const tokenRequest = TokenBody.openapi('TokenRequest');
+  router.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/oauth/token',
+    tags: ['auth'],
+    description: 'OAuth 2.0 token endpoint: password and refresh_token grants. Unknown parameters are ignored (RFC 6749 3.2).',
+    request: {
+      body: {
+        required: true,
+        content: { 'application/x-www-form-urlencoded': { schema: tokenRequest }, 'application/json': { schema: tokenRequest } },
+      },
+    },
+    responses: {
+      200: { description: 'A new access token and a rotated refresh token', content: { 'application/json': { schema: TokenResponse } } },
+      401: { description: 'Bad credentials, or an unknown, expired, revoked or reused refresh token' },
+    },
+  });
   router.post('/oauth/token', async (c) => {
     const type = c.req.header('content-type') ?? '';
     let raw: unknown;
@@ -48,7 +69,7 @@ export function authRoutes() {
       raw = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'));
     } else {
       raw = await c.req.json<unknown>().catch(() => {
-        throw badRequest('Malformed JSON in request body');
+        throw new HttpError('MALFORMED_JSON', 'Malformed JSON in request body');
       });
     }
     const parsed = TokenBody.safeParse(raw);
@@ -77,6 +98,29 @@ export function authRoutes() {
       const body = c.req.valid('json') ?? {};
       if (actor.kind === 'user') await logout(c.var.deps, actor.userId, body.refresh_token, body.everywhere ?? false);
       return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: 'post',
+      path: '/auth/password',
+      tags: ['auth'],
+      security: [{ session: [] }],
+      request: { body: { required: true, content: { 'application/json': { schema: PasswordChangeBody } } } },
+      responses: {
+        200: {
+          description: 'Password changed; every session is revoked and a fresh one is returned',
+          content: { 'application/json': { schema: TokenResponse } },
+        },
+      },
+    }),
+    async (c) => {
+      const actor = c.var.actor;
+      if (actor.kind !== 'user') throw badRequest('Session required');
+      const tokens = await changePassword(c.var.deps, actor.userId, c.req.valid('json'));
+      c.header('Cache-Control', 'no-store');
+      return c.json(tokens, 200);
     },
   );
   return router;

@@ -43,3 +43,7 @@ export const WorkspaceResponse = z
     updatedAt: z.string(),
   })
   .openapi('Workspace');
+
+export const PasswordChangeBody = z
+  .strictObject({ currentPassword: z.string().min(1).max(200), newPassword: Password })
+  .openapi('PasswordChangeBody');

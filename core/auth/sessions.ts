@@ -88,7 +88,7 @@ export async function passwordGrant(deps: Deps, email: string, password: string)
   return startSession(deps, user);
 }
 
-async function startSession(deps: Deps, user: UserItem): Promise<TokenResponse> {
+export async function startSession(deps: Deps, user: UserItem): Promise<TokenResponse> {
   const now = deps.clock.now();
   const familyId = ulid(now.getTime());
   const expiresAt = Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS;
@@ -111,7 +111,7 @@ async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date
     })
     .go();
   return {
-    access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email }, now),
+    access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email, epoch: user.sessionEpoch }, now),
     token_type: 'Bearer',
     expires_in: deps.config.accessTokenTtlSeconds,
     refresh_token: refresh,

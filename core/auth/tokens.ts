@@ -41,12 +41,13 @@ async function loadOrCreateSecret(store: Store, now: Date): Promise<Uint8Array> 
   }
 }
 
-export type AccessClaims = { userId: number; email: string };
+/** `epoch` is the user's sessionEpoch at issue: a password change or logout-everywhere voids older tokens. */
+export type AccessClaims = { userId: number; email: string; epoch: number };
 
 export async function issueAccessToken(deps: Deps, claims: AccessClaims, now: Date): Promise<string> {
   const secret = await signingSecret(deps.store, now);
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ email: claims.email })
+  return new SignJWT({ email: claims.email, sep: claims.epoch })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer(ISSUER)
@@ -67,8 +68,11 @@ export async function verifyAccessToken(deps: Deps, token: string, now: Date): P
       currentDate: now,
     });
     const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || typeof payload.email !== 'string') throw unauthorized('Invalid access token');
-    return { userId, email: payload.email };
+    const epoch = payload.sep;
+    if (!Number.isSafeInteger(userId) || typeof payload.email !== 'string' || typeof epoch !== 'number' || !Number.isSafeInteger(epoch)) {
+      throw unauthorized('Invalid access token');
+    }
+    return { userId, email: payload.email, epoch };
   } catch (err) {
     if (err instanceof HttpError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new HttpError('TOKEN_EXPIRED', 'Access token expired');

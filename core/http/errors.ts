@@ -20,6 +20,7 @@ export const ErrorCodes = {
   CONFLICT: 409,
   SLUG_TAKEN: 409,
   INCIDENT_RESOLVED: 409,
+  MAINTENANCE_WINDOW_IMMUTABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CHECK_TYPE_NOT_SUPPORTED: 422,
@@ -92,10 +93,18 @@ export function handleError(err: unknown, c: Context): Response {
   const status = statusOf(err);
   if (status !== undefined && status >= 400 && status < 500) {
     const message = err instanceof Error && err.message ? err.message : statusNames[status] ?? 'Bad Request';
-    return c.json(errorBody(status, message), status as ContentfulStatusCode);
+    return c.json(errorBody(status, message, fallbackCode(status, message)), status as ContentfulStatusCode);
   }
   console.error('unhandled error', err);
   return c.json(errorBody(500, 'Internal server error', 'INTERNAL'), 500);
+}
+
+/** Hono's own exceptions carry no code; give them the one our own errors would have. */
+function fallbackCode(status: number, message: string): ErrorCode | undefined {
+  if (status === 400) return /json/i.test(message) ? 'MALFORMED_JSON' : 'BAD_REQUEST';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  return undefined;
 }
 
 /** Hono's own HTTPException (body limit, bad JSON in its validators) carries a status. */

@@ -10,9 +10,11 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  */
 export function requireJsonBodies(exempt: (path: string) => boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (WRITE_METHODS.has(c.req.method) && hasBody(c) && !exempt(c.req.path)) {
+    if (WRITE_METHODS.has(c.req.method) && !exempt(c.req.path)) {
       const type = (c.req.header('content-type') ?? '').toLowerCase();
-      if (!type.startsWith('application/json') && !type.includes('+json')) {
+      const isJson = type.startsWith('application/json') || type.includes('+json');
+      // A declared non-JSON type is refused even when the length is unknown (fetch-built requests).
+      if (!isJson && (hasBody(c) || type !== '')) {
         throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json');
       }
     }

@@ -55,7 +55,10 @@ export async function updateProject(ctx: Ctx, projectId: number, input: { name?:
     ...(typeof input.description === 'string' ? { description: input.description } : {}),
   });
   const updated = input.description === null ? await patch.remove(['description']).go({ response: 'all_new' }) : await patch.go({ response: 'all_new' });
-  return { ...project, ...updated.data };
+  const merged: ProjectItem = { ...project, ...updated.data };
+  // all_new omits a removed attribute, so the spread would bring the old description back.
+  if (input.description === null) delete merged.description;
+  return merged;
 }
 
 export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {

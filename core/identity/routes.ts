@@ -8,6 +8,7 @@ import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyUpdate, IdParam, Project, Pr
 import { createProject, deleteProject, getProject, listProjects, toProject, updateProject } from './projects.js';
 import { createApiKey, deleteApiKey, listApiKeys, toApiKey, updateApiKey } from './apiKeys.js';
 import { resolveWorkspaceId } from './workspaceScope.js';
+import { workspaceRoutes } from './workspaceRoutes.js';
 
 const json = jsonResponse;
 const body = jsonBody;
@@ -90,4 +91,5 @@ function apiKeyRoutes() {
 export function identityRoutes(dashboard: OpenAPIHono<AppEnv>): void {
   dashboard.route('/projects', projectRoutes());
   dashboard.route('/api-keys', apiKeyRoutes());
+  dashboard.route('/workspaces', workspaceRoutes());
 }

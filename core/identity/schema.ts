@@ -59,3 +59,52 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const ApiKeyCreated = ApiKey.extend({ key: z.string().describe('Shown once; store it now.') }).openapi('ApiKeyCreated');
+
+export const RoleSchema = z.enum(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']).openapi('Role');
+
+export const PlanLimits = z
+  .object({
+    checks: z.number().int(),
+    outboundChecks: z.number().int(),
+    intervalFloorSeconds: z.number().int(),
+    outboundIntervalFloorSeconds: z.number().int(),
+    canMute: z.boolean(),
+  })
+  .openapi('PlanLimits');
+
+export const WorkspaceDetail = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    plan: z.enum(['FREE', 'TEAM', 'BUSINESS']),
+    limits: PlanLimits,
+    role: RoleSchema.describe("The caller's role in this workspace"),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('WorkspaceDetail');
+
+const WorkspaceName = z.string().trim().min(1).max(255);
+
+export const WorkspaceCreate = z.strictObject({ name: WorkspaceName }).openapi('WorkspaceCreate');
+
+/** `plan` is deliberately absent: clients may not set it, so it is an unknown field (400). */
+export const WorkspaceUpdate = z.strictObject({ name: WorkspaceName.optional() }).openapi('WorkspaceUpdate');
+
+export const MemberParams = z.object({
+  id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  userId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
+
+export const Member = z
+  .object({
+    userId: z.number().int(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: RoleSchema,
+    createdAt: z.string(),
+  })
+  .openapi('Member');
+
+export const MemberCreate = z.strictObject({ email: z.email().max(254), role: RoleSchema }).openapi('MemberCreate');
+export const MemberUpdate = z.strictObject({ role: RoleSchema }).openapi('MemberUpdate');

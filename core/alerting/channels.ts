@@ -1,0 +1,129 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import type { Role } from '../auth/roles.js';
+import type { Deps } from '../deps.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { zodDetails } from '../http/router.js';
+import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
+import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
+import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
+import { generateWebhookSecret } from './webhookSignature.js';
+
+type Ctx = { deps: Deps; actor: Actor };
+
+type Destination = { email?: string; webhookUrl?: string; url?: string };
+
+export function toAlertChannel(ch: AlertChannelItem) {
+  const config =
+    ch.type === 'EMAIL'
+      ? { email: ch.email ?? '' }
+      : ch.type === 'SLACK'
+        ? { webhookUrl: ch.webhookUrl ?? '' }
+        : { url: ch.url ?? '', secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
+  return {
+    id: ch.channelId,
+    workspaceId: ch.workspaceId,
+    name: ch.name,
+    type: ch.type,
+    enabled: ch.enabled,
+    config,
+    createdAt: ch.createdAt,
+    updatedAt: ch.updatedAt,
+  };
+}
+
+/**
+ * Refuses at save time what can never be delivered: loopback names and literal non-public
+ * addresses (names are judged again, after resolution, by the outbound guard on every send).
+ */
+function checkDestination(deps: Deps, type: AlertChannelType, destination: Destination): void {
+  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : undefined;
+  if (url === undefined) return;
+  const path = type === 'SLACK' ? 'config.webhookUrl' : 'config.url';
+  const parsed = parseTargetUrl(url);
+  let problem: string | undefined;
+  if (!parsed.ok) problem = parsed.message;
+  else if (parsed.target.host.kind === 'ip') {
+    const verdict = classifyAddress(parsed.target.host.address, { allowLoopback: deps.config.probeAllowPrivate });
+    if (verdict.blocked) problem = `address ${parsed.target.host.address} is not a public address`;
+  }
+  if (problem) throw badRequest(`Validation failed: ${path}: ${problem}`, [{ path, message: problem }]);
+}
+
+export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & { workspaceId: number }) {
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
+  const { deps } = ctx;
+  checkDestination(deps, input.type, input.config);
+  const iso = deps.clock.now().toISOString();
+  const secret = input.type === 'WEBHOOK' ? generateWebhookSecret() : undefined;
+  const channelId = await deps.store.nextId('alertChannel');
+  const created = await deps.store.entities.alertChannel
+    .create({
+      channelId,
+      workspaceId: input.workspaceId,
+      name: input.name,
+      type: input.type,
+      ...input.config,
+      secret,
+      enabled: input.enabled ?? true,
+      createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .go();
+  return { ...toAlertChannel(created.data), ...(secret ? { secret } : {}) };
+}
+
+export async function listAlertChannels(ctx: Ctx, workspaceId: number): Promise<AlertChannelItem[]> {
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  const result = await ctx.deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  return result.data.sort((a, b) => a.channelId - b.channelId);
+}
+
+/** Loads a channel the caller may use at `minimum`, or 404s: foreign ids do not exist. */
+export async function getAlertChannel(ctx: Ctx, channelId: number, minimum: Role = 'VIEWER'): Promise<AlertChannelItem> {
+  const channel = (await ctx.deps.store.entities.alertChannel.get({ channelId }).go()).data;
+  if (!channel) throw notFound('Alert channel');
+  await authorize(ctx.deps, ctx.actor, channel.workspaceId, minimum, 'Alert channel');
+  return channel;
+}
+
+/**
+ * For other areas holding channel ids (escalation policies and rules, dispatch): the channel if
+ * it belongs to `workspaceId`, else 404, so an id from another workspace behaves as unknown.
+ * The caller has already authorised against `workspaceId`.
+ */
+export async function findAlertChannelInWorkspace(deps: Deps, workspaceId: number, channelId: number): Promise<AlertChannelItem> {
+  const channel = (await deps.store.entities.alertChannel.get({ channelId }).go()).data;
+  if (!channel || channel.workspaceId !== workspaceId) throw notFound('Alert channel');
+  return channel;
+}
+
+export async function updateAlertChannel(ctx: Ctx, channelId: number, input: AlertChannelUpdate) {
+  const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  let destination: Destination = {};
+  if (input.config !== undefined) {
+    const parsed = CHANNEL_CONFIGS[channel.type].safeParse(input.config);
+    if (!parsed.success) {
+      const details = zodDetails(parsed.error).map((d) => ({ ...d, path: `config.${d.path}` }));
+      throw badRequest(`Validation failed: config does not fit a ${channel.type} channel`, details);
+    }
+    destination = parsed.data;
+    checkDestination(ctx.deps, channel.type, destination);
+  }
+  const updated = await ctx.deps.store.entities.alertChannel
+    .patch({ channelId })
+    .set({
+      updatedAt: ctx.deps.clock.now().toISOString(),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...destination,
+    })
+    .go({ response: 'all_new' });
+  return toAlertChannel({ ...channel, ...updated.data });
+}
+
+export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {
+  await getAlertChannel(ctx, channelId, 'ADMIN');
+  await ctx.deps.store.entities.alertChannel.delete({ channelId }).go();
+}

@@ -1,0 +1,106 @@
+import { ulid } from 'ulid';
+import type { Actor } from '../auth/context.js';
+import type { Deps } from '../deps.js';
+import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
+import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { getAlertChannel } from './channels.js';
+import { signWebhook } from './webhookSignature.js';
+
+/** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
+export type ChannelMessage = {
+  id: string;
+  /** Event type, e.g. `incident.opened`; carried as `type` in webhook payloads. */
+  type: string;
+  subject: string;
+  text: string;
+  data: Record<string, unknown>;
+};
+
+export type DeliveryResult = {
+  ok: boolean;
+  statusCode: number | null;
+  /** An outbound failure reason (SSRF_BLOCKED, TIMEOUT, ...), UNEXPECTED_STATUS, MAIL_ERROR or null. */
+  failureReason: string | null;
+  message: string;
+  /** From a 429/503 answer's Retry-After, for the caller's retry schedule. */
+  retryAfterSeconds: number | null;
+};
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+const USER_AGENT = 'Vigil-Webhooks/1.0';
+
+/**
+ * Sends one message to one channel: EMAIL through the mailer port, SLACK and WEBHOOK through the
+ * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
+ * Never throws for the destination's behaviour; the result says what happened.
+ */
+export async function deliverToChannel(
+  deps: Deps,
+  channel: AlertChannelItem,
+  message: ChannelMessage,
+  outbound: GuardedRequestDeps = {},
+): Promise<DeliveryResult> {
+  if (channel.type === 'EMAIL') {
+    try {
+      await deps.mailer.send({ to: channel.email ?? '', subject: message.subject, text: message.text });
+      return { ok: true, statusCode: null, failureReason: null, message: `Mail sent to ${channel.email}`, retryAfterSeconds: null };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      return { ok: false, statusCode: null, failureReason: 'MAIL_ERROR', message: reason, retryAfterSeconds: null };
+    }
+  }
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  let url: string;
+  let body: string;
+  let headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  if (channel.type === 'SLACK') {
+    url = channel.webhookUrl ?? '';
+    body = JSON.stringify({ text: `*${message.subject}*\n${message.text}` });
+  } else {
+    url = channel.url ?? '';
+    body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data: message.data });
+    headers = { ...headers, ...signWebhook(channel.secret ?? '', message.id, nowSeconds, body) };
+  }
+  const result = await guardedRequest(
+    { url, method: 'POST', headers, body, timeoutMs: DELIVERY_TIMEOUT_MS, followRedirects: false, maxRedirects: 0, blockHttpDowngrade: true, maxBodyBytes: 1024 },
+    { allowLoopback: deps.config.probeAllowPrivate, ...outbound },
+  );
+  if (!result.ok) {
+    return { ok: false, statusCode: result.statusCode ?? null, failureReason: result.failureReason, message: result.message, retryAfterSeconds: null };
+  }
+  const ok = result.statusCode >= 200 && result.statusCode < 300;
+  const retryAfter = Number(result.headers['retry-after']);
+  return {
+    ok,
+    statusCode: result.statusCode,
+    failureReason: ok ? null : 'UNEXPECTED_STATUS',
+    message: ok ? `Delivered (HTTP ${result.statusCode})` : `The endpoint answered HTTP ${result.statusCode}`,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+  };
+}
+
+/** `POST /alert-channels/:id/test`: ADMIN sends a test message and sees what happened. */
+export async function testAlertChannel(ctx: { deps: Deps; actor: Actor }, channelId: number, outbound: GuardedRequestDeps = {}) {
+  const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  const now = ctx.deps.clock.now();
+  const result = await deliverToChannel(
+    ctx.deps,
+    channel,
+    {
+      id: `msg_${ulid(now.getTime()).toLowerCase()}`,
+      type: 'alert_channel.test',
+      subject: 'Vigil test alert',
+      text: `This is a test message for the alert channel "${channel.name}". If you can read it, alerts will reach you here.`,
+      data: { channelId: channel.channelId, workspaceId: channel.workspaceId, name: channel.name, sentAt: now.toISOString() },
+    },
+    outbound,
+  );
+  return {
+    channelId: channel.channelId,
+    type: channel.type,
+    ok: result.ok,
+    statusCode: result.statusCode,
+    failureReason: result.failureReason,
+    message: result.message,
+  };
+}

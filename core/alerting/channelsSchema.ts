@@ -1,0 +1,74 @@
+import { z } from '@hono/zod-openapi';
+
+const Name = z.string().trim().min(1).max(255);
+const MAX_URL = 2048;
+
+export const EmailChannelConfig = z.strictObject({ email: z.email().max(254) }).openapi('EmailChannelConfig');
+
+/** Slack incoming webhooks carry a credential in the path: https only. */
+export const SlackChannelConfig = z
+  .strictObject({ webhookUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).max(MAX_URL) })
+  .openapi('SlackChannelConfig');
+
+export const WebhookChannelConfig = z
+  .strictObject({ url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(MAX_URL) })
+  .openapi('WebhookChannelConfig');
+
+export const CHANNEL_CONFIGS = { EMAIL: EmailChannelConfig, SLACK: SlackChannelConfig, WEBHOOK: WebhookChannelConfig } as const;
+
+const common = {
+  workspaceId: z.number().int().min(1).optional(),
+  name: Name,
+  enabled: z.boolean().optional(),
+};
+
+export const AlertChannelCreate = z
+  .discriminatedUnion('type', [
+    z.strictObject({ ...common, type: z.literal('EMAIL'), config: EmailChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('SLACK'), config: SlackChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('WEBHOOK'), config: WebhookChannelConfig }),
+  ])
+  .openapi('AlertChannelCreate');
+export type AlertChannelCreate = z.infer<typeof AlertChannelCreate>;
+
+/** The type cannot change; `config` is checked against the channel's own type by the verb. */
+export const AlertChannelUpdate = z
+  .strictObject({
+    name: Name.optional(),
+    enabled: z.boolean().optional(),
+    config: z.union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig]).optional(),
+  })
+  .openapi('AlertChannelUpdate');
+export type AlertChannelUpdate = z.infer<typeof AlertChannelUpdate>;
+
+export const AlertChannel = z
+  .object({
+    id: z.number().int(),
+    workspaceId: z.number().int(),
+    name: z.string(),
+    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    enabled: z.boolean(),
+    config: z.union([
+      z.object({ email: z.string() }),
+      z.object({ webhookUrl: z.string() }),
+      z.object({ url: z.string(), secretHint: z.string().describe('whsec_ and the last four characters') }),
+    ]),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('AlertChannel');
+
+export const AlertChannelCreated = AlertChannel.extend({
+  secret: z.string().optional().describe('WEBHOOK only: the signing secret (whsec_...). Shown once; store it now.'),
+}).openapi('AlertChannelCreated');
+
+export const AlertChannelTestResult = z
+  .object({
+    channelId: z.number().int(),
+    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    ok: z.boolean(),
+    statusCode: z.number().int().nullable(),
+    failureReason: z.string().nullable(),
+    message: z.string(),
+  })
+  .openapi('AlertChannelTestResult');

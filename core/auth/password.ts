@@ -1,0 +1,42 @@
+import type { Deps } from '../deps.js';
+import { HttpError, conflict } from '../http/errors.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { hashPassword, verifyPassword } from './secrets.js';
+import { requireUser, startSession, type TokenResponse } from './sessions.js';
+
+/**
+ * Changes the password and revokes every session of the user (refresh families and access
+ * tokens both carry the session epoch, which is bumped here), then opens a fresh session so the
+ * caller stays signed in on this device only.
+ */
+export async function changePassword(
+  deps: Deps,
+  userId: number,
+  input: { currentPassword: string; newPassword: string },
+): Promise<TokenResponse> {
+  const { user: users } = deps.store.entities;
+  const user = requireUser((await users.get({ userId }).go({ consistent: true })).data);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new HttpError('BAD_REQUEST', 'Current password is incorrect', [{ path: 'currentPassword', message: 'Incorrect password' }]);
+  }
+  if (input.currentPassword === input.newPassword) {
+    throw new HttpError('VALIDATION_ERROR', 'The new password must differ from the current one', [
+      { path: 'newPassword', message: 'Same as the current password' },
+    ]);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  let updated;
+  try {
+    updated = await users
+      .patch({ userId })
+      .set({ passwordHash, updatedAt: deps.clock.now().toISOString() })
+      .add({ sessionEpoch: 1 })
+      // A concurrent change of the same password must not be silently overwritten.
+      .where((attr, op) => op.eq(attr.passwordHash, user.passwordHash))
+      .go({ response: 'all_new' });
+  } catch (err) {
+    if (isConditionalFailure(err)) throw conflict('The password was changed by another request');
+    throw err;
+  }
+  return startSession(deps, { ...user, ...updated.data });
+}

@@ -1,0 +1,65 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import { PLAN_LIMITS } from '../auth/plans.js';
+import type { Role } from '../auth/roles.js';
+import { createWorkspace as createWorkspaceWithOwner } from '../auth/sessions.js';
+import type { Deps } from '../deps.js';
+import { forbidden, notFound } from '../http/errors.js';
+import type { WorkspaceItem } from '../store/entities/workspace.js';
+
+type Ctx = { deps: Deps; actor: Actor };
+
+export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({
+  id: w.workspaceId,
+  name: w.name,
+  plan: w.plan,
+  limits: { ...PLAN_LIMITS[w.plan] },
+  role,
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
+});
+
+export type WorkspaceDetail = ReturnType<typeof toWorkspaceDetail>;
+
+/** The caller's workspaces with their role in each; a key sees only its own workspace. */
+export async function listWorkspaces(ctx: Ctx): Promise<WorkspaceDetail[]> {
+  const { store } = ctx.deps;
+  if (ctx.actor.kind === 'apiKey') return [await getWorkspace(ctx, ctx.actor.workspaceId)];
+  const memberships = (await store.entities.membership.query.byUser({ userId: ctx.actor.userId }).go({ pages: 'all' })).data;
+  if (memberships.length === 0) return [];
+  const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
+  const workspaces = (await store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data;
+  return workspaces
+    .sort((a, b) => a.workspaceId - b.workspaceId)
+    .map((w) => toWorkspaceDetail(w, roleOf.get(w.workspaceId) ?? 'VIEWER'));
+}
+
+/** A new workspace on the install's default plan, owned by the caller, with a Default project. */
+export async function createWorkspace(ctx: Ctx, input: { name: string }): Promise<WorkspaceDetail> {
+  if (ctx.actor.kind !== 'user') throw forbidden('Only a signed-in user can create a workspace');
+  const workspace = await createWorkspaceWithOwner(ctx.deps, ctx.actor.userId, input.name);
+  return toWorkspaceDetail(workspace, 'OWNER');
+}
+
+async function loadWorkspace(deps: Deps, workspaceId: number): Promise<WorkspaceItem> {
+  const workspace = (await deps.store.entities.workspace.get({ workspaceId }).go()).data;
+  if (!workspace) throw notFound('Workspace');
+  return workspace;
+}
+
+export async function getWorkspace(ctx: Ctx, workspaceId: number): Promise<WorkspaceDetail> {
+  const scope = await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  return toWorkspaceDetail(await loadWorkspace(ctx.deps, workspaceId), scope.role);
+}
+
+/** Only the owner renames. The plan is not client-settable (the schema refuses it). */
+export async function updateWorkspace(ctx: Ctx, workspaceId: number, input: { name?: string | undefined }): Promise<WorkspaceDetail> {
+  const scope = await authorize(ctx.deps, ctx.actor, workspaceId, 'OWNER', 'Workspace');
+  const current = await loadWorkspace(ctx.deps, workspaceId);
+  if (input.name === undefined) return toWorkspaceDetail(current, scope.role);
+  const updated = await ctx.deps.store.entities.workspace
+    .patch({ workspaceId })
+    .set({ name: input.name, updatedAt: ctx.deps.clock.now().toISOString() })
+    .go({ response: 'all_new' });
+  return toWorkspaceDetail({ ...current, ...updated.data }, scope.role);
+}

@@ -1,0 +1,41 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK'] as const;
+export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
+
+/**
+ * Where alerts go. One flat item per channel; which destination attribute is set follows `type`
+ * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret). The webhook secret is kept in the
+ * clear because signing needs it; it is shown to the client only at creation.
+ */
+export const createAlertChannelEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'alertChannel', version: '1', service: 'vigil' },
+      attributes: {
+        channelId: { type: 'number', required: true },
+        workspaceId: { type: 'number', required: true },
+        name: { type: 'string', required: true },
+        type: { type: ALERT_CHANNEL_TYPES, required: true },
+        email: { type: 'string' },
+        webhookUrl: { type: 'string' },
+        url: { type: 'string' },
+        secret: { type: 'string' },
+        enabled: { type: 'boolean', required: true },
+        createdBy: { type: 'number' },
+        createdAt: { type: 'string', required: true },
+        updatedAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byId: { pk: { field: 'pk', composite: ['channelId'] }, sk: { field: 'sk', composite: [] } },
+        byWorkspace: {
+          index: 'gsi1',
+          pk: { field: 'gsi1pk', composite: ['workspaceId'] },
+          sk: { field: 'gsi1sk', composite: ['channelId'] },
+        },
+      },
+    },
+    config,
+  );
+
+export type AlertChannelItem = EntityItem<ReturnType<typeof createAlertChannelEntity>>;
