@@ -29,4 +29,32 @@ export type DependenciesReported = {
   at: string;
 };
 
-export type IncidentQueueMessage = CheckStatusChanged | DependenciesReported;
+/**
+ * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate
+ * expires within `sslExpiryWarnDays`. At most one of each kind per check per hour (spec Events);
+ * published by core/probes. Consumers that do not handle them must acknowledge them.
+ */
+export type CheckLatencyWarning = {
+  type: 'check.latency_warning';
+  checkId: number;
+  workspaceId: number;
+  projectId: number | null;
+  region: string;
+  latencyMs: number;
+  thresholdMs: number;
+  at: string;
+};
+
+export type CheckSslExpiryWarning = {
+  type: 'check.ssl_expiry_warning';
+  checkId: number;
+  workspaceId: number;
+  projectId: number | null;
+  region: string;
+  sslExpiresAt: string;
+  daysLeft: number;
+  thresholdDays: number;
+  at: string;
+};
+
+export type IncidentQueueMessage = CheckStatusChanged | DependenciesReported | CheckLatencyWarning | CheckSslExpiryWarning;

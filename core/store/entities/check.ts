@@ -37,8 +37,12 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         status: { type: CHECK_STATUSES, required: true },
         /** Set while a deployment window holds the check PAUSED (spec: deploymentPaused). */
         deploymentPaused: { type: 'boolean' },
-        /** The outbound HTTP probe configuration (validated by the checks schema). */
-        outbound: { type: 'map', properties: {} },
+        /**
+         * The outbound HTTP probe configuration. `any` because a map with no declared properties
+         * keeps none of them (ElectroDB drops undeclared keys) and customHeaders has free keys; it
+         * is validated on write and re-parsed on read by core/checks/outboundSchema.ts.
+         */
+        outbound: { type: 'any' },
         lastPingAt: { type: 'string' },
         nextDueAt: { type: 'string' },
         /** When the last signal was stored: the 1-second dedup compares against it. */
@@ -51,6 +55,14 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         dueShard: { type: 'string' },
         dueAt: { type: 'string' },
         deletedAt: { type: 'string' },
+        /** Outbound status state (core/probes/rounds.ts): the last round folded in and the streaks. */
+        probeRoundAt: { type: 'string' },
+        probeFailStreak: { type: 'number' },
+        probeOkStreak: { type: 'number' },
+        probeStreakStatus: { type: CHECK_STATUSES },
+        /** Cooldowns of the latency and SSL-expiry warnings (one per check per hour). */
+        latencyWarnedAt: { type: 'string' },
+        sslWarnedAt: { type: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
       },

@@ -1,0 +1,154 @@
+import { authorize } from '../auth/middleware.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { paginate } from '../http/pagination.js';
+import { resolveWorkspaceId } from '../identity/workspaceScope.js';
+import type { CheckItem } from '../store/entities/check.js';
+import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
+import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
+import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
+import { pauseCheck, resumeCheck } from './pause.js';
+import { listProjectChecks, listWorkspaceChecks, loadCheck, readCheckByToken, type Ctx } from './repository.js';
+import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
+import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
+import { toCheckSignal } from './views.js';
+
+/** Spec "Dashboard: checks" constraints: inbound checks are never due more often than every 300 s. */
+export const INBOUND_MIN_INTERVAL_SECONDS = 300;
+
+type OutboundFieldName = (typeof OUTBOUND_FIELD_NAMES)[number];
+type FlatOutbound = Partial<Record<OutboundFieldName, unknown>>;
+
+const givenOutboundFields = (body: FlatOutbound): OutboundFieldName[] => OUTBOUND_FIELD_NAMES.filter((name) => body[name] !== undefined);
+
+/** The flat outbound fields of a dashboard body, judged for the check's mode. */
+function outboundFor(mode: CheckMode, body: FlatOutbound, current: OutboundConfig | undefined): OutboundConfig | undefined {
+  const given = givenOutboundFields(body);
+  if (mode === 'INBOUND') {
+    if (given.length > 0) {
+      throw badRequest(
+        `${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to OUTBOUND checks`,
+        given.map((path) => ({ path, message: 'only allowed when checkMode is OUTBOUND' })),
+      );
+    }
+    return undefined;
+  }
+  const patch = Object.fromEntries(given.map((name) => [name, body[name]])) as OutboundConfigPatch;
+  return parseOutboundConfig(mergeOutboundConfig((current ?? {}) as OutboundConfig, patch));
+}
+
+const unique = (ids: number[] | undefined): number[] | undefined => (ids === undefined ? undefined : [...new Set(ids)]);
+
+function assertInboundInterval(mode: CheckMode, intervalSeconds: number): void {
+  if (mode === 'INBOUND' && intervalSeconds < INBOUND_MIN_INTERVAL_SECONDS) {
+    throw badRequest(`Inbound checks need an interval of at least ${INBOUND_MIN_INTERVAL_SECONDS} seconds`, [
+      { path: 'intervalSeconds', message: `must be at least ${INBOUND_MIN_INTERVAL_SECONDS} for INBOUND checks` },
+    ]);
+  }
+}
+
+export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate): Promise<CheckItem> {
+  const checkMode = body.checkMode ?? 'INBOUND';
+  assertAssociation({ projectId: body.projectId, dependencyId: body.dependencyId, checkMode });
+  const workspaceId = await workspaceForNewCheck(ctx, body);
+  const checkType = resolveCheckType(checkMode, body.checkType);
+  assertInboundInterval(checkMode, body.intervalSeconds);
+  const outbound = outboundFor(checkMode, body, undefined);
+  await assertReferencesInWorkspace(ctx.deps, workspaceId, { dependencyIds: body.dependencyIds });
+  const draft: CheckDraft = {
+    workspaceId,
+    projectId: body.projectId,
+    dependencyId: body.dependencyId,
+    dependencyIds: unique(body.dependencyIds),
+    name: body.name,
+    slug: null,
+    checkMode,
+    checkType,
+    intervalSeconds: body.intervalSeconds,
+    graceSeconds: body.graceSeconds,
+    muteNotifications: body.muteNotifications ?? false,
+    downSeverity: body.downSeverity ?? 'P1',
+    lateSeverity: body.lateSeverity ?? 'P3',
+    outbound,
+  };
+  return insertCheck(ctx.deps, draft);
+}
+
+/** Any creation field; the merged check passes the same rules as a new one. The workspace never changes. */
+export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: DashboardCheckUpdate): Promise<CheckItem> {
+  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  const before = draftOf(check, outboundOf(check));
+  if (body.projectId !== undefined && body.dependencyId !== undefined) {
+    throw badRequest('Give either projectId or dependencyId, not both', [{ path: 'dependencyId', message: 'mutually exclusive with projectId' }]);
+  }
+  const next: CheckDraft = { ...before };
+  if (body.projectId !== undefined) Object.assign(next, { projectId: body.projectId, dependencyId: undefined });
+  if (body.dependencyId !== undefined) Object.assign(next, { dependencyId: body.dependencyId, projectId: undefined });
+  for (const key of ['name', 'intervalSeconds', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
+    if (body[key] !== undefined) Object.assign(next, { [key]: body[key] });
+  }
+  if (body.dependencyIds !== undefined) next.dependencyIds = unique(body.dependencyIds);
+  next.checkMode = body.checkMode ?? before.checkMode;
+  next.checkType = resolveCheckType(next.checkMode, body.checkType);
+  assertAssociation(next);
+  if (body.intervalSeconds !== undefined || next.checkMode !== before.checkMode) assertInboundInterval(next.checkMode, next.intervalSeconds);
+  next.outbound = outboundFor(next.checkMode, body, before.outbound);
+  await assertReferencesInWorkspace(ctx.deps, check.workspaceId, {
+    projectId: body.projectId,
+    dependencyId: body.dependencyId,
+    dependencyIds: body.dependencyIds,
+  });
+  return updateCheck(ctx.deps, check, next);
+}
+
+export async function listDashboardChecks(
+  ctx: Ctx,
+  query: { workspaceId?: number | undefined; projectId?: number | undefined; checkMode?: CheckMode | undefined; page: number; limit: number },
+) {
+  let checks: CheckItem[];
+  if (query.projectId !== undefined) {
+    const project = (await ctx.deps.store.entities.project.get({ projectId: query.projectId }).go()).data;
+    if (!project || (query.workspaceId !== undefined && project.workspaceId !== query.workspaceId)) throw notFound('Project');
+    await authorize(ctx.deps, ctx.actor, project.workspaceId, 'VIEWER', 'Project');
+    checks = await listProjectChecks(ctx.deps, project.projectId);
+  } else {
+    const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, query.workspaceId);
+    await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+    checks = await listWorkspaceChecks(ctx.deps, workspaceId);
+  }
+  const filtered = query.checkMode ? checks.filter((check) => check.checkMode === query.checkMode) : checks;
+  return paginate(filtered, query.page, query.limit);
+}
+
+const RECENT_SIGNALS = 20;
+
+/** The check behind a ping token, with its 20 newest signals (expired ones are not shown). */
+export async function getCheckByToken(ctx: Ctx, token: string) {
+  const check = await readCheckByToken(ctx.deps, token);
+  if (!check) throw notFound('Check');
+  await authorize(ctx.deps, ctx.actor, check.workspaceId, 'VIEWER', 'Check');
+  const nowSeconds = Math.floor(ctx.deps.clock.now().getTime() / 1000);
+  const recent = await ctx.deps.store.entities.signal.query.byCheck({ checkId: check.checkId }).go({ order: 'desc', limit: RECENT_SIGNALS });
+  const signals = recent.data.filter((signal) => signal.expiresAt > nowSeconds).map(toCheckSignal);
+  return { check, signals };
+}
+
+export async function transferCheck(ctx: Ctx, checkId: number, projectId: number): Promise<CheckItem> {
+  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  await assertReferencesInWorkspace(ctx.deps, check.workspaceId, { projectId });
+  const next: CheckDraft = { ...draftOf(check, outboundOf(check)), projectId, dependencyId: undefined };
+  return updateCheck(ctx.deps, check, next);
+}
+
+export async function deleteCheck(ctx: Ctx, checkId: number): Promise<void> {
+  await softDeleteCheck(ctx.deps, await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER'));
+}
+
+export async function pauseCheckAsUser(ctx: Ctx, checkId: number): Promise<CheckItem> {
+  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  return pauseCheck(ctx.deps, check, { cause: 'USER', now: ctx.deps.clock.now() });
+}
+
+export async function resumeCheckAsUser(ctx: Ctx, checkId: number): Promise<CheckItem> {
+  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  return resumeCheck(ctx.deps, check, { cause: 'USER', now: ctx.deps.clock.now() });
+}

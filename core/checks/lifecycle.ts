@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../deps.js';
+import { conflict } from '../http/errors.js';
+import type { CheckItem } from '../store/entities/check.js';
+import { acquireLock, releaseLock } from '../store/locks.js';
+import { readOutboundConfig } from './outboundSchema.js';
+import { publishStatusChange } from './pause.js';
+import { readCheckById, slugScope, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
+import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
+import { syncProbeSchedules } from './schedules.js';
+import { retime } from './timing.js';
+
+// A lock younger than this whose check is not readable yet belongs to a create still in flight.
+const IN_FLIGHT_LOCK_MS = 60_000;
+
+/** Takes the workspace-unique slug for `checkId`, or 409s; an orphan left by a crash is taken over. */
+async function claimSlug(deps: Deps, workspaceId: number, slug: string, checkId: number, now: Date): Promise<void> {
+  const scope = slugScope(workspaceId);
+  const ownerAlive = async (owner: string): Promise<boolean> => {
+    const holder = await readCheckById(deps, Number(owner));
+    if (holder) return holder.slug === slug && holder.workspaceId === workspaceId;
+    const lock = (await deps.store.entities.lock.get({ scope, value: slug }).go({ consistent: true })).data;
+    return lock !== null && now.getTime() - Date.parse(lock.createdAt) < IN_FLIGHT_LOCK_MS;
+  };
+  if (!(await acquireLock(deps.store, scope, slug, String(checkId), now, ownerAlive))) {
+    throw conflict(`The slug "${slug}" is already used by another check in this workspace`, 'SLUG_TAKEN');
+  }
+}
+
+export const releaseSlug = (deps: Deps, workspaceId: number, slug: string, checkId: number): Promise<void> =>
+  releaseLock(deps.store, slugScope(workspaceId), slug, String(checkId));
+
+/**
+ * Stores a new check whose workspace the caller is authorised in and whose references were
+ * checked: plan limits, slug lock, then the check (by token) and its id -> token ref.
+ */
+export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckItem> {
+  await enforcePlan(deps, draft, undefined);
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const checkId = await deps.store.nextId('check');
+  if (draft.slug !== null) await claimSlug(deps, draft.workspaceId, draft.slug, checkId, now);
+  const token = randomUUID();
+  let written = false;
+  let check: CheckItem;
+  try {
+    const created = await deps.store.entities.check
+      .create({
+        token,
+        checkId,
+        workspaceId: draft.workspaceId,
+        ...(draft.projectId !== undefined ? { projectId: draft.projectId } : {}),
+        ...(draft.dependencyId !== undefined ? { dependencyId: draft.dependencyId } : {}),
+        ...(draft.dependencyIds !== undefined ? { dependencyIds: draft.dependencyIds } : {}),
+        name: draft.name,
+        ...(draft.slug !== null ? { slug: draft.slug } : {}),
+        checkMode: draft.checkMode,
+        checkType: draft.checkType,
+        intervalSeconds: draft.intervalSeconds,
+        graceSeconds: draft.graceSeconds,
+        muteNotifications: draft.muteNotifications,
+        downSeverity: draft.downSeverity,
+        lateSeverity: draft.lateSeverity,
+        status: 'NEW',
+        ...(draft.outbound !== undefined ? { outbound: draft.outbound } : {}),
+        createdAt: iso,
+        updatedAt: iso,
+      })
+      .go();
+    written = true;
+    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId }).go();
+    check = created.data;
+  } catch (err) {
+    // Without its ref the check could be listed but never opened: take it back out.
+    if (written) await deps.store.entities.check.delete({ token }).go();
+    if (draft.slug !== null) await releaseSlug(deps, draft.workspaceId, draft.slug, checkId);
+    throw err;
+  }
+  await syncProbeSchedules(deps, undefined, check);
+  return check;
+}
+
+/** The stored config of a check, for drafting an update (undefined for inbound checks). */
+export const outboundOf = (check: CheckItem) => (check.checkMode === 'OUTBOUND' ? (readOutboundConfig(check.outbound) ?? undefined) : undefined);
+
+const OPTIONAL_FIELDS = ['projectId', 'dependencyId', 'dependencyIds', 'slug', 'outbound'] as const satisfies readonly RemovableCheckKey[];
+
+/**
+ * Writes `next` over a loaded, authorised check: plan rules for what changed, the slug lock moved,
+ * timing re-derived when interval, grace or mode changed, probe schedules kept in step.
+ */
+export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft): Promise<CheckItem> {
+  const before = draftOf(check, outboundOf(check));
+  await enforcePlan(deps, next, before);
+  const now = deps.clock.now();
+  const slugChanged = next.slug !== before.slug;
+  if (slugChanged && next.slug !== null) await claimSlug(deps, check.workspaceId, next.slug, check.checkId, now);
+
+  const set: Partial<CheckItem> = {
+    name: next.name,
+    checkMode: next.checkMode,
+    checkType: next.checkType,
+    intervalSeconds: next.intervalSeconds,
+    graceSeconds: next.graceSeconds,
+    muteNotifications: next.muteNotifications,
+    downSeverity: next.downSeverity,
+    lateSeverity: next.lateSeverity,
+    updatedAt: now.toISOString(),
+  };
+  const remove: RemovableCheckKey[] = [];
+  const optional: Record<(typeof OPTIONAL_FIELDS)[number], unknown> = {
+    projectId: next.projectId,
+    dependencyId: next.dependencyId,
+    dependencyIds: next.dependencyIds,
+    slug: next.slug ?? undefined,
+    outbound: next.outbound,
+  };
+  for (const key of OPTIONAL_FIELDS) {
+    if (optional[key] === undefined) remove.push(key);
+    else Object.assign(set, { [key]: optional[key] });
+  }
+  // The project index is keyed by (projectId, checkId): ElectroDB rebuilds it only with both.
+  if (set.projectId !== undefined) set.checkId = check.checkId;
+  const retimed = before.intervalSeconds !== next.intervalSeconds || before.graceSeconds !== next.graceSeconds || before.checkMode !== next.checkMode;
+
+  let updated: CheckItem;
+  try {
+    updated = await updateCheckGuarded(deps, check.token, (current): CheckChanges => {
+      if (!retimed) return { set, remove };
+      const timing = retime({ ...current, ...set } as CheckItem, current.intervalSeconds, now);
+      return { set: { ...set, ...timing.set }, remove: [...remove, ...timing.remove] };
+    });
+  } catch (err) {
+    if (slugChanged && next.slug !== null) await releaseSlug(deps, check.workspaceId, next.slug, check.checkId);
+    throw err;
+  }
+  if (slugChanged && before.slug !== null) await releaseSlug(deps, check.workspaceId, before.slug, check.checkId);
+  await syncProbeSchedules(deps, check, updated);
+  return updated;
+}
+
+/**
+ * Soft delete: the check disappears (404 everywhere), leaves the due index, frees its slug, stops
+ * its probes, tells the incident worker (cause DELETE resolves open incidents) and drops its signals.
+ */
+export async function softDeleteCheck(deps: Deps, check: CheckItem): Promise<void> {
+  const now = deps.clock.now();
+  const deleted = await updateCheckGuarded(deps, check.token, () => ({
+    set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
+    remove: ['dueAt', 'dueShard'],
+  }));
+  if (check.slug !== undefined) await releaseSlug(deps, check.workspaceId, check.slug, check.checkId);
+  await syncProbeSchedules(deps, check, undefined);
+  await publishStatusChange(deps, deleted, deleted.status, deleted.status, 'DELETE', now);
+  await deleteSignals(deps, check.checkId);
+}
+
+async function deleteSignals(deps: Deps, checkId: number): Promise<void> {
+  const { signal } = deps.store.entities;
+  let cursor: string | null = null;
+  do {
+    const page: { data: { checkId: number; receivedAt: string; signalId: string }[]; cursor: string | null } = await signal.query
+      .byCheck({ checkId })
+      .go({ cursor, limit: 100, attributes: ['checkId', 'receivedAt', 'signalId'] });
+    if (page.data.length > 0) {
+      const keys = page.data.map(({ receivedAt, signalId }) => ({ checkId, receivedAt, signalId }));
+      const result = await signal.delete(keys).go();
+      if (result.unprocessed.length > 0) await signal.delete(result.unprocessed).go();
+    }
+    cursor = page.cursor;
+  } while (cursor);
+}

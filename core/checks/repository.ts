@@ -1,0 +1,110 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import type { Role } from '../auth/roles.js';
+import type { Deps } from '../deps.js';
+import { conflict, notFound } from '../http/errors.js';
+import type { CheckItem } from '../store/entities/check.js';
+import { isConditionalFailure, lockOwner } from '../store/locks.js';
+
+export type Ctx = { deps: Deps; actor: Actor };
+
+/** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
+export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
+
+const live = (check: CheckItem | null | undefined): CheckItem | undefined =>
+  check && check.deletedAt === undefined ? check : undefined;
+
+/** id -> token (checkRef) -> check; deleted checks do not exist. No authorisation. */
+export async function readCheckById(deps: Deps, checkId: number): Promise<CheckItem | undefined> {
+  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
+  if (!ref) return undefined;
+  return live((await deps.store.entities.check.get({ token: ref.token }).go()).data);
+}
+
+export async function readCheckByToken(deps: Deps, token: string): Promise<CheckItem | undefined> {
+  return live((await deps.store.entities.check.get({ token }).go()).data);
+}
+
+/**
+ * A check the caller may act on at `minRole`, or 404: missing, deleted and foreign checks look
+ * the same.
+ */
+export async function loadCheck(deps: Deps, actor: Actor, checkId: number, minRole: Role): Promise<CheckItem> {
+  const check = await readCheckById(deps, checkId);
+  if (!check) throw notFound('Check');
+  await authorize(deps, actor, check.workspaceId, minRole, 'Check');
+  return check;
+}
+
+/** The live check holding `slug` in the workspace, if any (slug pings and `slug:` addressing). */
+export async function findCheckBySlug(deps: Deps, workspaceId: number, slug: string): Promise<CheckItem | undefined> {
+  const owner = await lockOwner(deps.store, slugScope(workspaceId), slug);
+  if (owner === undefined) return undefined;
+  const check = await readCheckById(deps, Number(owner));
+  return check && check.workspaceId === workspaceId && check.slug === slug ? check : undefined;
+}
+
+/** `123` or `slug:<slug>` (Integration API `:id`), resolved inside the caller's workspace. */
+export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minRole: Role): Promise<CheckItem> {
+  if (ref.startsWith('slug:')) {
+    if (actor.kind !== 'apiKey') throw notFound('Check');
+    const check = await findCheckBySlug(deps, actor.workspaceId, ref.slice('slug:'.length));
+    if (!check) throw notFound('Check');
+    await authorize(deps, actor, check.workspaceId, minRole, 'Check');
+    return check;
+  }
+  if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw notFound('Check');
+  return loadCheck(deps, actor, Number(ref), minRole);
+}
+
+/** Every live check of a workspace, in id order. */
+export async function listWorkspaceChecks(deps: Deps, workspaceId: number): Promise<CheckItem[]> {
+  const result = await deps.store.entities.check.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  return result.data.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+}
+
+export async function listProjectChecks(deps: Deps, projectId: number): Promise<CheckItem[]> {
+  const result = await deps.store.entities.check.query.byProject({ projectId }).go({ pages: 'all' });
+  return result.data.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+}
+
+/** The attributes a patch may remove (ElectroDB refuses to remove required ones). */
+export type RemovableCheckKey = Parameters<ReturnType<Deps['store']['entities']['check']['patch']>['remove']>[0][number];
+export type CheckChanges = { set: Partial<CheckItem>; remove: RemovableCheckKey[] };
+
+/**
+ * Reads the check, derives the changes from what it found and writes them on the condition that
+ * status and timing are still what was read; another writer (a ping, the sweep) in between makes
+ * it read again. `derive` returning null means nothing to write.
+ */
+export async function updateCheckGuarded(
+  deps: Deps,
+  token: string,
+  derive: (current: CheckItem) => CheckChanges | null,
+  attempts = 5,
+): Promise<CheckItem> {
+  for (let attempt = 0; ; attempt++) {
+    const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
+    if (!current || current.deletedAt !== undefined) throw notFound('Check');
+    const changes = derive(current);
+    if (!changes) return current;
+    try {
+      let update = deps.store.entities.check.patch({ token }).set(changes.set);
+      const removals = changes.remove.filter((key) => !(key in changes.set));
+      if (removals.length > 0) update = update.remove(removals);
+      const written = await update
+        .where((attr, op) =>
+          [
+            op.eq(attr.status, current.status),
+            op.notExists(attr.deletedAt),
+            current.nextDueAt === undefined ? op.notExists(attr.nextDueAt) : op.eq(attr.nextDueAt, current.nextDueAt),
+          ].join(' AND '),
+        )
+        .go({ response: 'all_new' });
+      return written.data as CheckItem;
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      if (attempt + 1 >= attempts) throw conflict('The check changed while it was being updated; try again');
+    }
+  }
+}

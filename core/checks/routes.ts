@@ -1,0 +1,150 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { byClientIp, sessionAuth } from '../auth/middleware.js';
+import type { AppEnv } from '../http/env.js';
+import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
+import { rateLimit } from '../http/rateLimit.js';
+import { createRouter } from '../http/router.js';
+import { badgeKeyFor, checkForBadge, renderBadge } from './badge.js';
+import {
+  createDashboardCheck,
+  deleteCheck,
+  getCheckByToken,
+  listDashboardChecks,
+  pauseCheckAsUser,
+  resumeCheckAsUser,
+  transferCheck,
+  updateDashboardCheck,
+} from './dashboard.js';
+import { loadCheck, readCheckById } from './repository.js';
+import {
+  CheckIdParam,
+  CheckListQuery,
+  CheckPage,
+  CheckTokenParam,
+  CheckTransfer,
+  CheckWithSignals,
+  DashboardCheck,
+  DashboardCheckCreate,
+  DashboardCheckUpdate,
+} from './schema.js';
+import { toDashboardCheck } from './views.js';
+import { notFound } from '../http/errors.js';
+
+const security = sessionSecurity;
+const tags = ['checks'];
+const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
+const view = (c: Context<AppEnv>) => (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check);
+
+// Badges are embedded in READMEs and fetched through image proxies: a roomier per-IP budget.
+const BADGE_RATE_LIMIT = { name: 'badge', limit: 600, windowSeconds: 60 };
+const BADGE_CACHE = 'public, max-age=60';
+
+/** `GET /checks/:id/badge` (public): mounted at /checks BEFORE the session-auth router. */
+export function checkBadgeRoutes() {
+  const r = createRouter();
+  r.use('/:id/badge', rateLimit(BADGE_RATE_LIMIT, byClientIp));
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/badge',
+      tags,
+      summary: 'Redirect to the check status badge (public)',
+      request: { params: CheckIdParam },
+      responses: { 302: { description: 'Redirect to the badge SVG' } },
+    }),
+    async (c) => {
+      const deps = c.var.deps;
+      const check = await readCheckById(deps, c.req.valid('param').id);
+      if (!check) throw notFound('Check');
+      c.header('Cache-Control', BADGE_CACHE);
+      return c.redirect(`${deps.config.publicUrl}/api/badges/checks/${await badgeKeyFor(deps, check.checkId)}.svg`, 302);
+    },
+  );
+  return r;
+}
+
+/** `GET /badges/checks/:badgeKey.svg` (public), mounted at /badges. */
+export function badgeFileRoutes() {
+  const r = createRouter();
+  r.use('*', rateLimit(BADGE_RATE_LIMIT, byClientIp));
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/checks/{file}',
+      tags,
+      summary: 'Check status badge SVG (public)',
+      request: { params: z.object({ file: z.string().max(64).openapi({ example: '12-0123456789abcdef0123456789abcdef.svg' }) }) },
+      responses: { 200: { description: 'SVG badge', content: { 'image/svg+xml': { schema: z.string() } } } },
+    }),
+    async (c) => {
+      const check = await checkForBadge(c.var.deps, c.req.valid('param').file);
+      return c.body(renderBadge(check.name, check.status), 200, {
+        'Content-Type': 'image/svg+xml; charset=utf-8',
+        'Cache-Control': BADGE_CACHE,
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      });
+    },
+  );
+  return r;
+}
+
+export function checkRoutes() {
+  const r = createRouter();
+  r.use('*', sessionAuth());
+  r.openapi(
+    createRoute({ method: 'get', path: '/', tags, security, request: { query: CheckListQuery }, responses: { 200: jsonResponse(CheckPage, 'Paginated checks') } }),
+    async (c) => {
+      const page = await listDashboardChecks(ctxOf(c), c.req.valid('query'));
+      return c.json({ ...page, items: page.items.map(view(c)) }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),
+    async (c) => c.json(view(c)(await createDashboardCheck(ctxOf(c), c.req.valid('json'))), 201),
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/token/{token}', tags, security, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
+    async (c) => {
+      const { check, signals } = await getCheckByToken(ctxOf(c), c.req.valid('param').token);
+      return c.json({ ...view(c)(check), signals }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Check with its outbound config') } }),
+    async (c) => c.json(view(c)(await loadCheck(c.var.deps, c.var.actor, c.req.valid('param').id, 'VIEWER')), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),
+    async (c) => c.json(view(c)(await updateDashboardCheck(ctxOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 204: { description: 'Deleted; signals removed, open incidents resolved' } } }),
+    async (c) => {
+      await deleteCheck(ctxOf(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'put', path: '/{id}/pause', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Paused check') } }),
+    async (c) => c.json(view(c)(await pauseCheckAsUser(ctxOf(c), c.req.valid('param').id)), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'put', path: '/{id}/resume', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Resumed check') } }),
+    async (c) => c.json(view(c)(await resumeCheckAsUser(ctxOf(c), c.req.valid('param').id)), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),
+    async (c) => c.json(view(c)(await transferCheck(ctxOf(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
+  );
+  return r;
+}
+
+/** Mounts the checks area on the dashboard surface: public badge routes first, then the session routes. */
+export function mountCheckRoutes(dashboard: OpenAPIHono<AppEnv>): void {
+  dashboard.route('/checks', checkBadgeRoutes());
+  dashboard.route('/badges', badgeFileRoutes());
+  dashboard.route('/checks', checkRoutes());
+}

@@ -1,0 +1,105 @@
+import { PLAN_LIMITS, planLimitExceeded, type PlanLimits } from '../auth/plans.js';
+import type { Deps } from '../deps.js';
+import { HttpError, notFound } from '../http/errors.js';
+import type { CheckItem } from '../store/entities/check.js';
+import type { OutboundConfig } from './outboundSchema.js';
+import { listWorkspaceChecks } from './repository.js';
+
+export type CheckMode = CheckItem['checkMode'];
+export type CheckType = CheckItem['checkType'];
+
+/** A check as every surface describes it before it is stored: the rules below judge this. */
+export type CheckDraft = {
+  workspaceId: number;
+  projectId: number | undefined;
+  dependencyId: number | undefined;
+  dependencyIds: number[] | undefined;
+  name: string;
+  slug: string | null;
+  checkMode: CheckMode;
+  checkType: CheckType;
+  intervalSeconds: number;
+  graceSeconds: number;
+  muteNotifications: boolean;
+  downSeverity: CheckItem['downSeverity'];
+  lateSeverity: CheckItem['lateSeverity'];
+  outbound: OutboundConfig | undefined;
+};
+
+export const draftOf = (check: CheckItem, outbound: OutboundConfig | undefined): CheckDraft => ({
+  workspaceId: check.workspaceId,
+  projectId: check.projectId,
+  dependencyId: check.dependencyId,
+  dependencyIds: check.dependencyIds,
+  name: check.name,
+  slug: check.slug ?? null,
+  checkMode: check.checkMode,
+  checkType: check.checkType,
+  intervalSeconds: check.intervalSeconds,
+  graceSeconds: check.graceSeconds,
+  muteNotifications: check.muteNotifications,
+  downSeverity: check.downSeverity,
+  lateSeverity: check.lateSeverity,
+  outbound,
+});
+
+const PAIRED_TYPE: Record<CheckMode, CheckType> = { OUTBOUND: 'HTTP', INBOUND: 'HEARTBEAT' };
+
+/** OUTBOUND pairs with HTTP only and INBOUND with HEARTBEAT only; omitted: derived (spec 400). */
+export function resolveCheckType(mode: CheckMode, requested: CheckType | undefined): CheckType {
+  const paired = PAIRED_TYPE[mode];
+  if (requested !== undefined && requested !== paired) {
+    throw new HttpError('CHECK_TYPE_MISMATCH', `checkType ${requested} cannot be used with checkMode ${mode}; use ${paired}`, [
+      { path: 'checkType', message: `must be ${paired} when checkMode is ${mode}` },
+    ]);
+  }
+  return paired;
+}
+
+/** Exactly one of projectId and dependencyId; outbound checks belong to a project. */
+export function assertAssociation(draft: Pick<CheckDraft, 'projectId' | 'dependencyId' | 'checkMode'>): void {
+  const hasProject = draft.projectId !== undefined;
+  const hasDependency = draft.dependencyId !== undefined;
+  if (hasProject === hasDependency) {
+    throw new HttpError('VALIDATION_ERROR', 'Exactly one of projectId and dependencyId is required', [
+      { path: hasProject ? 'dependencyId' : 'projectId', message: 'exactly one of projectId and dependencyId is required' },
+    ]);
+  }
+  if (draft.checkMode === 'OUTBOUND' && hasDependency) {
+    throw new HttpError('VALIDATION_ERROR', 'Outbound checks cannot be associated with a dependency; give a projectId', [
+      { path: 'dependencyId', message: 'not allowed for OUTBOUND checks' },
+    ]);
+  }
+}
+
+export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<PlanLimits> {
+  const workspace = (await deps.store.entities.workspace.get({ workspaceId }).go()).data;
+  if (!workspace) throw notFound('Workspace');
+  return PLAN_LIMITS[workspace.plan];
+}
+
+/**
+ * The plan's limits (DESIGN 3): check count, outbound check count, interval floor and whether
+ * notifications may be muted. On an update only what changed is judged, so a workspace that was
+ * downgraded can still edit its existing checks' names.
+ */
+export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDraft | undefined): Promise<void> {
+  const limits = await planLimitsOf(deps, next.workspaceId);
+  const modeChanged = before !== undefined && before.checkMode !== next.checkMode;
+  if (!before || modeChanged || before.intervalSeconds !== next.intervalSeconds) {
+    const floor = next.checkMode === 'OUTBOUND' ? limits.outboundIntervalFloorSeconds : limits.intervalFloorSeconds;
+    if (next.intervalSeconds < floor) throw planLimitExceeded(`Your plan allows intervals of ${floor} seconds or more`);
+  }
+  if (next.muteNotifications && !limits.canMute && !(before?.muteNotifications ?? false)) {
+    throw planLimitExceeded('Your plan does not allow muting notifications');
+  }
+  const needsOutboundRoom = next.checkMode === 'OUTBOUND' && (!before || modeChanged);
+  if (before && !needsOutboundRoom) return;
+  const existing = await listWorkspaceChecks(deps, next.workspaceId);
+  if (!before && existing.length >= limits.checks) {
+    throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
+  }
+  if (needsOutboundRoom && existing.filter((check) => check.checkMode === 'OUTBOUND').length >= limits.outboundChecks) {
+    throw planLimitExceeded(`Your plan allows ${limits.outboundChecks} outbound checks per workspace`);
+  }
+}

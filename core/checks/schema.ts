@@ -1,0 +1,241 @@
+import { z } from '@hono/zod-openapi';
+import { pageQuery, pageSchema } from '../http/pagination.js';
+import { CHECK_MODES, CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
+import { SIGNAL_TYPES } from '../store/entities/signal.js';
+import { OUTBOUND_METHODS, OutboundConfig, OutboundConfigPatch, OutboundConfigView, PROBE_REGIONS } from './outboundSchema.js';
+
+const Id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const Name = z.string().trim().min(1).max(255);
+const Severity = z.enum(SEVERITIES);
+export const CHECK_SLUG = /^[a-z0-9_-]{1,64}$/;
+export const Slug = z.string().max(64).regex(CHECK_SLUG, 'must match ^[a-z0-9_-]{1,64}$');
+
+export const CheckIdParam = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+export const CheckTokenParam = z.object({ token: z.string().min(1).max(128) });
+/** Integration API `:id`: a check id or `slug:<slug>`. */
+export const CheckRefParam = z.object({ id: z.string().min(1).max(80).openapi({ description: 'A check id or `slug:<slug>`' }) });
+
+// The dashboard body carries the outbound fields flat; they are bounded here and gathered into
+// one OutboundConfig (defaults and the status-range rule) by the verb when checkMode is OUTBOUND.
+const flatOutbound = {
+  url: z.string().max(2048).optional(),
+  method: z.enum(OUTBOUND_METHODS).optional(),
+  customHeaders: z.record(z.string(), z.string()).nullable().optional(),
+  timeoutMs: z.number().int().min(1000).max(15000).optional(),
+  expectedStatusMin: z.number().int().min(100).max(599).optional(),
+  expectedStatusMax: z.number().int().min(100).max(599).optional(),
+  followRedirects: z.boolean().optional(),
+  maxRedirects: z.number().int().min(0).max(3).optional(),
+  blockHttpDowngrade: z.boolean().optional(),
+  failAfterConsecutive: z.number().int().min(1).max(10).optional(),
+  resolveAfterConsecutiveSuccess: z.number().int().min(1).max(10).optional(),
+  latencyWarnMs: z.number().int().min(1).max(60_000).nullable().optional(),
+  sslExpiryWarnDays: z.number().int().min(1).max(365).optional(),
+  regions: z.array(z.enum(PROBE_REGIONS)).nullable().optional(),
+};
+
+const dashboardFields = {
+  name: Name,
+  projectId: Id,
+  dependencyId: Id,
+  intervalSeconds: z.number().int().min(60).max(3600),
+  graceSeconds: z.number().int().min(5).max(60),
+  checkMode: z.enum(CHECK_MODES),
+  checkType: z.enum(CHECK_TYPES),
+  muteNotifications: z.boolean(),
+  dependencyIds: z.array(Id).max(100),
+  downSeverity: Severity,
+  lateSeverity: Severity,
+};
+
+export const DashboardCheckCreate = z
+  .strictObject({
+    name: dashboardFields.name,
+    projectId: dashboardFields.projectId.optional(),
+    dependencyId: dashboardFields.dependencyId.optional(),
+    intervalSeconds: dashboardFields.intervalSeconds,
+    graceSeconds: dashboardFields.graceSeconds,
+    checkMode: dashboardFields.checkMode.optional(),
+    checkType: dashboardFields.checkType.optional(),
+    muteNotifications: dashboardFields.muteNotifications.optional(),
+    dependencyIds: dashboardFields.dependencyIds.optional(),
+    downSeverity: dashboardFields.downSeverity.optional(),
+    lateSeverity: dashboardFields.lateSeverity.optional(),
+    ...flatOutbound,
+  })
+  .openapi('CheckCreate');
+export type DashboardCheckCreate = z.output<typeof DashboardCheckCreate>;
+
+export const DashboardCheckUpdate = z
+  .strictObject({
+    name: dashboardFields.name.optional(),
+    projectId: dashboardFields.projectId.optional(),
+    dependencyId: dashboardFields.dependencyId.optional(),
+    intervalSeconds: dashboardFields.intervalSeconds.optional(),
+    graceSeconds: dashboardFields.graceSeconds.optional(),
+    checkMode: dashboardFields.checkMode.optional(),
+    checkType: dashboardFields.checkType.optional(),
+    muteNotifications: dashboardFields.muteNotifications.optional(),
+    dependencyIds: dashboardFields.dependencyIds.optional(),
+    downSeverity: dashboardFields.downSeverity.optional(),
+    lateSeverity: dashboardFields.lateSeverity.optional(),
+    ...flatOutbound,
+  })
+  .openapi('CheckUpdate');
+export type DashboardCheckUpdate = z.output<typeof DashboardCheckUpdate>;
+
+export const CheckTransfer = z.strictObject({ projectId: Id }).openapi('CheckTransfer');
+
+export const CheckListQuery = pageQuery(10).extend({
+  workspaceId: z.coerce.number().int().min(1).optional(),
+  projectId: z.coerce.number().int().min(1).optional(),
+  checkMode: z.enum(CHECK_MODES).optional(),
+});
+
+export const DashboardCheck = z
+  .object({
+    id: z.number().int(),
+    token: z.string(),
+    workspaceId: z.number().int(),
+    name: z.string(),
+    slug: z.string().nullable(),
+    projectId: z.number().int().nullable(),
+    dependencyId: z.number().int().nullable(),
+    dependencyIds: z.array(z.number().int()),
+    checkMode: z.enum(CHECK_MODES),
+    checkType: z.enum(CHECK_TYPES),
+    intervalSeconds: z.number().int(),
+    graceSeconds: z.number().int(),
+    muteNotifications: z.boolean(),
+    downSeverity: Severity,
+    lateSeverity: Severity,
+    status: z.enum(CHECK_STATUSES),
+    paused: z.boolean(),
+    deploymentPaused: z.boolean(),
+    lastPingAt: z.string().nullable(),
+    nextDueAt: z.string().nullable(),
+    outbound: OutboundConfigView.nullable(),
+    pingUrl: z.string(),
+    badgeUrl: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Check');
+export type DashboardCheck = z.output<typeof DashboardCheck>;
+
+export const CheckPage = pageSchema(DashboardCheck, 'CheckPage');
+
+export const CheckSignal = z
+  .object({
+    id: z.string(),
+    type: z.enum(SIGNAL_TYPES),
+    source: z.string(),
+    receivedAt: z.string(),
+    sourceIp: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    method: z.string().nullable(),
+    payload: z.string().nullable(),
+    durationMs: z.number().nullable(),
+  })
+  .openapi('CheckSignal');
+
+export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(CheckSignal) }).openapi('CheckWithSignals');
+
+// ---- Integration API ----
+
+export const CheckV1 = z
+  .object({
+    id: z.number().int(),
+    slug: z.string().nullable(),
+    name: z.string(),
+    projectId: z.number().int(),
+    checkType: z.enum(CHECK_TYPES),
+    intervalSeconds: z.number().int(),
+    graceSeconds: z.number().int(),
+    muteNotifications: z.boolean(),
+    downSeverity: Severity,
+    lateSeverity: Severity,
+    paused: z.boolean(),
+    status: z.enum(CHECK_STATUSES),
+    config: OutboundConfigView.nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('CheckV1');
+export type CheckV1 = z.output<typeof CheckV1>;
+export const CheckV1Page = pageSchema(CheckV1, 'CheckV1PageResponse');
+
+// checkType is any string here so that every value other than HTTP gets the spec's 422.
+const V1CheckType = z.string().max(32).openapi({ description: 'Only HTTP is supported', example: 'HTTP' });
+
+export const CheckV1Create = z
+  .strictObject({
+    name: Name,
+    projectId: Id,
+    config: OutboundConfig,
+    checkType: V1CheckType.default('HTTP'),
+    intervalSeconds: z.number().int().min(10).max(3600).default(300),
+    graceSeconds: z.number().int().min(5).max(60).default(5),
+    downSeverity: Severity.default('P1'),
+    lateSeverity: Severity.default('P3'),
+    muteNotifications: z.boolean().default(false),
+    slug: Slug.nullable().default(null),
+  })
+  .openapi('CheckV1Create');
+
+export const CheckV1Update = z
+  .strictObject({
+    name: Name.optional(),
+    projectId: Id.optional(),
+    config: OutboundConfigPatch.optional(),
+    checkType: V1CheckType.optional(),
+    intervalSeconds: z.number().int().min(10).max(3600).optional(),
+    graceSeconds: z.number().int().min(5).max(60).optional(),
+    downSeverity: Severity.optional(),
+    lateSeverity: Severity.optional(),
+    muteNotifications: z.boolean().optional(),
+    slug: Slug.nullable().optional(),
+  })
+  .openapi('CheckV1Update');
+
+export const JobCreate = z
+  .strictObject({
+    name: Name,
+    projectId: Id,
+    intervalSeconds: z.number().int().min(10).max(604_800).default(3600),
+    graceSeconds: z.number().int().min(5).max(86_400).default(300),
+    downSeverity: Severity.default('P1'),
+    lateSeverity: Severity.default('P3'),
+    muteNotifications: z.boolean().default(false),
+    slug: Slug.nullable().default(null),
+  })
+  .openapi('JobCreate');
+export type JobCreateInput = z.input<typeof JobCreate>;
+
+export const JobUpdate = z
+  .strictObject({
+    name: Name.optional(),
+    projectId: Id.optional(),
+    intervalSeconds: z.number().int().min(10).max(604_800).optional(),
+    graceSeconds: z.number().int().min(5).max(86_400).optional(),
+    downSeverity: Severity.optional(),
+    lateSeverity: Severity.optional(),
+    muteNotifications: z.boolean().optional(),
+    slug: Slug.nullable().optional(),
+  })
+  .openapi('JobUpdate');
+
+export const JobV1 = CheckV1.extend({
+  // A heartbeat check created on the dashboard under a dependency has no project.
+  projectId: z.number().int().nullable(),
+  checkType: z.literal('HEARTBEAT'),
+  config: z.null(),
+  token: z.string(),
+  pingUrl: z.string(),
+  lastPingAt: z.string().nullable(),
+  nextDueAt: z.string().nullable(),
+}).openapi('JobV1');
+export type JobV1 = z.output<typeof JobV1>;
+export const JobV1Page = pageSchema(JobV1, 'JobV1PageResponse');
+
+export { OutboundConfig, OutboundConfigPatch };

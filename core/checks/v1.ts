@@ -1,0 +1,139 @@
+import { z } from '@hono/zod-openapi';
+import { authorize } from '../auth/middleware.js';
+import { HttpError, badRequest, notFound } from '../http/errors.js';
+import { paginate } from '../http/pagination.js';
+import { zodDetails } from '../http/router.js';
+import type { CheckItem } from '../store/entities/check.js';
+import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
+import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
+import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
+import { pauseCheck, resumeCheck } from './pause.js';
+import { listWorkspaceChecks, loadCheckByRef, type Ctx } from './repository.js';
+import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
+import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput } from './schema.js';
+
+/**
+ * Integration API verbs. `/v1/checks` are the outbound HTTP checks and `/v1/jobs` the heartbeat
+ * checks (DESIGN 5): each surface sees only its own kind, the other kind is a 404 there.
+ */
+export type V1Kind = 'check' | 'job';
+const MODE: Record<V1Kind, CheckMode> = { check: 'OUTBOUND', job: 'INBOUND' };
+
+function keyWorkspace(ctx: Ctx): number {
+  if (ctx.actor.kind !== 'apiKey') throw new HttpError('UNAUTHORIZED', 'An API key is required');
+  return ctx.actor.workspaceId;
+}
+
+function assertHttp(checkType: string | undefined): void {
+  if (checkType !== undefined && checkType !== 'HTTP') {
+    throw new HttpError('CHECK_TYPE_NOT_SUPPORTED', `checkType ${checkType} is not supported; only HTTP is`, [
+      { path: 'checkType', message: 'only HTTP is supported' },
+    ]);
+  }
+}
+
+export async function listV1(ctx: Ctx, kind: V1Kind, page: number, limit: number) {
+  const workspaceId = keyWorkspace(ctx);
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  const checks = await listWorkspaceChecks(ctx.deps, workspaceId);
+  return paginate(checks.filter((check) => check.checkMode === MODE[kind]), page, limit);
+}
+
+export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEWER' | 'MEMBER'): Promise<CheckItem> {
+  const check = await loadCheckByRef(ctx.deps, ctx.actor, ref, minRole);
+  if (check.checkMode !== MODE[kind]) throw notFound(kind === 'check' ? 'Check' : 'Job');
+  return check;
+}
+
+export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Create>): Promise<CheckItem> {
+  const workspaceId = await workspaceForNewCheck(ctx, { projectId: body.projectId });
+  assertHttp(body.checkType);
+  return insertCheck(ctx.deps, {
+    workspaceId,
+    projectId: body.projectId,
+    dependencyId: undefined,
+    dependencyIds: undefined,
+    name: body.name,
+    slug: body.slug,
+    checkMode: 'OUTBOUND',
+    checkType: 'HTTP',
+    intervalSeconds: body.intervalSeconds,
+    graceSeconds: body.graceSeconds,
+    muteNotifications: body.muteNotifications,
+    downSeverity: body.downSeverity,
+    lateSeverity: body.lateSeverity,
+    outbound: parseOutboundConfig(body.config, 'config'),
+  });
+}
+
+/**
+ * Creates a heartbeat job from the Integration API body (defaults applied here, so callers such as
+ * slug pings with `?create=1` may pass just a name, project and slug). A taken slug is 409 SLUG_TAKEN.
+ */
+export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promise<CheckItem> {
+  const parsed = JobCreate.safeParse(input);
+  if (!parsed.success) throw badRequest('Invalid job', zodDetails(parsed.error));
+  const body = parsed.data;
+  const workspaceId = await workspaceForNewCheck(ctx, { projectId: body.projectId });
+  return insertCheck(ctx.deps, {
+    workspaceId,
+    projectId: body.projectId,
+    dependencyId: undefined,
+    dependencyIds: undefined,
+    name: body.name,
+    slug: body.slug,
+    checkMode: 'INBOUND',
+    checkType: 'HEARTBEAT',
+    intervalSeconds: body.intervalSeconds,
+    graceSeconds: body.graceSeconds,
+    muteNotifications: body.muteNotifications,
+    downSeverity: body.downSeverity,
+    lateSeverity: body.lateSeverity,
+    outbound: undefined,
+  });
+}
+
+type CommonPatch = Partial<Pick<CheckDraft, 'name' | 'intervalSeconds' | 'graceSeconds' | 'downSeverity' | 'lateSeverity' | 'muteNotifications'>> & {
+  projectId?: number | undefined;
+  slug?: string | null | undefined;
+};
+
+async function applyCommon(ctx: Ctx, check: CheckItem, patch: CommonPatch, outbound: OutboundConfig | undefined): Promise<CheckItem> {
+  const next: CheckDraft = { ...draftOf(check, outbound), outbound };
+  for (const key of ['name', 'intervalSeconds', 'graceSeconds', 'downSeverity', 'lateSeverity', 'muteNotifications', 'slug'] as const) {
+    if (patch[key] !== undefined) Object.assign(next, { [key]: patch[key] });
+  }
+  if (patch.projectId !== undefined) {
+    await assertReferencesInWorkspace(ctx.deps, check.workspaceId, { projectId: patch.projectId });
+    Object.assign(next, { projectId: patch.projectId, dependencyId: undefined });
+  }
+  return updateCheck(ctx.deps, check, next);
+}
+
+export async function updateV1Check(ctx: Ctx, ref: string, body: z.output<typeof CheckV1Update>): Promise<CheckItem> {
+  const check = await loadV1(ctx, 'check', ref, 'MEMBER');
+  assertHttp(body.checkType);
+  const current = outboundOf(check);
+  const outbound = body.config
+    ? parseOutboundConfig(mergeOutboundConfig((current ?? {}) as OutboundConfig, body.config as OutboundConfigPatch), 'config')
+    : current;
+  if (!outbound) throw badRequest('This check has no valid probe config; send a complete config', [{ path: 'config', message: 'Required' }]);
+  return applyCommon(ctx, check, body, outbound);
+}
+
+export async function updateV1Job(ctx: Ctx, ref: string, body: z.output<typeof JobUpdate>): Promise<CheckItem> {
+  const check = await loadV1(ctx, 'job', ref, 'MEMBER');
+  return applyCommon(ctx, check, body, undefined);
+}
+
+export async function deleteV1(ctx: Ctx, kind: V1Kind, ref: string): Promise<void> {
+  await softDeleteCheck(ctx.deps, await loadV1(ctx, kind, ref, 'MEMBER'));
+}
+
+export async function pauseV1(ctx: Ctx, kind: V1Kind, ref: string): Promise<CheckItem> {
+  return pauseCheck(ctx.deps, await loadV1(ctx, kind, ref, 'MEMBER'), { cause: 'USER', now: ctx.deps.clock.now() });
+}
+
+export async function resumeV1(ctx: Ctx, kind: V1Kind, ref: string): Promise<CheckItem> {
+  return resumeCheck(ctx.deps, await loadV1(ctx, kind, ref, 'MEMBER'), { cause: 'USER', now: ctx.deps.clock.now() });
+}

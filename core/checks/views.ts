@@ -1,0 +1,92 @@
+import type { Config } from '../config.js';
+import type { CheckItem } from '../store/entities/check.js';
+import type { SignalItem } from '../store/entities/signal.js';
+import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
+import type { CheckV1, DashboardCheck, JobV1 } from './schema.js';
+
+export const pingUrlOf = (config: Config, token: string): string => `${config.publicUrl}/api/signals/ping/${token}`;
+export const badgeUrlOf = (config: Config, checkId: number): string => `${config.publicUrl}/api/checks/${checkId}/badge`;
+
+function outboundView(config: Config, check: CheckItem): OutboundConfigView | null {
+  if (check.checkMode !== 'OUTBOUND') return null;
+  const stored = readOutboundConfig(check.outbound);
+  return stored ? toOutboundView(stored, config.homeRegion) : null;
+}
+
+export function toDashboardCheck(config: Config, check: CheckItem): DashboardCheck {
+  return {
+    id: check.checkId,
+    token: check.token,
+    workspaceId: check.workspaceId,
+    name: check.name,
+    slug: check.slug ?? null,
+    projectId: check.projectId ?? null,
+    dependencyId: check.dependencyId ?? null,
+    dependencyIds: check.dependencyIds ?? [],
+    checkMode: check.checkMode,
+    checkType: check.checkType,
+    intervalSeconds: check.intervalSeconds,
+    graceSeconds: check.graceSeconds,
+    muteNotifications: check.muteNotifications,
+    downSeverity: check.downSeverity,
+    lateSeverity: check.lateSeverity,
+    status: check.status,
+    paused: check.status === 'PAUSED',
+    deploymentPaused: check.deploymentPaused === true,
+    lastPingAt: check.lastPingAt ?? null,
+    nextDueAt: check.nextDueAt ?? null,
+    outbound: outboundView(config, check),
+    pingUrl: pingUrlOf(config, check.token),
+    badgeUrl: badgeUrlOf(config, check.checkId),
+    createdAt: check.createdAt,
+    updatedAt: check.updatedAt,
+  };
+}
+
+/** Spec "Check (Integration API response)" field order; jobs add their ping fields. */
+function baseV1<P, T, C>(check: CheckItem, projectId: P, checkType: T, config: C) {
+  return {
+    id: check.checkId,
+    slug: check.slug ?? null,
+    name: check.name,
+    projectId,
+    checkType,
+    intervalSeconds: check.intervalSeconds,
+    graceSeconds: check.graceSeconds,
+    muteNotifications: check.muteNotifications,
+    downSeverity: check.downSeverity,
+    lateSeverity: check.lateSeverity,
+    paused: check.status === 'PAUSED',
+    status: check.status,
+    config,
+    createdAt: check.createdAt,
+    updatedAt: check.updatedAt,
+  };
+}
+
+/** Integration API check: outbound checks always have a project (the verbs refuse anything else). */
+export function toCheckV1(config: Config, check: CheckItem): CheckV1 {
+  return baseV1(check, check.projectId ?? 0, check.checkType, outboundView(config, check));
+}
+
+export function toJobV1(config: Config, check: CheckItem): JobV1 {
+  return {
+    ...baseV1(check, check.projectId ?? null, 'HEARTBEAT' as const, null),
+    token: check.token,
+    pingUrl: pingUrlOf(config, check.token),
+    lastPingAt: check.lastPingAt ?? null,
+    nextDueAt: check.nextDueAt ?? null,
+  };
+}
+
+export const toCheckSignal = (signal: SignalItem) => ({
+  id: signal.signalId,
+  type: signal.type,
+  source: signal.source,
+  receivedAt: signal.receivedAt,
+  sourceIp: signal.sourceIp ?? null,
+  userAgent: signal.userAgent ?? null,
+  method: signal.method ?? null,
+  payload: signal.payload ?? null,
+  durationMs: signal.durationMs ?? null,
+});
