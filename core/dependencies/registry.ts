@@ -1,0 +1,111 @@
+import type { Deps } from '../deps.js';
+import { notFound } from '../http/errors.js';
+import type { DependencyItem } from '../store/entities/dependency.js';
+import { isConditionalFailure, lockOwner } from '../store/locks.js';
+
+/** The lock scope that makes a dependency name unique in a workspace; its owner is the dependency id. */
+export const dependencyNameScope = (workspaceId: number): string => `dependency-name#${workspaceId}`;
+
+/** Names compare case-insensitively and without surrounding spaces ("Postgres " is "postgres"). */
+export const dependencyNameKey = (name: string): string => name.trim().toLowerCase();
+
+export async function readDependency(deps: Deps, dependencyId: number): Promise<DependencyItem | undefined> {
+  return (await deps.store.entities.dependency.get({ dependencyId }).go()).data ?? undefined;
+}
+
+/**
+ * Every id must name a dependency of `workspaceId`; anything else does not exist (404). For the
+ * checks area (`dependencyId`, `dependencyIds`) and incident declaration.
+ */
+export async function assertDependenciesInWorkspace(deps: Deps, workspaceId: number, ids: readonly number[]): Promise<DependencyItem[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const result = await deps.store.entities.dependency.get(unique.map((dependencyId) => ({ dependencyId }))).go();
+  const found = new Map(result.data.map((d) => [d.dependencyId, d]));
+  const missing = result.unprocessed.map((key) => key.dependencyId);
+  for (const dependencyId of missing) {
+    const one = await readDependency(deps, dependencyId);
+    if (one) found.set(dependencyId, one);
+  }
+  return unique.map((dependencyId) => {
+    const dependency = found.get(dependencyId);
+    if (!dependency || dependency.workspaceId !== workspaceId) throw notFound('Dependency');
+    return dependency;
+  });
+}
+
+export async function findDependencyByName(deps: Deps, workspaceId: number, name: string): Promise<DependencyItem | undefined> {
+  const owner = await lockOwner(deps.store, dependencyNameScope(workspaceId), dependencyNameKey(name));
+  if (owner === undefined) return undefined;
+  const dependency = await readDependency(deps, Number(owner));
+  return dependency && dependency.workspaceId === workspaceId ? dependency : undefined;
+}
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * The dependency a ping payload names, registered (source REPORTED) on first sight. The name lock
+ * decides the id; whoever finds the lock without its dependency writes that same id, so racing
+ * workers and a crash between the two writes all end with one dependency.
+ */
+export async function ensureReportedDependency(deps: Deps, workspaceId: number, name: string, now: Date): Promise<DependencyItem> {
+  const scope = dependencyNameScope(workspaceId);
+  const value = dependencyNameKey(name);
+  const iso = now.toISOString();
+  let candidateId: number | undefined;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const owner = await lockOwner(deps.store, scope, value);
+    let dependencyId: number;
+    if (owner !== undefined) {
+      dependencyId = Number(owner);
+      const existing = await readDependency(deps, dependencyId);
+      if (existing) return existing;
+    } else {
+      candidateId ??= await deps.store.nextId('dependency');
+      dependencyId = candidateId;
+      try {
+        await deps.store.entities.lock.create({ scope, value, ownerId: String(dependencyId), createdAt: iso }).go();
+      } catch (err) {
+        if (!isConditionalFailure(err)) throw err;
+        continue;
+      }
+    }
+    try {
+      return (
+        await deps.store.entities.dependency
+          .create({ dependencyId, workspaceId, name: name.trim(), source: 'REPORTED', createdAt: iso, updatedAt: iso })
+          .go()
+      ).data;
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+    }
+  }
+  throw new Error(`could not register dependency "${name}" in workspace ${workspaceId}`);
+}
+
+/** Records that `checkId` reported the dependency (shown among its linked checks). */
+export async function linkReportingCheck(deps: Deps, dependency: DependencyItem, checkId: number, now: Date): Promise<void> {
+  await deps.store.entities.dependencyLink
+    .upsert({ dependencyId: dependency.dependencyId, checkId, workspaceId: dependency.workspaceId, reported: true, createdAt: now.toISOString() })
+    .go();
+}
+
+/** The last reported status wins; an older report arriving late changes nothing. */
+export async function recordReportedStatus(deps: Deps, dependency: DependencyItem, status: 'ok' | 'down', at: string): Promise<void> {
+  try {
+    await deps.store.entities.dependency
+      .patch({ dependencyId: dependency.dependencyId })
+      .set({ lastReportedStatus: status, lastReportedAt: at })
+      .where((attr, op) => `${op.notExists(attr.lastReportedAt)} OR ${op.lte(attr.lastReportedAt, at)}`)
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/** Dependencies a check has reported, newest registrations last (for "check with its dependencies"). */
+export async function reportedDependenciesOfCheck(deps: Deps, checkId: number): Promise<DependencyItem[]> {
+  const links = (await deps.store.entities.dependencyLink.query.byCheck({ checkId }).go({ pages: 'all' })).data;
+  const found = await Promise.all(links.map((link) => readDependency(deps, link.dependencyId)));
+  return found.filter((d): d is DependencyItem => d !== undefined).sort((a, b) => a.dependencyId - b.dependencyId);
+}

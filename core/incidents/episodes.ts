@@ -1,0 +1,124 @@
+import type { Deps } from '../deps.js';
+import type { IncidentItem } from '../store/entities/incident.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
+import type { ResolveCause, Severity } from './transition.js';
+
+/** `service` for SERVICE_DOWN; one key per reported dependency. */
+export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; dependencyId?: number | undefined }): string =>
+  incident.reason === 'DEPENDENCY_DOWN' ? `dep#${incident.dependencyId ?? 0}` : 'service';
+
+type EpisodeRef = { checkId: number; episodeKey: string };
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * "The check (or its dependency) went down at `at`": opens the episode's incident, or raises the
+ * open one to `severity`. Exactly one incident per episode however many workers deliver the news
+ * at once: the episode item's `openIncidentId` is claimed with a conditional write, and whoever
+ * finds a claim without its incident writes that same incident id (attribute_not_exists), so a
+ * crash between the two steps heals on redelivery. A message older than the last recovery
+ * (`closedAt`) is stale and opens nothing.
+ */
+export async function openOrRaiseEpisode(
+  deps: Deps,
+  episode: EpisodeRef,
+  fields: NewIncident,
+  open: { severity: Severity; at: string; message: string },
+  now: Date,
+): Promise<IncidentItem | undefined> {
+  const entity = deps.store.entities.incidentEpisode;
+  let candidateId: number | undefined;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = (await entity.get(episode).go({ consistent: true })).data;
+    const claimed = current?.openIncidentId;
+    if (claimed !== undefined) {
+      const incident = await readIncident(deps, claimed);
+      if (!incident) {
+        const created = await insertIncident(deps, claimed, fields, { type: 'open', ...open }, now);
+        if (created) return created;
+        continue;
+      }
+      if (incident.state === 'RESOLVED') {
+        // Resolved but the pointer survived (a crash between the two writes): release it.
+        await releaseEpisode(deps, episode, claimed, incident.resolvedAt ?? now.toISOString());
+        continue;
+      }
+      return (await applyIncidentInput(deps, claimed, { type: 'raise', severity: open.severity, at: open.at }, now)).incident;
+    }
+    if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
+    candidateId ??= await deps.store.nextId('incident');
+    const incidentId = candidateId;
+    try {
+      await entity
+        .update(episode)
+        .set({ openIncidentId: incidentId, workspaceId: fields.workspaceId })
+        .where((attr, op) => `${op.notExists(attr.openIncidentId)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`)
+        .go();
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      continue;
+    }
+    const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
+    if (created) return created;
+  }
+  throw new Error(`could not settle the incident episode of check ${episode.checkId} (${episode.episodeKey})`);
+}
+
+/**
+ * "It recovered at `at`": resolves the episode's open incident and moves the watermark, so a
+ * late redelivery of the older "went down" message cannot open a new one.
+ */
+export async function resolveEpisode(
+  deps: Deps,
+  episode: EpisodeRef,
+  resolve: { cause: ResolveCause; at: string },
+  now: Date,
+): Promise<IncidentItem | undefined> {
+  const current = (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
+  const claimed = current?.openIncidentId;
+  let resolved: IncidentItem | undefined;
+  if (claimed !== undefined) {
+    const incident = await readIncident(deps, claimed);
+    // Claimed but not written yet: the opener is in flight (or crashed and will be redelivered).
+    if (!incident) throw new Error(`incident ${claimed} of check ${episode.checkId} is still being opened; retry later`);
+    if (incident.startedAt > resolve.at) return undefined; // the recovery predates this episode
+    resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now)).incident;
+    await releaseEpisode(deps, episode, claimed, resolve.at);
+  } else {
+    await raiseWatermark(deps, episode, resolve.at);
+  }
+  return resolved;
+}
+
+/** Clears the pointer if it still names `incidentId` (after a resolution by any path). */
+export async function releaseEpisode(deps: Deps, episode: EpisodeRef, incidentId: number, closedAt: string): Promise<void> {
+  try {
+    await deps.store.entities.incidentEpisode
+      .update(episode)
+      .set({ closedAt })
+      .remove(['openIncidentId'])
+      .where((attr, op) => op.eq(attr.openIncidentId, incidentId))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+async function raiseWatermark(deps: Deps, episode: EpisodeRef, closedAt: string): Promise<void> {
+  try {
+    await deps.store.entities.incidentEpisode
+      .update(episode)
+      .set({ closedAt })
+      .where((attr, op) => `${op.notExists(attr.openIncidentId)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, closedAt)})`)
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/** Episodes of a check that have an open incident (strongly consistent: the table, not an index). */
+export async function openEpisodesOfCheck(deps: Deps, checkId: number): Promise<(EpisodeRef & { openIncidentId: number })[]> {
+  const result = await deps.store.entities.incidentEpisode.query.byCheck({ checkId }).go({ pages: 'all', consistent: true });
+  return result.data.flatMap((e) => (e.openIncidentId !== undefined ? [{ checkId: e.checkId, episodeKey: e.episodeKey, openIncidentId: e.openIncidentId }] : []));
+}

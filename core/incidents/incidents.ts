@@ -1,0 +1,129 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import type { Role } from '../auth/roles.js';
+import type { Deps } from '../deps.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { paginate } from '../http/pagination.js';
+import { resolveWorkspaceId } from '../identity/workspaceScope.js';
+import type { IncidentItem } from '../store/entities/incident.js';
+import { incidentEnricher } from './enrich.js';
+import { episodeKeyFor, releaseEpisode } from './episodes.js';
+import { applyIncidentInput, listIncidentEvents, readIncident } from './repository.js';
+import type { ActorRef, IncidentInput } from './transition.js';
+
+export type Ctx = { deps: Deps; actor: Actor };
+
+export const actorRef = (actor: Actor): ActorRef =>
+  actor.kind === 'user' ? { kind: 'user', userId: actor.userId, email: actor.email } : { kind: 'apiKey', apiKeyId: actor.apiKeyId, name: actor.name };
+
+/** An incident the caller may act on at `minimum`, or 404: missing and foreign look the same. */
+export async function loadIncident(ctx: Ctx, incidentId: number, minimum: Role): Promise<IncidentItem> {
+  const incident = await readIncident(ctx.deps, incidentId);
+  if (!incident) throw notFound('Incident');
+  await authorize(ctx.deps, ctx.actor, incident.workspaceId, minimum, 'Incident');
+  return incident;
+}
+
+export type IncidentFilter = {
+  workspaceId?: number | undefined;
+  projectId?: number | undefined;
+  checkId?: number | undefined;
+  state?: 'ACTIVE' | 'RESOLVED' | undefined;
+  page: number;
+  limit: number;
+};
+
+/**
+ * The workspace a list is about: the one the check or project filter lives in (which must match
+ * a given workspaceId), else the given or only workspace. Foreign filters are 404s.
+ */
+async function listScope(ctx: Ctx, filter: IncidentFilter): Promise<number> {
+  let owner: number | undefined;
+  if (filter.checkId !== undefined) {
+    owner = (await ctx.deps.store.entities.checkRef.get({ checkId: filter.checkId }).go()).data?.workspaceId;
+    if (owner === undefined) throw notFound('Check');
+  }
+  if (filter.projectId !== undefined) {
+    const projectWorkspace = (await ctx.deps.store.entities.project.get({ projectId: filter.projectId }).go()).data?.workspaceId;
+    if (projectWorkspace === undefined || (owner !== undefined && owner !== projectWorkspace)) throw notFound('Project');
+    owner = projectWorkspace;
+  }
+  if (owner !== undefined && filter.workspaceId !== undefined && owner !== filter.workspaceId) {
+    throw notFound(filter.checkId !== undefined ? 'Check' : 'Project');
+  }
+  const workspaceId = owner ?? (await resolveWorkspaceId(ctx.deps, ctx.actor, filter.workspaceId));
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', filter.checkId !== undefined ? 'Check' : filter.projectId !== undefined ? 'Project' : 'Workspace');
+  return workspaceId;
+}
+
+/** Newest first, paginated, each incident enriched. */
+export async function listIncidents(ctx: Ctx, filter: IncidentFilter) {
+  const workspaceId = await listScope(ctx, filter);
+  const { incident } = ctx.deps.store.entities;
+  const query =
+    filter.checkId !== undefined
+      ? incident.query.byCheck({ checkId: filter.checkId })
+      : filter.projectId !== undefined
+        ? incident.query.byProject({ projectId: filter.projectId })
+        : incident.query.byWorkspace({ workspaceId });
+  const all = (await query.go({ pages: 'all' })).data.filter(
+    (i) =>
+      i.workspaceId === workspaceId &&
+      (filter.projectId === undefined || i.projectId === filter.projectId) &&
+      (filter.state === undefined || (filter.state === 'RESOLVED') === (i.state === 'RESOLVED')),
+  );
+  all.sort((a, b) => b.incidentId - a.incidentId);
+  const page = paginate(all, filter.page, filter.limit);
+  const enrich = incidentEnricher(ctx.deps, ctx.deps.clock.now());
+  return { ...page, items: await Promise.all(page.items.map(enrich)) };
+}
+
+export async function getIncident(ctx: Ctx, incidentId: number) {
+  const incident = await loadIncident(ctx, incidentId, 'VIEWER');
+  return incidentEnricher(ctx.deps, ctx.deps.clock.now())(incident);
+}
+
+async function act(ctx: Ctx, incidentId: number, input: (now: Date) => IncidentInput) {
+  await loadIncident(ctx, incidentId, 'MEMBER');
+  const now = ctx.deps.clock.now();
+  const { incident, result } = await applyIncidentInput(ctx.deps, incidentId, input(now), now);
+  if (!result.ok) throw new HttpError('INCIDENT_RESOLVED', `${result.message}; it can no longer be acknowledged or monitored`);
+  return { incident, now };
+}
+
+/** Idempotent: a second acknowledge returns the first one's acknowledgedBy/acknowledgedAt. 409 once resolved. */
+export async function acknowledgeIncident(ctx: Ctx, incidentId: number) {
+  const { incident, now } = await act(ctx, incidentId, () => ({ type: 'acknowledge', by: actorRef(ctx.actor) }));
+  return incidentEnricher(ctx.deps, now)(incident);
+}
+
+/** ACTIVE -> MONITORING; idempotent; 409 once resolved. */
+export async function monitorIncident(ctx: Ctx, incidentId: number) {
+  const { incident, now } = await act(ctx, incidentId, () => ({ type: 'monitor', by: actorRef(ctx.actor) }));
+  return incidentEnricher(ctx.deps, now)(incident);
+}
+
+/**
+ * Manual resolution; resolving a resolved incident returns it unchanged. The check's episode ends
+ * with it: the check must recover before a new outage opens a new incident.
+ */
+export async function resolveIncident(ctx: Ctx, incidentId: number) {
+  const { incident, now } = await act(ctx, incidentId, (at) => ({ type: 'resolve', cause: 'MANUAL', at: at.toISOString(), by: actorRef(ctx.actor) }));
+  if (!incident.declared && incident.checkId !== undefined) {
+    await releaseEpisode(ctx.deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incidentId, incident.resolvedAt ?? now.toISOString());
+  }
+  return incidentEnricher(ctx.deps, now)(incident);
+}
+
+export async function incidentTimeline(ctx: Ctx, incidentId: number) {
+  await loadIncident(ctx, incidentId, 'VIEWER');
+  return (await listIncidentEvents(ctx.deps, incidentId)).map((e) => ({
+    id: e.eventId,
+    incidentId: e.incidentId,
+    type: e.type,
+    message: e.message,
+    occurredAt: e.occurredAt,
+    actorUserId: e.actorUserId ?? null,
+    actorApiKeyId: e.actorApiKeyId ?? null,
+  }));
+}

@@ -1,0 +1,91 @@
+import { forbidden, notFound } from '../http/errors.js';
+import type { IncidentNoteItem } from '../store/entities/incidentNote.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { loadIncident, type Ctx } from './incidents.js';
+
+type Author = { id: number; email: string } | null;
+
+const toNote = (n: IncidentNoteItem, author: Author) => ({
+  id: n.noteId,
+  incidentId: n.incidentId,
+  body: n.body,
+  authorId: n.authorId,
+  author,
+  createdAt: n.createdAt,
+  updatedAt: n.updatedAt,
+});
+
+async function authorOf(ctx: Ctx, userId: number): Promise<Author> {
+  const user = (await ctx.deps.store.entities.user.get({ userId }).go()).data;
+  return user ? { id: user.userId, email: user.email } : null;
+}
+
+/** Notes are written by people: the dashboard surface only, so the actor is a user. */
+function authorId(ctx: Ctx): number {
+  if (ctx.actor.kind !== 'user') throw forbidden('Notes are written by users');
+  return ctx.actor.userId;
+}
+
+export async function listNotes(ctx: Ctx, incidentId: number) {
+  await loadIncident(ctx, incidentId, 'VIEWER');
+  const notes = (await ctx.deps.store.entities.incidentNote.query.byIncident({ incidentId }).go({ pages: 'all' })).data
+    .filter((n) => n.deletedAt === undefined)
+    .sort((a, b) => a.noteId - b.noteId);
+  const authors = new Map<number, Promise<Author>>();
+  for (const n of notes) if (!authors.has(n.authorId)) authors.set(n.authorId, authorOf(ctx, n.authorId));
+  return Promise.all(notes.map(async (n) => toNote(n, (await authors.get(n.authorId)) ?? null)));
+}
+
+export async function createNote(ctx: Ctx, incidentId: number, body: string) {
+  const incident = await loadIncident(ctx, incidentId, 'MEMBER');
+  const userId = authorId(ctx);
+  const iso = ctx.deps.clock.now().toISOString();
+  const noteId = await ctx.deps.store.nextId('incidentNote');
+  const created = (
+    await ctx.deps.store.entities.incidentNote
+      .create({ incidentId, noteId, workspaceId: incident.workspaceId, authorId: userId, body, createdAt: iso, updatedAt: iso })
+      .go()
+  ).data;
+  return toNote(created, await authorOf(ctx, userId));
+}
+
+/** The live note, if the caller wrote it: another member's note is 403, a deleted one 404. */
+async function loadOwnNote(ctx: Ctx, incidentId: number, noteId: number): Promise<IncidentNoteItem> {
+  await loadIncident(ctx, incidentId, 'MEMBER');
+  const note = (await ctx.deps.store.entities.incidentNote.get({ incidentId, noteId }).go({ consistent: true })).data;
+  if (!note || note.deletedAt !== undefined) throw notFound('Note');
+  if (note.authorId !== authorId(ctx)) throw forbidden('Only the author may change a note');
+  return note;
+}
+
+export async function updateNote(ctx: Ctx, incidentId: number, noteId: number, body: string) {
+  const note = await loadOwnNote(ctx, incidentId, noteId);
+  const iso = ctx.deps.clock.now().toISOString();
+  try {
+    await ctx.deps.store.entities.incidentNote
+      .patch({ incidentId, noteId })
+      .set({ body, updatedAt: iso })
+      .where((attr, op) => `${op.notExists(attr.deletedAt)} AND ${op.eq(attr.authorId, note.authorId)}`)
+      .go();
+  } catch (err) {
+    if (isConditionalFailure(err)) throw notFound('Note');
+    throw err;
+  }
+  return toNote({ ...note, body, updatedAt: iso }, await authorOf(ctx, note.authorId));
+}
+
+/** Soft delete: the note stays stored but is no longer listed or changeable. */
+export async function deleteNote(ctx: Ctx, incidentId: number, noteId: number): Promise<void> {
+  await loadOwnNote(ctx, incidentId, noteId);
+  const iso = ctx.deps.clock.now().toISOString();
+  try {
+    await ctx.deps.store.entities.incidentNote
+      .patch({ incidentId, noteId })
+      .set({ deletedAt: iso, updatedAt: iso })
+      .where((attr, op) => op.notExists(attr.deletedAt))
+      .go();
+  } catch (err) {
+    if (isConditionalFailure(err)) throw notFound('Note');
+    throw err;
+  }
+}

@@ -1,0 +1,185 @@
+import { ulid } from 'ulid';
+import type { Deps } from '../deps.js';
+import { conflict, notFound } from '../http/errors.js';
+import type { IncidentItem } from '../store/entities/incident.js';
+import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { alertMessagesFor } from './events.js';
+import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
+
+export const toState = (item: IncidentItem): IncidentState => ({
+  state: item.state,
+  severity: item.severity,
+  startedAt: item.startedAt,
+  resolvedAt: item.resolvedAt ?? null,
+  recoveredAt: item.recoveredAt ?? null,
+  acknowledgedBy: item.acknowledgedBy ?? null,
+  acknowledgedByKeyId: item.acknowledgedByKeyId ?? null,
+  acknowledgedAt: item.acknowledgedAt ?? null,
+});
+
+export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
+  return (await deps.store.entities.incident.get({ incidentId }).go({ consistent: true })).data ?? undefined;
+}
+
+export type NewIncident = {
+  workspaceId: number;
+  projectId?: number | undefined;
+  checkId?: number | undefined;
+  dependencyId?: number | undefined;
+  dependencyName?: string | undefined;
+  title: string;
+  summary?: string | undefined;
+  reason: IncidentItem['reason'];
+  declared: boolean;
+};
+
+/**
+ * Writes a new incident under `incidentId` (attribute_not_exists) with its OPENED event.
+ * Returns undefined when that id already exists: another worker got there first.
+ */
+export async function insertIncident(
+  deps: Deps,
+  incidentId: number,
+  fields: NewIncident,
+  open: Extract<IncidentInput, { type: 'open' }>,
+  now: Date,
+): Promise<IncidentItem | undefined> {
+  const result = transitionIncident(null, open, now);
+  if (!result.ok) throw new Error('opening an incident cannot be refused');
+  const iso = now.toISOString();
+  let created: IncidentItem;
+  try {
+    created = (
+      await deps.store.entities.incident
+        .create({
+          incidentId,
+          publicId: ulid(now.getTime()).toLowerCase(),
+          ...fields,
+          state: result.state.state,
+          severity: result.state.severity,
+          startedAt: result.state.startedAt,
+          revision: 1,
+          createdAt: iso,
+          updatedAt: iso,
+        })
+        .go()
+    ).data;
+  } catch (err) {
+    if (isConditionalFailure(err)) return undefined;
+    throw err;
+  }
+  await recordEffects(deps, created, result.effects, now);
+  return created;
+}
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Applies one input to a stored incident: read, transition, conditional write on the revision
+ * read, and on a lost race read again. Then appends the timeline events and publishes alerts.
+ */
+export async function applyIncidentInput(
+  deps: Deps,
+  incidentId: number,
+  input: IncidentInput,
+  now: Date,
+): Promise<{ incident: IncidentItem; result: TransitionResult }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await readIncident(deps, incidentId);
+    if (!current) throw notFound('Incident');
+    const result = transitionIncident(toState(current), input, now);
+    if (!result.ok || !result.changed) return { incident: current, result };
+    const next = result.state;
+    const set = {
+      state: next.state,
+      severity: next.severity,
+      revision: current.revision + 1,
+      updatedAt: now.toISOString(),
+      ...(next.resolvedAt !== null ? { resolvedAt: next.resolvedAt } : {}),
+      ...(next.recoveredAt !== null ? { recoveredAt: next.recoveredAt } : {}),
+      ...(next.acknowledgedAt !== null ? { acknowledgedAt: next.acknowledgedAt } : {}),
+      ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
+      ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
+    };
+    try {
+      await deps.store.entities.incident
+        .patch({ incidentId })
+        .set(set)
+        .where((attr, op) => op.eq(attr.revision, current.revision))
+        .go();
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw conflict('The incident changed while it was being updated; try again');
+      continue;
+    }
+    const incident: IncidentItem = { ...current, ...set };
+    await recordEffects(deps, incident, result.effects, now);
+    return { incident, result };
+  }
+}
+
+async function recordEffects(deps: Deps, incident: IncidentItem, effects: readonly TimelineEffect[], now: Date): Promise<void> {
+  for (const effect of effects) await appendIncidentEvent(deps, incident, effect, now);
+  await deps.queue.publish('alerts', alertMessagesFor(incident, effects));
+}
+
+/**
+ * Appends one timeline event, once: the key names the logical event (for alert dispatch use
+ * `alert#<dispatch id>`), and a second write of the same key is refused by the store.
+ * Returns whether this call wrote it.
+ */
+export async function appendIncidentEvent(
+  deps: Deps,
+  incident: { incidentId: number; workspaceId: number },
+  effect: TimelineEffect,
+  now: Date,
+): Promise<boolean> {
+  const eventId = await deps.store.nextId('incidentEvent');
+  try {
+    await deps.store.entities.incidentEvent
+      .create({
+        incidentId: incident.incidentId,
+        eventKey: effect.key,
+        eventId,
+        workspaceId: incident.workspaceId,
+        type: effect.type,
+        message: effect.message,
+        occurredAt: effect.occurredAt,
+        actorUserId: effect.actor.kind === 'user' ? effect.actor.userId : undefined,
+        actorApiKeyId: effect.actor.kind === 'apiKey' ? effect.actor.apiKeyId : undefined,
+        createdAt: now.toISOString(),
+      })
+      .go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+const TYPE_ORDER: Record<IncidentEventItem['type'], number> = {
+  OPENED: 0,
+  SEVERITY_CHANGED: 1,
+  ALERT_SENT: 2,
+  ACKNOWLEDGED: 3,
+  MONITORING: 4,
+  RESOLVED: 5,
+};
+
+/** The timeline in the order things happened (ties broken by the natural order of the types). */
+export async function listIncidentEvents(deps: Deps, incidentId: number): Promise<IncidentEventItem[]> {
+  const events = (await deps.store.entities.incidentEvent.query.byIncident({ incidentId }).go({ pages: 'all' })).data;
+  return events.sort(
+    (a, b) => a.occurredAt.localeCompare(b.occurredAt) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.eventId - b.eventId,
+  );
+}
+
+/** Open (ACTIVE or MONITORING) incidents of a check, through the check index. */
+export async function openIncidentsOfCheck(deps: Deps, checkId: number): Promise<IncidentItem[]> {
+  const result = await deps.store.entities.incident.query
+    .byCheck({ checkId })
+    .where((attr, op) => op.ne(attr.state, 'RESOLVED'))
+    .go({ pages: 'all' });
+  return result.data;
+}

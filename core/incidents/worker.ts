@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
+import { readCheckById } from '../checks/repository.js';
+import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../dependencies/registry.js';
+import type { Deps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import type { QueueMessage } from '../ports/index.js';
+import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
+import { windowEffects } from '../windows/holds.js';
+import { episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
+import { applyIncidentInput, openIncidentsOfCheck } from './repository.js';
+import type { ResolveCause } from './transition.js';
+
+const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
+
+const StatusChanged = z.object({
+  type: z.literal('check.status_changed'),
+  checkId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+  projectId: z.number().int().positive().nullable(),
+  from: z.enum(CHECK_STATUSES),
+  to: z.enum(CHECK_STATUSES),
+  at: instant,
+  cause: z.enum(['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE']),
+}) satisfies z.ZodType<CheckStatusChanged, unknown>;
+
+const Reported = z.object({
+  type: z.literal('dependencies.reported'),
+  checkId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+  projectId: z.number().int().positive().nullable(),
+  dependencies: z.array(z.object({ name: z.string(), status: z.enum(['ok', 'down']) })),
+  at: instant,
+}) satisfies z.ZodType<DependenciesReported, unknown>;
+
+const IncidentMessage = z.discriminatedUnion('type', [StatusChanged, Reported]);
+
+/**
+ * The consumer of the `incidents` queue. Each message is processed on its own; a failure is
+ * reported by id (retried, then dead-lettered) and never holds up the rest of the batch. A
+ * message that can never succeed (malformed, or about a check that no longer exists) is dropped.
+ */
+export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
+  const failedIds: string[] = [];
+  for (const message of messages) {
+    const parsed = IncidentMessage.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(`incidents queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
+      continue;
+    }
+    try {
+      const now = deps.clock.now();
+      if (parsed.data.type === 'check.status_changed') await onStatusChanged(deps, parsed.data, now);
+      else await onDependenciesReported(deps, parsed.data, now);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) continue;
+      console.error(`incidents queue: message ${message.id} failed`, err);
+      failedIds.push(message.id);
+    }
+  }
+  return { failedIds };
+}
+
+async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Date): Promise<void> {
+  if (message.cause === 'DELETE') return resolveAllOfCheck(deps, message.checkId, 'CHECK_DELETED', message.at, now);
+  if (message.cause === 'DEPLOYMENT' && message.to === 'PAUSED') return resolveAllOfCheck(deps, message.checkId, 'DEPLOYMENT_PAUSED', message.at, now);
+  const service = { checkId: message.checkId, episodeKey: episodeKeyFor({ reason: 'SERVICE_DOWN' }) };
+  if (message.to === 'OK') {
+    // DESIGN 6: the next successful ping resolves the episode from LATE as well as from DOWN.
+    await resolveEpisode(deps, service, { cause: 'RECOVERED', at: message.at }, now);
+    return;
+  }
+  if (message.to !== 'LATE' && message.to !== 'DOWN') return;
+  const check = await readCheckById(deps, message.checkId);
+  if (!check) return;
+  if ((await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, new Date(message.at))).suppressIncidents) return;
+  const down = message.to === 'DOWN';
+  await openOrRaiseEpisode(
+    deps,
+    service,
+    { ...targetOf(check), title: `${check.name} is ${down ? 'down' : 'late'}`, reason: 'SERVICE_DOWN', declared: false },
+    {
+      severity: down ? check.downSeverity : check.lateSeverity,
+      at: message.at,
+      message: `Check "${check.name}" went ${message.to} (${message.cause.toLowerCase().replace('_', ' ')})`,
+    },
+    now,
+  );
+}
+
+const targetOf = (check: CheckItem) => ({ workspaceId: check.workspaceId, projectId: check.projectId, checkId: check.checkId });
+
+/** Check deleted, or paused by a deployment: every open incident of the check ends. */
+async function resolveAllOfCheck(deps: Deps, checkId: number, cause: ResolveCause, at: string, now: Date): Promise<void> {
+  const episodes = await openEpisodesOfCheck(deps, checkId);
+  for (const episode of episodes) await resolveEpisode(deps, episode, { cause, at }, now);
+  const inEpisodes = new Set(episodes.map((e) => e.openIncidentId));
+  // Declared incidents about the check belong to no episode; the index finds them.
+  for (const incident of await openIncidentsOfCheck(deps, checkId)) {
+    if (!inEpisodes.has(incident.incidentId)) await applyIncidentInput(deps, incident.incidentId, { type: 'resolve', cause, at }, now);
+  }
+}
+
+async function onDependenciesReported(deps: Deps, message: DependenciesReported, now: Date): Promise<void> {
+  const check = await readCheckById(deps, message.checkId);
+  if (!check) return;
+  // One verdict per name (the last one listed), names compared as the registry does.
+  const verdicts = new Map<string, { name: string; status: 'ok' | 'down' }>();
+  for (const reported of message.dependencies) {
+    const name = reported.name.trim();
+    if (name.length === 0 || name.length > 255) continue;
+    verdicts.set(name.toLowerCase(), { name, status: reported.status });
+  }
+  if (verdicts.size === 0) return;
+  let suppressed: boolean | undefined;
+  for (const { name, status } of verdicts.values()) {
+    const dependency = await ensureReportedDependency(deps, check.workspaceId, name, now);
+    await linkReportingCheck(deps, dependency, check.checkId, now);
+    await recordReportedStatus(deps, dependency, status, message.at);
+    const episode = { checkId: check.checkId, episodeKey: episodeKeyFor({ reason: 'DEPENDENCY_DOWN', dependencyId: dependency.dependencyId }) };
+    if (status === 'ok') {
+      await resolveEpisode(deps, episode, { cause: 'DEPENDENCY_RECOVERED', at: message.at }, now);
+      continue;
+    }
+    suppressed ??= (await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, new Date(message.at))).suppressIncidents;
+    if (suppressed) continue;
+    await openOrRaiseEpisode(
+      deps,
+      episode,
+      {
+        ...targetOf(check),
+        dependencyId: dependency.dependencyId,
+        dependencyName: dependency.name,
+        title: `${dependency.name} is down`,
+        reason: 'DEPENDENCY_DOWN',
+        declared: false,
+      },
+      { severity: check.downSeverity, at: message.at, message: `Dependency "${dependency.name}" reported down by check "${check.name}"` },
+      now,
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+export const INCIDENT_EVENT_TYPES = ['OPENED', 'SEVERITY_CHANGED', 'ALERT_SENT', 'ACKNOWLEDGED', 'MONITORING', 'RESOLVED'] as const;
+
+/**
+ * The immutable timeline: written once with attribute_not_exists under a key that names the
+ * logical event (`opened`, `acknowledged`, `alert#<dispatch>` ...), never updated or deleted, so
+ * a redelivered message cannot write an event twice.
+ */
+export const createIncidentEventEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'incidentEvent', version: '1', service: 'vigil' },
+      attributes: {
+        incidentId: { type: 'number', required: true },
+        eventKey: { type: 'string', required: true },
+        eventId: { type: 'number', required: true },
+        workspaceId: { type: 'number', required: true },
+        type: { type: INCIDENT_EVENT_TYPES, required: true },
+        message: { type: 'string', required: true },
+        occurredAt: { type: 'string', required: true },
+        actorUserId: { type: 'number' },
+        actorApiKeyId: { type: 'number' },
+        createdAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byIncident: {
+          pk: { field: 'pk', composite: ['incidentId'] },
+          sk: { field: 'sk', composite: ['eventKey'] },
+        },
+      },
+    },
+    config,
+  );
+
+export type IncidentEventItem = EntityItem<ReturnType<typeof createIncidentEventEntity>>;

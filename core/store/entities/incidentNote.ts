@@ -1,0 +1,28 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+/** A note on an incident. Soft-deleted (`deletedAt`); only its author changes it. */
+export const createIncidentNoteEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'incidentNote', version: '1', service: 'vigil' },
+      attributes: {
+        incidentId: { type: 'number', required: true },
+        noteId: { type: 'number', required: true },
+        workspaceId: { type: 'number', required: true },
+        authorId: { type: 'number', required: true },
+        body: { type: 'string', required: true },
+        deletedAt: { type: 'string' },
+        createdAt: { type: 'string', required: true },
+        updatedAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byIncident: {
+          pk: { field: 'pk', composite: ['incidentId'] },
+          sk: { field: 'sk', composite: ['noteId'] },
+        },
+      },
+    },
+    config,
+  );
+
+export type IncidentNoteItem = EntityItem<ReturnType<typeof createIncidentNoteEntity>>;

@@ -1,0 +1,72 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Actor } from '../auth/context.js';
+import type { AppEnv } from '../http/env.js';
+import { unauthorized } from '../http/errors.js';
+import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/openapi.js';
+import { pageSchema } from '../http/pagination.js';
+import { createRouter } from '../http/router.js';
+import { IdParam } from '../identity/schema.js';
+import { declareIncident } from '../incidents/declare.js';
+import { acknowledgeIncident, getIncident, listIncidents, resolveIncident } from '../incidents/incidents.js';
+import { Incident, IncidentCreate, IncidentListQueryV1 } from '../incidents/schema.js';
+
+const tags = ['v1'];
+const ctxOf = (c: { var: AppEnv['Variables'] }) => ({ deps: c.var.deps, actor: c.var.actor });
+
+const keyWorkspace = (actor: Actor): number => {
+  if (actor.kind !== 'apiKey') throw unauthorized('API key required');
+  return actor.workspaceId;
+};
+
+/**
+ * Integration API incidents (DESIGN 5): list, declare, get, acknowledge, resolve. Mounted inside
+ * the v1 router, whose middleware has already authenticated the key. A key has no user: its
+ * acknowledgement leaves acknowledgedBy null and names the key in the timeline.
+ */
+export function v1IncidentRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/incidents',
+      tags,
+      security,
+      request: { query: IncidentListQueryV1 },
+      responses: { 200: jsonResponse(pageSchema(Incident, 'IncidentV1Page'), 'Incidents, newest first') },
+    }),
+    async (c) => c.json(await listIncidents(ctxOf(c), { ...c.req.valid('query'), workspaceId: keyWorkspace(c.var.actor) }), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/incidents',
+      tags,
+      security,
+      description: 'Declares an incident. At most one of checkId, jobId, dependencyId (else 400 MULTIPLE_INCIDENT_TARGETS).',
+      request: { body: jsonBody(IncidentCreate) },
+      responses: { 201: jsonResponse(Incident, 'Declared') },
+    }),
+    async (c) => c.json(await declareIncident(ctxOf(c), keyWorkspace(c.var.actor), c.req.valid('json')), 201),
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/incidents/{id}', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'Incident') } }),
+    async (c) => c.json(await getIncident(ctxOf(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/incidents/{id}/acknowledge',
+      tags,
+      security,
+      description: 'Idempotent; 409 INCIDENT_RESOLVED once resolved.',
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(Incident, 'Acknowledged') },
+    }),
+    async (c) => c.json(await acknowledgeIncident(ctxOf(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/incidents/{id}/resolve', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'Resolved') } }),
+    async (c) => c.json(await resolveIncident(ctxOf(c), c.req.valid('param').id), 200),
+  );
+  return r;
+}
