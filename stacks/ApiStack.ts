@@ -1,0 +1,75 @@
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Api, Function, use, type StackContext } from 'sst/constructs';
+import { probeFunctionVariable, queueUrlVariable } from '../core/adapters/aws/env.js';
+import { ProbeStack } from './ProbeStack.js';
+import { QueueStack } from './QueueStack.js';
+import { StorageStack } from './StorageStack.js';
+import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
+import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './settings.js';
+
+/** Scheduler calls the API makes to keep one schedule per outbound check and region. */
+export const SCHEDULE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
+
+/**
+ * The HTTP API: the signal paths on their own small Lambda (ping traffic is the hot path), and
+ * everything else under `/api` (plus `$default`, so any other path gets the app's JSON 404) on the
+ * API Lambda. Both run the same Hono app.
+ */
+export function ApiStack({ app, stack }: StackContext) {
+  const settings = deploySettings();
+  const { table } = use(StorageStack);
+  const { queues } = use(QueueStack);
+  const { schedulerRole } = use(ProbeStack);
+  const names = resourceNames(app);
+  const arns = resourceArns(stack, app, settings.homeRegion);
+  const base = storeEnvironment(table.tableName, settings);
+
+  const apiFunction = new Function(stack, 'ApiFunction', {
+    handler: 'functions/api.handler',
+    description: 'Vigil API',
+    timeout: 29,
+    memorySize: 1024,
+    environment: {
+      ...base,
+      ...mailEnvironment(settings),
+      [queueUrlVariable('incidents')]: queues.incidents.queueUrl,
+      [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
+      VIGIL_SCHEDULE_GROUP: names.probeScheduleGroup,
+      VIGIL_SCHEDULER_ROLE_ARN: schedulerRole?.roleArn ?? arns.probeSchedulerRole,
+      ...Object.fromEntries(PROBE_REGIONS.map((region) => [probeFunctionVariable(region), arns.probeFunction(region)])),
+    },
+    permissions: [
+      tableReadWrite(table.tableArn),
+      sendTo([queues.incidents.queueArn, queues.alerts.queueArn]),
+      new PolicyStatement({ actions: SCHEDULE_ACTIONS, resources: PROBE_REGIONS.map((region) => arns.probeSchedules(region)) }),
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [arns.probeSchedulerRole],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+      ...sendMail(stack, settings),
+    ],
+  });
+
+  const signalsFunction = new Function(stack, 'SignalsFunction', {
+    handler: 'functions/signals.handler',
+    description: 'Vigil ping and signal surface',
+    timeout: 10,
+    memorySize: 512,
+    environment: { ...base, [queueUrlVariable('incidents')]: queues.incidents.queueUrl },
+    permissions: [tableReadWrite(table.tableArn), sendTo([queues.incidents.queueArn])],
+  });
+
+  const api = new Api(stack, 'Api', {
+    routes: {
+      'ANY /api/{proxy+}': { function: apiFunction },
+      'ANY /api/signals/{proxy+}': { function: signalsFunction },
+      $default: { function: apiFunction },
+    },
+  });
+  const publicUrl = settings.passThrough.VIGIL_PUBLIC_URL ?? api.url;
+  for (const fn of [apiFunction, signalsFunction]) fn.addEnvironment('VIGIL_PUBLIC_URL', publicUrl);
+
+  stack.addOutputs({ ApiUrl: api.url, BaseUrl: `${publicUrl}/api` });
+  return { api, publicUrl };
+}

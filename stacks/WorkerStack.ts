@@ -1,0 +1,35 @@
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Function, use, type StackContext } from 'sst/constructs';
+import { queueUrlVariable } from '../core/adapters/aws/env.js';
+import { ApiStack } from './ApiStack.js';
+import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
+import { StorageStack } from './StorageStack.js';
+import { sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
+import { deploySettings } from './settings.js';
+
+/**
+ * The queue consumers. They sit after ApiStack (not in QueueStack) so they get the public URL,
+ * which the API Gateway decides, without a cycle between stacks.
+ */
+export function WorkerStack({ stack }: StackContext) {
+  const settings = deploySettings();
+  const { table } = use(StorageStack);
+  const { queues } = use(QueueStack);
+  const { publicUrl } = use(ApiStack);
+
+  const incidentWorker = new Function(stack, 'IncidentWorker', {
+    handler: 'functions/incidentWorker.handler',
+    description: 'Vigil incidents queue consumer',
+    timeout: CONSUMER_TIMEOUT_SECONDS,
+    memorySize: 512,
+    environment: {
+      ...storeEnvironment(table.tableName, settings),
+      VIGIL_PUBLIC_URL: publicUrl,
+      [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
+    },
+    permissions: [tableReadWrite(table.tableArn), sendTo([queues.alerts.queueArn])],
+  });
+  incidentWorker.addEventSource(new SqsEventSource(queues.incidents, { batchSize: 10, reportBatchItemFailures: true }));
+
+  return { incidentWorker };
+}

@@ -1,0 +1,227 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { FunctionalStack } from 'sst/constructs/FunctionalStack.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_KEYS } from '../core/store/table.js';
+import { ApiStack, SCHEDULE_ACTIONS } from './ApiStack.js';
+import { TABLE_ACTIONS } from './permissions.js';
+import { ProbeStack } from './ProbeStack.js';
+import { QueueStack } from './QueueStack.js';
+import { StorageStack } from './StorageStack.js';
+import { SweepStack } from './SweepStack.js';
+import { WorkerStack } from './WorkerStack.js';
+import { ACCOUNT, actionsOf, allStatements, buildApp, policyStatements, json, logicalId } from './testSupport.js';
+
+// One build of the home region for the whole file: bundling every function takes a few seconds.
+let template: (stack: FunctionalStack<unknown>) => Template;
+beforeAll(async () => {
+  template = await buildApp('us-east-1', { VIGIL_MAIL_FROM: 'alerts@vigil.example' });
+});
+
+describe('StorageStack', () => {
+  it('deploys the single table of core/store/table.ts', () => {
+    const t = template(StorageStack);
+    t.resourceCountIs('AWS::DynamoDB::Table', 1);
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        TableName: 'test-vigil-table',
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        GlobalSecondaryIndexes: TABLE_KEYS.indexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      },
+    });
+  });
+});
+
+describe('QueueStack', () => {
+  it('creates incidents and alerts, each redriving to its own DLQ after 5 receives', () => {
+    const t = template(QueueStack);
+    t.resourceCountIs('AWS::SQS::Queue', 4);
+    for (const name of ['incidents', 'alerts']) {
+      const dlq = logicalId(t, 'AWS::SQS::Queue', `${name}dlq`);
+      t.hasResourceProperties('AWS::SQS::Queue', { QueueName: `test-vigil-${name}-dlq`, MessageRetentionPeriod: 14 * 86400 });
+      t.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: `test-vigil-${name}`,
+        VisibilityTimeout: 180,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
+      });
+    }
+  });
+});
+
+describe('ApiStack', () => {
+  const routeTarget = (t: Template, routeKey: string): string => {
+    const route = Object.values(t.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }))[0] as
+      | { Properties: { Target: { 'Fn::Join': [string, [string, { Ref: string }]] } } }
+      | undefined;
+    if (!route) throw new Error(`no route ${routeKey}`);
+    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
+    const integration = t.toJSON().Resources[integrationId] as { Properties: { IntegrationUri: { 'Fn::GetAtt': [string, string] } } };
+    return integration.Properties.IntegrationUri['Fn::GetAtt'][0];
+  };
+
+  it('routes the signal paths to the signals Lambda and the rest of /api to the API Lambda', () => {
+    const t = template(ApiStack);
+    t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    const api = logicalId(t, 'AWS::Lambda::Function', 'ApiFunction');
+    const signals = logicalId(t, 'AWS::Lambda::Function', 'SignalsFunction');
+    expect(routeTarget(t, 'ANY /api/{proxy+}')).toBe(api);
+    expect(routeTarget(t, 'ANY /api/signals/{proxy+}')).toBe(signals);
+    expect(routeTarget(t, '$default')).toBe(api);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0', IntegrationUri: { 'Fn::GetAtt': [signals, 'Arn'] } });
+  });
+
+  it('runs every function on nodejs22.x', () => {
+    for (const stack of [ApiStack, WorkerStack, SweepStack, ProbeStack]) {
+      const functions = Object.values(template(stack).findResources('AWS::Lambda::Function')) as { Properties: { Runtime: string } }[];
+      expect(functions.length).toBeGreaterThan(1);
+      for (const fn of functions) expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    }
+  });
+
+  it('gives the API what the scheduler adapter reads: group, role and a probe ARN per region', () => {
+    const t = template(ApiStack);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: Match.stringLikeRegexp('api\\.handler$'),
+      Environment: {
+        Variables: Match.objectLike({
+          VIGIL_HOME_REGION: 'us-east-1',
+          VIGIL_SCHEDULE_GROUP: 'test-vigil-probes',
+          VIGIL_SCHEDULER_ROLE_ARN: Match.anyValue(),
+          VIGIL_QUEUE_URL_INCIDENTS: Match.anyValue(),
+          VIGIL_QUEUE_URL_ALERTS: Match.anyValue(),
+          VIGIL_MAIL_FROM: 'alerts@vigil.example',
+          VIGIL_PUBLIC_URL: { 'Fn::GetAtt': [logicalId(t, 'AWS::ApiGatewayV2::Api', 'Api'), 'ApiEndpoint'] },
+          VIGIL_PROBE_FUNCTION_ARN_EU_WEST_1: {
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:lambda:eu-west-1:${ACCOUNT}:function:test-vigil-probe`]],
+          },
+        }),
+      },
+    });
+  });
+});
+
+describe('WorkerStack', () => {
+  it('consumes the incidents queue with partial batch failures', () => {
+    const t = template(WorkerStack);
+    const worker = logicalId(t, 'AWS::Lambda::Function', 'IncidentWorker');
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: worker },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('QueueStack:.*incidents.*Arn') },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', { Timeout: 30, Handler: Match.stringLikeRegexp('incidentWorker\\.handler$') });
+  });
+});
+
+describe('SweepStack', () => {
+  it('runs the sweep every minute through a role that may invoke only the sweep', () => {
+    const t = template(SweepStack);
+    const sweep = logicalId(t, 'AWS::Lambda::Function', 'Sweep');
+    const role = logicalId(t, 'AWS::IAM::Role', 'SweepSchedulerRole');
+    t.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'test-vigil-sweep' });
+    t.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      GroupName: { Ref: logicalId(t, 'AWS::Scheduler::ScheduleGroup', 'SweepScheduleGroup') },
+      Target: Match.objectLike({ Arn: { 'Fn::GetAtt': [sweep, 'Arn'] }, RoleArn: { 'Fn::GetAtt': [role, 'Arn'] } }),
+    });
+    t.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: {
+        Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' }, Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': ACCOUNT } }) })],
+      },
+    });
+    expect(policyStatements(t, 'SweepSchedulerRole')).toEqual([
+      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [sweep, 'Arn'] } },
+    ]);
+  });
+});
+
+describe('ProbeStack (home region)', () => {
+  it('deploys the probe Lambda under the name the API and the scheduler role use', () => {
+    const t = template(ProbeStack);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'test-vigil-probe',
+      Handler: Match.stringLikeRegexp('probe\\.handler$'),
+      Environment: { Variables: Match.objectLike({ VIGIL_TABLE_NAME: 'test-vigil-table', VIGIL_HOME_REGION: 'us-east-1' }) },
+    });
+    const probe = logicalId(t, 'AWS::Lambda::Function', 'Probe');
+    t.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: probe }, MaximumRetryAttempts: 0 });
+    const send = policyStatements(t, 'Probe').find((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(json(send?.Resource)).toContain(`:sqs:us-east-1:${ACCOUNT}:test-vigil-incidents`);
+  });
+
+  it('creates the probe schedule group and a scheduler role that may invoke only the probe functions', () => {
+    const t = template(ProbeStack);
+    t.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'test-vigil-probes' });
+    t.hasResourceProperties('AWS::IAM::Role', { RoleName: 'test-vigil-probe-scheduler' });
+    const [statement, ...rest] = policyStatements(t, 'ProbeSchedulerRole');
+    expect(rest).toEqual([]);
+    expect(statement?.Action).toBe('lambda:InvokeFunction');
+    for (const region of ['us-east-1', 'eu-west-1', 'ap-southeast-1']) {
+      expect(json(statement?.Resource)).toContain(`:lambda:${region}:${ACCOUNT}:function:test-vigil-probe`);
+    }
+  });
+});
+
+describe('IAM: every function gets only what it uses', () => {
+  const stacks = [StorageStack, QueueStack, ProbeStack, ApiStack, WorkerStack, SweepStack];
+
+  it('never grants a wildcard action, and table access is the item operations on the table only', () => {
+    for (const stack of stacks) {
+      for (const statement of allStatements(template(stack))) {
+        for (const action of actionsOf(statement)) expect(action === '*' || action.endsWith(':*'), `${action} in ${stack.name}`).toBe(false);
+        const dynamo = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
+        if (dynamo.length === 0) continue;
+        expect(dynamo).toEqual(TABLE_ACTIONS);
+        expect(json(statement.Resource)).toMatch(/StorageStack:ExportsOutputFnGetAttTable|:dynamodb:us-east-1:123456789012:table\/test-vigil-table"/);
+        expect(json(statement.Resource)).not.toContain('"*"');
+      }
+    }
+  });
+
+  it('lets the API manage schedules in the probe group only and pass only the probe scheduler role', () => {
+    const statements = policyStatements(template(ApiStack), 'ApiFunction');
+    const scheduling = statements.find((s) => actionsOf(s).includes('scheduler:CreateSchedule'));
+    expect(actionsOf(scheduling ?? { Action: [], Resource: null, Effect: '' })).toEqual(SCHEDULE_ACTIONS);
+    expect(json(scheduling?.Resource).match(/schedule\/test-vigil-probes\/\*/g)).toHaveLength(3);
+    const passRole = statements.find((s) => actionsOf(s).includes('iam:PassRole'));
+    expect(json(passRole?.Resource)).toContain(`:iam::${ACCOUNT}:role/test-vigil-probe-scheduler`);
+    expect(passRole?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+    const mail = statements.find((s) => actionsOf(s).includes('ses:SendEmail'));
+    expect(json(mail?.Resource)).toContain('identity/alerts@vigil.example');
+  });
+
+  it('keeps the signals Lambda to the table and the incidents queue', () => {
+    const statements = policyStatements(template(ApiStack), 'SignalsFunction');
+    const actions = statements.flatMap(actionsOf);
+    expect(actions).not.toContain('iam:PassRole');
+    expect(actions.some((a) => a.startsWith('scheduler:') || a.startsWith('ses:'))).toBe(false);
+    const send = statements.find((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(json(send?.Resource)).toMatch(/incidents/);
+    expect(json(send?.Resource)).not.toMatch(/alerts/);
+  });
+
+  it('lets the incident worker publish to alerts only, and the sweep to both queues', () => {
+    const worker = policyStatements(template(WorkerStack), 'IncidentWorker').find((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(json(worker?.Resource)).toMatch(/alerts/);
+    expect(json(worker?.Resource)).not.toMatch(/incidents/);
+    const sweep = policyStatements(template(SweepStack), 'Sweep').find((s) => actionsOf(s).includes('sqs:SendMessage'));
+    expect(json(sweep?.Resource)).toMatch(/incidents.*alerts/);
+  });
+});
