@@ -1,0 +1,136 @@
+import { effectiveRegions, readOutboundConfig, type ProbeRegion } from '../checks/outboundSchema.js';
+import { publishStatusChange } from '../checks/pause.js';
+import type { Deps } from '../deps.js';
+import { broadcast, checkEvent } from '../signals/streamEvents.js';
+import type { CheckItem } from '../store/entities/check.js';
+import type { ProbeRoundItem } from '../store/entities/probeRound.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { windowEffects } from '../windows/holds.js';
+import { evaluateRound, type StreakState, type RoundResults, type StatusFlip } from './rules.js';
+
+/**
+ * Rounds: every region's run reports into its round item, and a round is folded into the check's
+ * status once, either when all of the check's regions have reported or, for a round a region
+ * never reported to, when a report of a later round arrives (so a region that is down costs at
+ * most one round of delay, never a stuck status). Folding is a conditional write on the check
+ * (status, last folded round): regions finishing together race, one write wins, and only the
+ * winner publishes the flip. A round reported after a later one was folded is ignored.
+ */
+
+const ROUND_TTL_SECONDS = 2 * 86_400;
+const FOLD_ATTEMPTS = 5;
+// Pending rounds older than this are not worth folding any more (they are past their TTL soon).
+const PENDING_LOOKBACK_MS = 24 * 3_600_000;
+
+/** Adds the region's verdict to the round; returns the round as it is now. */
+export async function reportToRound(
+  deps: Deps,
+  check: Pick<CheckItem, 'checkId' | 'workspaceId'>,
+  roundAt: string,
+  region: ProbeRegion,
+  ok: boolean,
+): Promise<ProbeRoundItem> {
+  const written = await deps.store.entities.probeRound
+    .update({ checkId: check.checkId, roundAt })
+    .add(ok ? { okRegions: [region] } : { failedRegions: [region] })
+    .set({ workspaceId: check.workspaceId, expiresAt: Math.floor(Date.parse(roundAt) / 1000) + ROUND_TTL_SECONDS })
+    .go({ response: 'all_new' });
+  return written.data as ProbeRoundItem;
+}
+
+export const resultsOf = (round: ProbeRoundItem, regions: readonly string[]): RoundResults => ({
+  regions,
+  ok: round.okRegions ?? [],
+  failed: round.failedRegions ?? [],
+});
+
+export const hasAllRegions = (round: ProbeRoundItem, regions: readonly string[]): boolean => {
+  const reported = new Set([...(round.okRegions ?? []), ...(round.failedRegions ?? [])]);
+  return regions.every((region) => reported.has(region));
+};
+
+/** Rounds before `roundAt` that were never folded (a region missed them), oldest first. */
+export async function pendingRoundsBefore(deps: Deps, checkId: number, roundAt: string): Promise<ProbeRoundItem[]> {
+  const from = new Date(Date.parse(roundAt) - PENDING_LOOKBACK_MS).toISOString();
+  const result = await deps.store.entities.probeRound.query
+    .byCheck({ checkId })
+    .between({ roundAt: from }, { roundAt })
+    .where((attr, op) => op.notExists(attr.evaluatedAt))
+    .go({ pages: 'all', consistent: true });
+  return result.data.filter((round) => round.roundAt < roundAt).sort((a, b) => a.roundAt.localeCompare(b.roundAt));
+}
+
+const stateOf = (check: CheckItem): StreakState => ({
+  status: check.status,
+  failStreak: check.probeFailStreak ?? 0,
+  okStreak: check.probeOkStreak ?? 0,
+  streakStatus: check.probeStreakStatus,
+});
+
+/**
+ * Folds one round into the check with a conditional write on what was read; returns the flip it
+ * made, or null (nothing changed, the round was already folded or superseded, the check is paused,
+ * deleted or no longer outbound). Then marks the round folded.
+ */
+export async function foldRound(deps: Deps, token: string, round: ProbeRoundItem, now: Date): Promise<StatusFlip | null> {
+  const { check: checks } = deps.store.entities;
+  let flip: StatusFlip | null = null;
+  for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
+    const check = (await checks.get({ token }).go({ consistent: true })).data;
+    if (!check || check.deletedAt !== undefined || check.checkMode !== 'OUTBOUND' || check.status === 'PAUSED') break;
+    if (check.probeRoundAt !== undefined && check.probeRoundAt >= round.roundAt) break;
+    const config = readOutboundConfig(check.outbound);
+    if (!config) break;
+    const results = resultsOf(round, effectiveRegions(config, deps.config.homeRegion));
+    let outcome = evaluateRound(stateOf(check), results, config);
+    if (outcome.flip?.to === 'DOWN') {
+      const effects = await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now);
+      if (effects.deploymentActive || effects.suppressIncidents) outcome = evaluateRound(stateOf(check), results, config, { holdDown: true });
+    }
+    const { state } = outcome;
+    try {
+      const written = await checks
+        .patch({ token })
+        .set({
+          probeRoundAt: round.roundAt,
+          probeFailStreak: state.failStreak,
+          probeOkStreak: state.okStreak,
+          probeStreakStatus: state.status,
+          ...(outcome.flip ? { status: outcome.flip.to, updatedAt: now.toISOString() } : {}),
+        })
+        .where((attr, op) =>
+          [
+            op.eq(attr.status, check.status),
+            op.eq(attr.checkMode, 'OUTBOUND'),
+            op.notExists(attr.deletedAt),
+            check.probeRoundAt === undefined ? op.notExists(attr.probeRoundAt) : op.eq(attr.probeRoundAt, check.probeRoundAt),
+          ].join(' AND '),
+        )
+        .go({ response: 'all_new' });
+      flip = outcome.flip;
+      if (flip) {
+        const after = written.data as CheckItem;
+        await publishStatusChange(deps, after, flip.from, flip.to, 'PROBE', now);
+        await broadcast(deps, [checkEvent(after)]);
+      }
+      break;
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      // Another region (or a pause, an edit) wrote first: read again and judge afresh.
+    }
+  }
+  await markFolded(deps, round, now);
+  return flip;
+}
+
+async function markFolded(deps: Deps, round: ProbeRoundItem, now: Date): Promise<void> {
+  try {
+    await deps.store.entities.probeRound
+      .patch({ checkId: round.checkId, roundAt: round.roundAt })
+      .set({ evaluatedAt: now.toISOString() })
+      .where((attr, op) => op.notExists(attr.evaluatedAt))
+      .go({ response: 'none' });
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestContext } from '../../test/harness.js';
+import type { User } from '../checks/testSupport.js';
+import { fakeResolver, fakeResponse, spyConnect } from '../outbound/test-support.js';
+import { runProbeForRegion } from './runner.js';
+import { ALL_REGIONS, createOutboundCheck, fixedLatency, pendingMessages, probeContext, targetServer } from './testSupport.js';
+import { warningsFor } from './warnings.js';
+
+const DAY_MS = 86_400_000;
+
+describe('latency and SSL-expiry warnings', () => {
+  let t: TestContext;
+  let server: Awaited<ReturnType<typeof targetServer>>;
+  let user: User;
+  beforeAll(async () => {
+    t = await probeContext();
+    server = await targetServer();
+    user = await t.signup();
+  });
+  afterAll(() => server.close());
+
+  it('warns about slow answers at most once per check per hour, even when every region is slow at once', async () => {
+    const check = await createOutboundCheck(t, user, `${server.origin}/slow`, { latencyWarnMs: 300 });
+    const slowRound = () => Promise.all(ALL_REGIONS.map((region) => runProbeForRegion(t.deps, { checkId: check.id, region }, { now: fixedLatency(450) })));
+    await slowRound();
+    expect(pendingMessages(t, 'check.latency_warning', check.id)).toMatchObject([{ latencyMs: 450, thresholdMs: 300, workspaceId: user.workspaceId, projectId: user.projectId }]);
+    for (let minutes = 10; minutes <= 50; minutes += 10) {
+      t.clock.advanceSeconds(600);
+      await slowRound();
+    }
+    expect(pendingMessages(t, 'check.latency_warning', check.id)).toHaveLength(1);
+    t.clock.advanceSeconds(61 * 60);
+    await slowRound();
+    expect(pendingMessages(t, 'check.latency_warning', check.id)).toHaveLength(2);
+    // Fast answers and failures do not warn.
+    t.clock.advanceSeconds(61 * 60);
+    await runProbeForRegion(t.deps, { checkId: check.id, region: 'us-east-1' }, { now: fixedLatency(100) });
+    server.status = 500;
+    await runProbeForRegion(t.deps, { checkId: check.id, region: 'us-east-1' }, { now: fixedLatency(900) });
+    server.status = 200;
+    expect(pendingMessages(t, 'check.latency_warning', check.id)).toHaveLength(2);
+  });
+
+  it('warns when an https certificate expires within sslExpiryWarnDays, without any traffic leaving loopback', async () => {
+    const check = await createOutboundCheck(t, user, 'https://shop.example.test/', { regions: ['eu-west-1'], sslExpiryWarnDays: 14 });
+    const now = t.clock.now().getTime();
+    const { resolve } = fakeResolver({ 'shop.example.test': ['93.184.216.34'] });
+    const answering = (validTo: Date) => spyConnect(async () => fakeResponse(200, { tlsCertValidTo: validTo })).connect;
+    await runProbeForRegion(t.deps, { checkId: check.id, region: 'eu-west-1' }, { resolve, connect: answering(new Date(now + 30 * DAY_MS)) });
+    expect(pendingMessages(t, 'check.ssl_expiry_warning', check.id)).toEqual([]);
+    const expiresAt = new Date(now + 3.5 * DAY_MS);
+    const report = await runProbeForRegion(t.deps, { checkId: check.id, region: 'eu-west-1' }, { resolve, connect: answering(expiresAt) });
+    expect(report.ran && report.run.sslExpiresAt).toBe(expiresAt.toISOString());
+    expect(pendingMessages(t, 'check.ssl_expiry_warning', check.id)).toMatchObject([
+      { region: 'eu-west-1', sslExpiresAt: expiresAt.toISOString(), daysLeft: 3, thresholdDays: 14 },
+    ]);
+    await runProbeForRegion(t.deps, { checkId: check.id, region: 'eu-west-1' }, { resolve, connect: answering(expiresAt) });
+    expect(pendingMessages(t, 'check.ssl_expiry_warning', check.id)).toHaveLength(1);
+  });
+
+  it('leaves the incident worker acknowledging the warnings it does not handle', async () => {
+    expect(t.deps.queue.peek('incidents').some((m) => (m as { type: string }).type.endsWith('_warning'))).toBe(true);
+    await t.deps.queue.drain();
+    expect(t.deps.queue.peek('incidents')).toEqual([]);
+    expect(t.deps.queue.deadLetters.incidents ?? []).toEqual([]);
+  });
+
+  it('judges only successful runs, and the latency threshold only when one is set', () => {
+    const now = new Date('2026-03-01T12:00:00.000Z');
+    const soon = new Date(now.getTime() + DAY_MS).toISOString();
+    const run = { ok: true, statusCode: 200, latencyMs: 900, failureReason: null, sslExpiresAt: soon };
+    expect(warningsFor(run, { latencyWarnMs: 500, sslExpiryWarnDays: 2 }, now).map((w) => w.kind)).toEqual(['latency', 'ssl']);
+    expect(warningsFor(run, { sslExpiryWarnDays: 1 }, now)).toEqual([]);
+    expect(warningsFor({ ...run, ok: false, failureReason: 'UNEXPECTED_STATUS' }, { latencyWarnMs: 500, sslExpiryWarnDays: 30 }, now)).toEqual([]);
+  });
+});
