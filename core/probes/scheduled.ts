@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { PROBE_REGIONS } from '../checks/outboundSchema.js';
 import { listWorkspaceChecks } from '../checks/repository.js';
@@ -29,18 +28,6 @@ export async function handleProbeEvent(deps: Deps, event: unknown, options: RunP
 export const runSchedule = (deps: Deps, schedule: ScheduleSpec): Promise<ProbeReport | null> => handleProbeEvent(deps, schedule.payload);
 
 /**
- * The highest workspace id handed out so far: ids come from the `counter#workspace` item of
- * core/store/counters.ts, so 1..max names every workspace without a Scan.
- */
-async function highestWorkspaceId(deps: Deps): Promise<number> {
-  const found = await deps.store.client.send(
-    new GetCommand({ TableName: deps.store.table, Key: { pk: 'counter#workspace', sk: 'counter' }, ConsistentRead: true }),
-  );
-  const value: unknown = found.Item?.value;
-  return typeof value === 'number' ? value : 0;
-}
-
-/**
  * The local scheduler keeps its schedules in memory, so a restarted server must be told about
  * the outbound checks that already exist (EventBridge keeps them on AWS). One query of the
  * checks-by-workspace index per workspace id; each outbound check's schedules are upserted
@@ -48,7 +35,7 @@ async function highestWorkspaceId(deps: Deps): Promise<number> {
  */
 export async function rearmProbeSchedules(deps: Deps): Promise<number> {
   let armed = 0;
-  const highest = await highestWorkspaceId(deps);
+  const highest = await deps.store.currentId('workspace');
   for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
     for (const check of await listWorkspaceChecks(deps, workspaceId)) {
       if (check.checkMode !== 'OUTBOUND') continue;
