@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { WindowHoldItem } from '../store/entities/windowHold.js';
 
 export type WindowEffects = {
   /** An ACTIVE deployment window covers the project: no LATE/DOWN transitions (spec). */
@@ -11,19 +12,42 @@ export type WindowEffects = {
 
 export const NO_WINDOW: WindowEffects = { deploymentActive: false, suppressIncidents: false, suppressAlerts: false };
 
+/** A hold covers `now` from its start (inclusive) to its end (exclusive); no end: until deleted. */
+export function holdCovers(hold: Pick<WindowHoldItem, 'startsAt' | 'endsAt'>, now: Date): boolean {
+  const at = now.getTime();
+  if (Date.parse(hold.startsAt) > at) return false;
+  return hold.endsAt === undefined || Date.parse(hold.endsAt) > at;
+}
+
+/** Folds the holds that cover `now` into the effects; pure, so the rule is tested on its own. */
+export function effectsOf(holds: readonly WindowHoldItem[], workspaceId: number, now: Date): WindowEffects {
+  const effects = { ...NO_WINDOW };
+  for (const hold of holds) {
+    if (hold.workspaceId !== workspaceId || !holdCovers(hold, now)) continue;
+    if (hold.kind === 'DEPLOYMENT') effects.deploymentActive = true;
+    else {
+      effects.suppressIncidents ||= hold.suppressIncidents;
+      effects.suppressAlerts ||= hold.suppressAlerts;
+    }
+  }
+  return effects;
+}
+
 /**
  * What deployment and maintenance windows mean for a project at `now`. The sweep asks before
  * moving a check to LATE/DOWN; the incident worker asks before opening an incident; alert
- * dispatch asks before sending. Deployment and maintenance windows fill this in
- * (core/deployments, core/maintenance).
+ * dispatch asks before sending. One strongly consistent query of the project's own partition
+ * (core/windows/holdStore.ts writes the holds). A check without a project (a dependency's check)
+ * is covered by no window: windows target projects.
  */
 export async function windowEffects(
   deps: Deps,
   target: { workspaceId: number; projectId: number | null },
   now: Date,
 ): Promise<WindowEffects> {
-  void deps;
-  void target;
-  void now;
-  return NO_WINDOW;
+  if (target.projectId === null) return NO_WINDOW;
+  const holds = await deps.store.entities.windowHold.query
+    .byProject({ projectId: target.projectId })
+    .go({ pages: 'all', consistent: true });
+  return effectsOf(holds.data, target.workspaceId, now);
 }

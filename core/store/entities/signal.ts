@@ -22,8 +22,12 @@ export const createSignalEntity = (config: EntityConfiguration) =>
         payload: { type: 'string' },
         payloadIsJson: { type: 'boolean' },
         durationMs: { type: 'number' },
-        /** DEPLOYMENT signals: name, version, author, link. */
-        details: { type: 'map', properties: {} },
+        /**
+         * DEPLOYMENT signals: deploymentId, event (started/ended), name, version, author, link.
+         * `any` because a map with no declared properties keeps none of them (ElectroDB drops
+         * undeclared keys); written only by core/deployments.
+         */
+        details: { type: 'any' },
         expiresAt: { type: 'number', required: true },
       },
       indexes: {

@@ -1,0 +1,278 @@
+import type { Actor } from '../auth/context.js';
+import { authorize } from '../auth/middleware.js';
+import type { Deps } from '../deps.js';
+import { badRequest, HttpError, notFound, type ErrorDetail } from '../http/errors.js';
+import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { deleteHolds } from '../windows/holdStore.js';
+import { cronProblem, isValidTimezone, planWindow } from './recurrence.js';
+import { isTerminal, reconcileWindow, timingOf, WINDOW_DUE_SHARD } from './reconcile.js';
+import type { MaintenanceWindowView } from './schema.js';
+
+type Ctx = { deps: Deps; actor: Actor };
+type State = MaintenanceWindowItem['state'];
+
+export const toMaintenanceWindow = (w: MaintenanceWindowItem): MaintenanceWindowView => ({
+  id: w.maintenanceWindowId,
+  workspaceId: w.workspaceId,
+  name: w.name,
+  description: w.description ?? null,
+  state: w.state,
+  startAt: w.startAt,
+  endAt: w.endAt,
+  projectIds: w.projectIds,
+  suppressAlerts: w.suppressAlerts,
+  suppressIncidents: w.suppressIncidents,
+  autoPublishToStatusPage: w.autoPublishToStatusPage,
+  timezone: w.timezone,
+  recurringCron: w.recurringCron ?? null,
+  occurrenceStartAt: w.occurrenceStartAt ?? null,
+  occurrenceEndAt: w.occurrenceEndAt ?? null,
+  completedAt: w.completedAt ?? null,
+  cancelledAt: w.cancelledAt ?? null,
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
+});
+
+export type WindowInput = {
+  workspaceId: number;
+  name: string;
+  description?: string | null | undefined;
+  startAt?: string | undefined;
+  endAt: string;
+  projectIds?: number[] | undefined;
+  suppressAlerts: boolean;
+  suppressIncidents: boolean;
+  autoPublishToStatusPage?: boolean | undefined;
+  timezone?: string | undefined;
+  recurringCron?: string | null | undefined;
+};
+
+type Timing = { startAt: string; endAt: string; timezone: string; recurringCron: string | null };
+
+/** The cross-field rules zod cannot see alone; every problem is one 400 with its field path. */
+function validateTiming(timing: Timing, now: Date): void {
+  const details: ErrorDetail[] = [];
+  if (!isValidTimezone(timing.timezone)) details.push({ path: 'timezone', message: `Unknown time zone ${timing.timezone}` });
+  if (Date.parse(timing.endAt) <= Date.parse(timing.startAt)) details.push({ path: 'endAt', message: 'endAt must be after startAt' });
+  if (timing.recurringCron !== null && details.length === 0) {
+    const problem = cronProblem(timing.recurringCron, timing.timezone);
+    if (problem) details.push({ path: 'recurringCron', message: `Invalid cron expression: ${problem}` });
+  }
+  if (details.length === 0 && planWindow(timingOf(timing), now).state === 'COMPLETED') {
+    details.push(
+      timing.recurringCron === null
+        ? { path: 'endAt', message: 'endAt must be in the future' }
+        : { path: 'recurringCron', message: 'The expression has no occurrence after startAt' },
+    );
+  }
+  const first = details[0];
+  if (first) throw badRequest(`${first.path}: ${first.message}`, details);
+}
+
+/** Every named project must exist in the workspace (404 otherwise); none named: all of them. */
+async function resolveProjectIds(deps: Deps, workspaceId: number, requested: number[] | undefined): Promise<number[]> {
+  if (requested === undefined) {
+    const all = await deps.store.entities.project.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+    const ids = all.data.map((p) => p.projectId).sort((a, b) => a - b);
+    if (ids.length === 0) throw badRequest('The workspace has no projects', [{ path: 'projectIds', message: 'No project to cover' }]);
+    return ids;
+  }
+  const ids = [...new Set(requested)];
+  const found = await deps.store.entities.project.get(ids.map((projectId) => ({ projectId }))).go();
+  const inWorkspace = new Set(found.data.filter((p) => p.workspaceId === workspaceId).map((p) => p.projectId));
+  const missing = ids.find((id) => !inWorkspace.has(id));
+  if (missing !== undefined) throw notFound(`Project ${missing}`);
+  return ids;
+}
+
+export async function createMaintenanceWindow(ctx: Ctx, input: WindowInput): Promise<MaintenanceWindowItem> {
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'MEMBER', 'Workspace');
+  const { deps } = ctx;
+  const now = deps.clock.now();
+  const iso = now.toISOString();
+  const timing: Timing = {
+    startAt: new Date(input.startAt ?? iso).toISOString(),
+    endAt: new Date(input.endAt).toISOString(),
+    timezone: input.timezone ?? 'UTC',
+    recurringCron: input.recurringCron ?? null,
+  };
+  validateTiming(timing, now);
+  const projectIds = await resolveProjectIds(deps, input.workspaceId, input.projectIds);
+  const maintenanceWindowId = await deps.store.nextId('maintenanceWindow');
+  const created = await deps.store.entities.maintenanceWindow
+    .create({
+      maintenanceWindowId,
+      workspaceId: input.workspaceId,
+      name: input.name,
+      description: input.description ?? undefined,
+      ...timing,
+      recurringCron: timing.recurringCron ?? undefined,
+      projectIds,
+      suppressAlerts: input.suppressAlerts,
+      suppressIncidents: input.suppressIncidents,
+      autoPublishToStatusPage: input.autoPublishToStatusPage ?? false,
+      state: 'SCHEDULED',
+      revision: 0,
+      // Due at once: the reconcile below (or, if this request dies, the processor) settles it.
+      windowDueShard: WINDOW_DUE_SHARD,
+      windowDueAt: iso,
+      createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .go();
+  return reconcileWindow(deps, created.data, now);
+}
+
+/** Loads a window the caller may see at `minimum`; foreign or unknown ids are 404. */
+export async function getMaintenanceWindow(ctx: Ctx, id: number, minimum: 'VIEWER' | 'MEMBER' = 'VIEWER'): Promise<MaintenanceWindowItem> {
+  const found = (await ctx.deps.store.entities.maintenanceWindow.get({ maintenanceWindowId: id }).go({ consistent: true })).data;
+  if (!found) throw notFound('Maintenance window');
+  await authorize(ctx.deps, ctx.actor, found.workspaceId, minimum, 'Maintenance window');
+  return found;
+}
+
+export async function getMaintenanceWindowDetail(ctx: Ctx, id: number) {
+  const window = await getMaintenanceWindow(ctx, id);
+  const projects = await ctx.deps.store.entities.project.get(window.projectIds.map((projectId) => ({ projectId }))).go();
+  const names = new Map(projects.data.filter((p) => p.workspaceId === window.workspaceId).map((p) => [p.projectId, p.name]));
+  return {
+    ...toMaintenanceWindow(window),
+    projects: window.projectIds.flatMap((projectId) => {
+      const name = names.get(projectId);
+      return name === undefined ? [] : [{ id: projectId, name }];
+    }),
+  };
+}
+
+export type WindowFilter = { state?: State | undefined; projectId?: number | undefined; from?: string | undefined; to?: string | undefined };
+
+/** Newest first. `from`/`to` keep the windows whose [startAt, endAt] overlaps that range. */
+export async function listMaintenanceWindows(ctx: Ctx, workspaceId: number, filter: WindowFilter = {}): Promise<MaintenanceWindowItem[]> {
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  if (filter.projectId !== undefined) {
+    const project = (await ctx.deps.store.entities.project.get({ projectId: filter.projectId }).go()).data;
+    if (!project || project.workspaceId !== workspaceId) throw notFound('Project');
+  }
+  if (filter.from && filter.to && Date.parse(filter.from) > Date.parse(filter.to)) {
+    throw badRequest('from must not be after to', [{ path: 'from', message: 'must not be after to' }]);
+  }
+  const all = await ctx.deps.store.entities.maintenanceWindow.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  const from = filter.from ? Date.parse(filter.from) : -Infinity;
+  const to = filter.to ? Date.parse(filter.to) : Infinity;
+  return all.data
+    .filter((w) => filter.state === undefined || w.state === filter.state)
+    .filter((w) => filter.projectId === undefined || w.projectIds.includes(filter.projectId))
+    .filter((w) => Date.parse(w.startAt) <= to && Date.parse(w.endAt) >= from)
+    .sort((a, b) => b.maintenanceWindowId - a.maintenanceWindowId);
+}
+
+export type WindowUpdate = Partial<Omit<WindowInput, 'workspaceId'>> & { description?: string | null | undefined; recurringCron?: string | null | undefined };
+
+export const immutable = (w: MaintenanceWindowItem): HttpError =>
+  new HttpError('MAINTENANCE_WINDOW_IMMUTABLE', `Maintenance window ${w.maintenanceWindowId} is ${w.state}; only SCHEDULED windows can be changed`);
+
+/** Only SCHEDULED windows change (ACTIVE, COMPLETED and CANCELLED are immutable: 409). */
+export async function updateMaintenanceWindow(ctx: Ctx, id: number, input: WindowUpdate): Promise<MaintenanceWindowItem> {
+  const window = await getMaintenanceWindow(ctx, id, 'MEMBER');
+  const { deps } = ctx;
+  const now = deps.clock.now();
+  if (window.state !== 'SCHEDULED') throw immutable(window);
+  const timing: Timing = {
+    startAt: input.startAt !== undefined ? new Date(input.startAt).toISOString() : window.startAt,
+    endAt: input.endAt !== undefined ? new Date(input.endAt).toISOString() : window.endAt,
+    timezone: input.timezone ?? window.timezone,
+    recurringCron: input.recurringCron !== undefined ? input.recurringCron : window.recurringCron ?? null,
+  };
+  validateTiming(timing, now);
+  const projectIds = input.projectIds ? await resolveProjectIds(deps, window.workspaceId, input.projectIds) : window.projectIds;
+  const set = {
+    startAt: timing.startAt,
+    endAt: timing.endAt,
+    timezone: timing.timezone,
+    projectIds,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(typeof input.description === 'string' ? { description: input.description } : {}),
+    ...(timing.recurringCron !== null ? { recurringCron: timing.recurringCron } : {}),
+    ...(input.suppressAlerts !== undefined ? { suppressAlerts: input.suppressAlerts } : {}),
+    ...(input.suppressIncidents !== undefined ? { suppressIncidents: input.suppressIncidents } : {}),
+    ...(input.autoPublishToStatusPage !== undefined ? { autoPublishToStatusPage: input.autoPublishToStatusPage } : {}),
+    revision: window.revision + 1,
+    windowDueShard: WINDOW_DUE_SHARD,
+    windowDueAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  const removals = [
+    ...(input.description === null && window.description !== undefined ? (['description'] as const) : []),
+    ...(timing.recurringCron === null && window.recurringCron !== undefined ? (['recurringCron'] as const) : []),
+  ];
+  let updated: MaintenanceWindowItem;
+  try {
+    const base = deps.store.entities.maintenanceWindow.patch({ maintenanceWindowId: id }).set(set);
+    const written = await (removals.length > 0 ? base.remove([...removals]) : base)
+      .where((attr, op) => `${op.eq(attr.revision, window.revision)} AND ${op.eq(attr.state, 'SCHEDULED')}`)
+      .go({ response: 'all_new' });
+    updated = { ...window, ...written.data } as MaintenanceWindowItem;
+    for (const removed of removals) delete updated[removed];
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    throw immutable(await getMaintenanceWindow(ctx, id, 'MEMBER'));
+  }
+  const dropped = window.projectIds.filter((projectId) => !projectIds.includes(projectId));
+  if (dropped.length > 0) await deleteHolds(deps, dropped, { kind: 'MAINTENANCE', windowId: id });
+  return reconcileWindow(deps, updated, now);
+}
+
+/**
+ * Ends (COMPLETED, Integration API) or cancels (CANCELLED, dashboard) a live window; a terminal
+ * window comes back unchanged (spec: not an error). Suppression stops at once: the holds go.
+ */
+export async function finishMaintenanceWindow(ctx: Ctx, id: number, to: 'COMPLETED' | 'CANCELLED'): Promise<MaintenanceWindowItem> {
+  const { deps } = ctx;
+  for (let attempt = 0; ; attempt++) {
+    const window = await getMaintenanceWindow(ctx, id, 'MEMBER');
+    const now = deps.clock.now();
+    // Terminal: unchanged, unless its own end was cut short (holds left): finish that first.
+    if (isTerminal(window)) return window.windowDueAt === undefined ? window : reconcileWindow(deps, window, now);
+    const iso = now.toISOString();
+    try {
+      const written = await deps.store.entities.maintenanceWindow
+        .patch({ maintenanceWindowId: id })
+        .set({
+          state: to,
+          ...(to === 'COMPLETED' ? { completedAt: iso } : { cancelledAt: iso }),
+          revision: window.revision + 1,
+          windowDueShard: WINDOW_DUE_SHARD,
+          windowDueAt: iso,
+          updatedAt: iso,
+        })
+        .where((attr, op) => op.eq(attr.revision, window.revision))
+        .go({ response: 'all_new' });
+      return reconcileWindow(deps, { ...window, ...written.data } as MaintenanceWindowItem, now);
+    } catch (err) {
+      // A processor pass wrote it meanwhile: read again (it may even be terminal now).
+      if (!isConditionalFailure(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** Deletes a window that is not running; an ACTIVE one must be cancelled first (immutable). */
+export async function deleteMaintenanceWindow(ctx: Ctx, id: number): Promise<void> {
+  const window = await getMaintenanceWindow(ctx, id, 'MEMBER');
+  if (window.state === 'ACTIVE') throw immutable(window);
+  const { deps } = ctx;
+  await deleteHolds(deps, window.projectIds, { kind: 'MAINTENANCE', windowId: id });
+  try {
+    await deps.store.entities.maintenanceWindow
+      .delete({ maintenanceWindowId: id })
+      .where((attr, op) => op.eq(attr.revision, window.revision))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    // It changed under us (the processor may have started it): put its holds back and refuse.
+    const fresh = await getMaintenanceWindow(ctx, id, 'MEMBER');
+    const settled = await reconcileWindow(deps, fresh, deps.clock.now());
+    throw new HttpError('CONFLICT', `Maintenance window ${id} changed while being deleted (now ${settled.state}); try again`);
+  }
+}

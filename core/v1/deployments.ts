@@ -1,0 +1,73 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.js';
+import { badRequest } from '../http/errors.js';
+import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
+import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
+import { createRouter } from '../http/router.js';
+import { IdParam } from '../identity/schema.js';
+import { Deployment, DeploymentCreateV1, DeploymentListQueryV1 } from '../deployments/schema.js';
+import { endDeployment, listDeployments, loadDeployment, openDeployment, toDeployment } from '../deployments/deployments.js';
+
+const security = apiKeySecurity;
+const tags = ['v1', 'deployments'];
+const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
+const keyWorkspace = (c: Context<AppEnv>): number => {
+  const actor = c.var.actor;
+  if (actor.kind !== 'apiKey') throw badRequest('API key required');
+  return actor.workspaceId;
+};
+
+/** `/v1/deployments`: open, end, list. Mounted by v1Routes (API key auth). */
+export function v1DeploymentRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/deployments',
+      tags,
+      security,
+      request: { body: jsonBody(DeploymentCreateV1) },
+      responses: { 201: jsonResponse(Deployment, 'Opened (ACTIVE); scheduledEndAt set when ttlMinutes is given') },
+    }),
+    async (c) => c.json(toDeployment(await openDeployment(ctxOf(c), c.req.valid('json'))), 201),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/deployments/{id}/end',
+      tags,
+      security,
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(Deployment, 'ENDED; 200 with the current state when already ended') },
+    }),
+    async (c) => c.json(toDeployment(await endDeployment(ctxOf(c), c.req.valid('param').id)), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/deployments/{id}',
+      tags,
+      security,
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(Deployment, 'Deployment') },
+    }),
+    async (c) => c.json(toDeployment(await loadDeployment(ctxOf(c), c.req.valid('param').id, 'VIEWER')), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/deployments',
+      tags,
+      security,
+      request: { query: DeploymentListQueryV1.extend(pageQuery(20).shape) },
+      responses: { 200: jsonResponse(pageSchema(Deployment, 'DeploymentPage'), 'Deployments, newest first') },
+    }),
+    async (c) => {
+      const { page, limit, ...filter } = c.req.valid('query');
+      const items = await listDeployments(ctxOf(c), keyWorkspace(c), filter);
+      return c.json(paginate(items.map(toDeployment), page, limit), 200);
+    },
+  );
+  return r;
+}

@@ -1,0 +1,62 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.js';
+import { badRequest } from '../http/errors.js';
+import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
+import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
+import { createRouter } from '../http/router.js';
+import { IdParam } from '../identity/schema.js';
+import { MaintenanceListQueryV1, MaintenanceWindow, MaintenanceWindowCreateV1 } from '../maintenance/schema.js';
+import { createMaintenanceWindow, finishMaintenanceWindow, listMaintenanceWindows, toMaintenanceWindow } from '../maintenance/windows.js';
+
+const security = apiKeySecurity;
+const tags = ['v1', 'maintenance-windows'];
+const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
+const keyWorkspace = (c: Context<AppEnv>): number => {
+  const actor = c.var.actor;
+  if (actor.kind !== 'apiKey') throw badRequest('API key required');
+  return actor.workspaceId;
+};
+
+/** `/v1/maintenance-windows`: create, end, list. Mounted by v1Routes (API key auth). */
+export function v1MaintenanceRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/maintenance-windows',
+      tags,
+      security,
+      request: { body: jsonBody(MaintenanceWindowCreateV1) },
+      responses: { 201: jsonResponse(MaintenanceWindow, 'Created: ACTIVE when startAt has passed, else SCHEDULED') },
+    }),
+    async (c) => c.json(toMaintenanceWindow(await createMaintenanceWindow(ctxOf(c), { ...c.req.valid('json'), workspaceId: keyWorkspace(c) })), 201),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/maintenance-windows/{id}/end',
+      tags,
+      security,
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(MaintenanceWindow, 'COMPLETED; a terminal window is returned unchanged') },
+    }),
+    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(ctxOf(c), c.req.valid('param').id, 'COMPLETED')), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/maintenance-windows',
+      tags,
+      security,
+      request: { query: MaintenanceListQueryV1.extend(pageQuery(20).shape) },
+      responses: { 200: jsonResponse(pageSchema(MaintenanceWindow, 'MaintenanceWindowPage'), 'Windows, newest first') },
+    }),
+    async (c) => {
+      const { page, limit, ...filter } = c.req.valid('query');
+      const windows = await listMaintenanceWindows(ctxOf(c), keyWorkspace(c), filter);
+      return c.json(paginate(windows.map(toMaintenanceWindow), page, limit), 200);
+    },
+  );
+  return r;
+}
