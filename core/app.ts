@@ -7,7 +7,15 @@ import { methodsFor, requireJsonBodies } from './http/guards.js';
 import { createRouter } from './http/router.js';
 import { authRoutes, meRoutes } from './auth/routes.js';
 import { identityRoutes } from './identity/routes.js';
+import { alertChannelRoutes } from './alerting/channelsRoutes.js';
 import { v1Routes } from './v1/routes.js';
+import { deploymentRoutes } from './deployments/routes.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
+import { mountCheckRoutes } from './checks/routes.js';
+import { probeRoutes } from './probes/routes.js';
+import { incidentRoutes } from './incidents/routes.js';
+import { dependencyRoutes } from './dependencies/routes.js';
+import { signalRoutes } from './signals/routes.js';
 
 const exemptFromJson = (path: string): boolean => path.includes('/signals/') || path.endsWith('/oauth/token');
 
@@ -28,6 +36,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   dashboard.route('/', authRoutes());
   dashboard.route('/me', meRoutes());
   identityRoutes(dashboard);
+  dashboard.route('/alert-channels', alertChannelRoutes());
+  // Outbound probe routes under /checks/:id/...: before the checks router (they carry their own session auth).
+  dashboard.route('/checks', probeRoutes());
+  mountCheckRoutes(dashboard);
+  incidentRoutes(dashboard);
+  dependencyRoutes(dashboard);
+  dashboard.route('/signals', signalRoutes());
+  dashboard.route('/deployments', deploymentRoutes());
+  dashboard.route('/maintenance-windows', maintenanceRoutes());
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
   dashboard.doc31('/openapi.json', {
     openapi: '3.1.0',

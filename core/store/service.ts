@@ -10,7 +10,21 @@ import { createLockEntity } from './entities/lock.js';
 import { createSettingEntity } from './entities/setting.js';
 import { createCheckEntity, createCheckRefEntity } from './entities/check.js';
 import { createSignalEntity } from './entities/signal.js';
-import { nextId } from './counters.js';
+import { createAlertChannelEntity } from './entities/alertChannel.js';
+import { createStreamConnectionEntity } from './entities/streamConnection.js';
+import { createIncidentEntity } from './entities/incident.js';
+import { createIncidentEpisodeEntity } from './entities/incidentEpisode.js';
+import { createIncidentEventEntity } from './entities/incidentEvent.js';
+import { createIncidentNoteEntity } from './entities/incidentNote.js';
+import { createDependencyEntity } from './entities/dependency.js';
+import { createDependencyLinkEntity } from './entities/dependencyLink.js';
+import { createDeploymentEntity } from './entities/deployment.js';
+import { createMaintenanceWindowEntity } from './entities/maintenanceWindow.js';
+import { createWindowHoldEntity } from './entities/windowHold.js';
+import { createProbeRunEntity } from './entities/probeRun.js';
+import { createProbeRoundEntity } from './entities/probeRound.js';
+import { createProbeRollupEntity } from './entities/probeRollup.js';
+import { currentId, nextId } from './counters.js';
 
 /** Every entity of the single table, built against one injected client and table name. */
 export function createStore(client: DynamoDBDocumentClient, table: string) {
@@ -28,6 +42,20 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     check: createCheckEntity(config),
     checkRef: createCheckRefEntity(config),
     signal: createSignalEntity(config),
+    streamConnection: createStreamConnectionEntity(config),
+    alertChannel: createAlertChannelEntity(config),
+    incident: createIncidentEntity(config),
+    incidentEpisode: createIncidentEpisodeEntity(config),
+    incidentEvent: createIncidentEventEntity(config),
+    incidentNote: createIncidentNoteEntity(config),
+    dependency: createDependencyEntity(config),
+    dependencyLink: createDependencyLinkEntity(config),
+    deployment: createDeploymentEntity(config),
+    maintenanceWindow: createMaintenanceWindowEntity(config),
+    windowHold: createWindowHoldEntity(config),
+    probeRun: createProbeRunEntity(config),
+    probeRound: createProbeRoundEntity(config),
+    probeRollup: createProbeRollupEntity(config),
   };
   const service = new Service(entities);
   return {
@@ -36,6 +64,7 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     service,
     entities: service.entities,
     nextId: (entity: string) => nextId(client, table, entity),
+    currentId: (entity: string) => currentId(client, table, entity),
   };
 }
 

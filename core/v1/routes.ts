@@ -6,6 +6,11 @@ import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
 import { createProject, getProject, listProjects, toProject } from '../identity/projects.js';
 import { badRequest } from '../http/errors.js';
+import { v1CheckRoutes } from './checks.js';
+import { v1JobRoutes } from './jobs.js';
+import { v1DeploymentRoutes } from './deployments.js';
+import { v1MaintenanceRoutes } from './maintenance.js';
+import { v1IncidentRoutes } from './incidents.js';
 
 const WhoAmI = z
   .object({
@@ -83,6 +88,12 @@ export function v1Routes() {
     createRoute({ method: 'get', path: '/projects/{id}', tags: ['v1'], security, request: { params: IdParam }, responses: { 200: jsonResponse(Project, 'Project') } }),
     async (c) => c.json(toProject(await getProject(ctxOf(c), c.req.valid('param').id)), 200),
   );
+
+  r.route('/', v1CheckRoutes());
+  r.route('/', v1JobRoutes());
+  r.route('/', v1DeploymentRoutes());
+  r.route('/', v1MaintenanceRoutes());
+  r.route('/', v1IncidentRoutes());
 
   r.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Vigil Integration API', version: '1' }, servers: [{ url: '/api/v1' }] });
   return r;

@@ -1,4 +1,6 @@
 import type { LocalDeps } from '../runtime.js';
+import { runSweep } from '../sweep/index.js';
+import { startLocalProbes } from '../probes/local.js';
 
 /**
  * Starts the background work of the embedded runtime: queue consumers, the evaluator sweep and
@@ -6,8 +8,24 @@ import type { LocalDeps } from '../runtime.js';
  */
 export function startLocalWorkers(deps: LocalDeps): () => Promise<void> {
   const stops: (() => void)[] = [];
+  // The incidents consumer is registered in createLocalDeps (core/runtime.ts) so tests drain it too.
+
+  // The evaluator sweep; a tick that finds the previous sweep still running skips.
+  let sweeping: Promise<unknown> | undefined;
+  const sweepTimer = setInterval(() => {
+    sweeping ??= runSweep(deps)
+      .catch((err: unknown) => console.error('sweep failed', err))
+      .finally(() => (sweeping = undefined));
+  }, deps.config.sweepSeconds * 1000);
+  sweepTimer.unref();
+  stops.push(() => clearInterval(sweepTimer));
+
+  // Outbound probes: each schedule runs in-process for each region; checks stored before this boot are re-armed.
+  const probesArmed = startLocalProbes(deps).catch((err: unknown) => console.error('probe schedules failed to re-arm', err));
   return async () => {
     for (const stop of stops) stop();
     deps.scheduler.stop();
+    await sweeping;
+    await probesArmed;
   };
 }

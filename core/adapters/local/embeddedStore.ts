@@ -1,17 +1,21 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 
 type DynaliteFactory = (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
 
-export type EmbeddedStore = { endpoint: string; close(): Promise<void> };
+export type EmbeddedStore = { endpoint: string; close(): Promise<void>; /** The child's process id when isolated. */ pid?: number };
 
 /**
  * Starts dynalite (a DynamoDB-compatible server in pure Node) on a loopback port. `dataDir`
  * `:memory:` keeps nothing; any other path keeps the data on disk across restarts.
  */
-export async function startEmbeddedStore(dataDir: string, port = 0): Promise<EmbeddedStore> {
+export async function startEmbeddedStore(dataDir: string, port = 0, options: { isolate?: 'child' } = {}): Promise<EmbeddedStore> {
+  if (options.isolate === 'child') return startInChild(dataDir, port);
   const require = createRequire(import.meta.url);
   const dynalite = require('dynalite') as DynaliteFactory;
   const inMemory = dataDir === ':memory:';
@@ -25,5 +29,42 @@ export async function startEmbeddedStore(dataDir: string, port = 0): Promise<Emb
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// The child is plain Node (no TypeScript loader): it only needs dynalite, whose path it is given.
+const CHILD_SCRIPT = `
+const dynalite = require(process.env.VIGIL_DYNALITE);
+const dir = process.env.VIGIL_STORE_DIR;
+const server = dynalite({ ...(dir === ':memory:' ? {} : { path: dir }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.listen(Number(process.env.VIGIL_STORE_PORT), '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
+process.stdin.on('end', () => server.close(() => process.exit(0)));
+process.stdin.resume();
+`;
+
+/**
+ * The same store in a child process, so it gets a core of its own instead of sharing the event
+ * loop with the HTTP server (the benchmark uses it). The child exits when the parent goes away.
+ */
+async function startInChild(dataDir: string, port: number): Promise<EmbeddedStore> {
+  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+  const child = spawn(process.execPath, ['-e', CHILD_SCRIPT], {
+    env: { ...process.env, VIGIL_DYNALITE: createRequire(import.meta.url).resolve('dynalite'), VIGIL_STORE_DIR: dataDir, VIGIL_STORE_PORT: String(port) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+  lines.close();
+  if (first === undefined) throw new Error('embedded store child exited before listening');
+  const { port: listening } = JSON.parse(first) as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${listening}`,
+    ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.stdin.end();
+      await exited;
+    },
   };
 }

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../core/deps.js';
+import type { CheckItem } from '../core/store/entities/check.js';
+
+export type SeedTarget = { workspaceId: number; projectId: number };
+
+/**
+ * Heartbeat checks written straight into the table in batches (the same items the check verbs
+ * write): the benchmark measures pings and the sweep, not check creation.
+ */
+export async function seedChecks(
+  deps: Deps,
+  target: SeedTarget,
+  count: number,
+  shape: (index: number) => Partial<CheckItem>,
+): Promise<CheckItem[]> {
+  const iso = deps.clock.now().toISOString();
+  const firstId = (await reserveIds(deps, 'check', count)) - count + 1;
+  const checks: CheckItem[] = [];
+  for (let i = 0; i < count; i++) {
+    const checkId = firstId + i;
+    checks.push({
+      token: randomUUID(),
+      checkId,
+      workspaceId: target.workspaceId,
+      projectId: target.projectId,
+      name: `bench ${checkId}`,
+      checkMode: 'INBOUND',
+      checkType: 'HEARTBEAT',
+      intervalSeconds: 3600,
+      graceSeconds: 300,
+      muteNotifications: false,
+      downSeverity: 'P1',
+      lateSeverity: 'P3',
+      status: 'NEW',
+      createdAt: iso,
+      updatedAt: iso,
+      ...shape(i),
+    });
+  }
+  for (let i = 0; i < checks.length; i += 500) {
+    const slice = checks.slice(i, i + 500);
+    await Promise.all([
+      deps.store.entities.check.put(slice).go(),
+      deps.store.entities.checkRef.put(slice.map((c) => ({ checkId: c.checkId, token: c.token, workspaceId: c.workspaceId }))).go(),
+    ]);
+  }
+  return checks;
+}
+
+/** Takes `count` ids from the entity's counter at once (the same counter store.nextId uses). */
+async function reserveIds(deps: Deps, entity: string, count: number): Promise<number> {
+  const result = await deps.store.client.send(
+    new UpdateCommand({
+      TableName: deps.store.table,
+      Key: { pk: `counter#${entity}`, sk: 'counter' },
+      UpdateExpression: 'ADD #value :count',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.value);
+}

@@ -1,0 +1,47 @@
+import type { CheckItem } from '../store/entities/check.js';
+
+/**
+ * What the ping path last saw of a check: enough to write the next ping in one conditional
+ * update without reading first (DynamoDB cannot compute `now + interval` or "reset the counter if
+ * the window changed" inside an update). Every guess is part of the update's condition, so a
+ * stale hint costs one read and a retry, never a wrong write.
+ */
+export type PingHint = {
+  checkId: number;
+  checkMode: CheckItem['checkMode'];
+  paused: boolean;
+  intervalSeconds: number;
+  /** The rate-limit window the item's counter belongs to. */
+  windowStart: number | undefined;
+};
+
+export const hintOf = (check: CheckItem): PingHint => ({
+  checkId: check.checkId,
+  checkMode: check.checkMode,
+  paused: check.status === 'PAUSED',
+  intervalSeconds: check.intervalSeconds,
+  windowStart: check.pingWindowStart,
+});
+
+/** A bounded map, oldest entries dropped first; one per app instance (a Lambda container). */
+export class PingHints {
+  private readonly entries = new Map<string, PingHint>();
+  constructor(private readonly capacity = 50_000) {}
+
+  get(token: string): PingHint | undefined {
+    return this.entries.get(token);
+  }
+
+  set(token: string, hint: PingHint): void {
+    this.entries.delete(token);
+    this.entries.set(token, hint);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+
+  delete(token: string): void {
+    this.entries.delete(token);
+  }
+}

@@ -1,0 +1,224 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps.js';
+import { conflict } from '../http/errors.js';
+import type { CheckStatusChanged, DependenciesReported, IncidentQueueMessage } from '../checks/events.js';
+import { onPing, type PingKind, type StatusChanges } from '../checks/status.js';
+import type { CheckItem } from '../store/entities/check.js';
+import type { SignalItem } from '../store/entities/signal.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { hintOf, type PingHint, type PingHints } from './hints.js';
+import { checkUpdateInput } from './rawItems.js';
+import { putSignal, signalItem } from './record.js';
+import { DEDUP_WINDOW_MS, PING_RATE_LIMIT, ReportedDependencies } from './schema.js';
+import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
+
+export type PingInput = {
+  token: string;
+  kind: PingKind;
+  now: Date;
+  method: string;
+  sourceIp?: string | undefined;
+  userAgent?: string | undefined;
+  /** The raw body, already within the size limit; empty means none. */
+  body?: string | undefined;
+};
+
+export type PingResult =
+  | { outcome: 'recorded'; previous: CheckItem; signal: SignalItem; statusChange: { from: CheckItem['status']; to: CheckItem['status'] } | null }
+  | { outcome: 'deduplicated' }
+  | { outcome: 'unknown' }
+  | { outcome: 'rate_limited'; retryAfterSeconds: number };
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+/** Anything else cannot be a check token: answered as unknown without a lookup. */
+export const isTokenShaped = (token: string): boolean => TOKEN_SHAPE.test(token);
+const WINDOW_MS = PING_RATE_LIMIT.windowSeconds * 1000;
+const MAX_ATTEMPTS = 3;
+
+/**
+ * The ping pipeline (spec "Signals", DESIGN 6). (2) one conditional update of the check item,
+ * addressed by its token, that also enforces existence, the 1-second dedup and the per-token rate
+ * limit and returns the previous item; (1) the signal put; (3)+(4) queue messages only for a
+ * status change or reported dependencies; (5) the stream broadcast. The update goes first so a
+ * duplicate or refused ping stores nothing; the caller answers 200 only once both writes landed.
+ * Steady state: exactly two requests to the table and no queue message.
+ */
+export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput): Promise<PingResult> {
+  const { token, kind, now } = input;
+  if (!isTokenShaped(token)) return { outcome: 'unknown' };
+  const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
+  let hint = hints.get(token);
+  // `start` writes no timing, so without a hint it can still try blind; the others need the interval.
+  let mustRead = hint === undefined && kind !== 'start';
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (mustRead) {
+      const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data ?? undefined;
+      const refusal = judge(current, kind, now, windowStart);
+      if (!current || refusal?.outcome === 'unknown') {
+        hints.delete(token);
+        return { outcome: 'unknown' };
+      }
+      hint = hintOf(current);
+      hints.set(token, hint);
+      if (refusal) return refusal;
+    }
+    let previous: CheckItem;
+    try {
+      previous = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+      mustRead = true;
+      continue;
+    }
+    hints.set(token, { ...hintOf(previous), windowStart });
+    return record(deps, input, previous);
+  }
+  throw conflict('The check changed while the ping was recorded; send it again');
+}
+
+/** Why a ping is refused, read from the current item (the fallback after a failed condition). */
+function judge(current: CheckItem | undefined, kind: PingKind, now: Date, windowStart: number): PingResult | undefined {
+  if (!current || current.deletedAt !== undefined) return { outcome: 'unknown' };
+  const last = kind === 'start' ? current.startedAt : current.lastSignalAt;
+  if (last !== undefined && now.getTime() - Date.parse(last) < DEDUP_WINDOW_MS) return { outcome: 'deduplicated' };
+  if (current.pingWindowStart === windowStart && (current.pingWindowCount ?? 0) >= PING_RATE_LIMIT.limit) {
+    return { outcome: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now.getTime()) / 1000)) };
+  }
+  return undefined;
+}
+
+/** The one UpdateItem of a ping; throws a conditional failure when any guess or guard fails. */
+async function conditionalPingUpdate(
+  deps: Deps,
+  token: string,
+  kind: PingKind,
+  now: Date,
+  windowStart: number,
+  hint: PingHint | undefined,
+): Promise<CheckItem> {
+  const guess = {
+    checkId: hint?.checkId ?? 0,
+    status: hint?.paused ? ('PAUSED' as const) : ('OK' as const),
+    checkMode: hint?.checkMode ?? ('INBOUND' as const),
+    intervalSeconds: hint?.intervalSeconds ?? 0,
+    graceSeconds: 0,
+  };
+  const plan: StatusChanges = onPing(guess, now, kind).changes;
+  const sameWindow = hint?.windowStart === windowStart;
+  // Kept free of parentheses and functions where the meaning allows: the embedded store parses
+  // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
+  const guards: string[] = [];
+  const names: Record<string, string> = {
+    '#deletedAt': 'deletedAt',
+    '#dedup': kind === 'start' ? 'startedAt' : 'lastSignalAt',
+    '#pingWindowStart': 'pingWindowStart',
+  };
+  const values: Record<string, unknown> = { ':cutoff': new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString(), ':ws': windowStart };
+  if (kind === 'start') {
+    // A START writes no timing and assumes nothing; only existence.
+    names['#pk'] = 'pk';
+    guards.push('attribute_exists(#pk)');
+  } else {
+    // What the written timing assumed about the check; a missing item fails the first comparison.
+    names['#checkMode'] = 'checkMode';
+    values[':mode'] = guess.checkMode;
+    guards.push('#checkMode = :mode');
+    if (guess.checkMode === 'INBOUND') {
+      names['#status'] = 'status';
+      values[':paused'] = 'PAUSED';
+      if (guess.status === 'PAUSED') guards.push('#status = :paused');
+      else {
+        names['#intervalSeconds'] = 'intervalSeconds';
+        values[':interval'] = guess.intervalSeconds;
+        guards.push('NOT #status = :paused', '#intervalSeconds = :interval');
+      }
+    }
+  }
+  guards.push('attribute_not_exists(#deletedAt)', 'NOT #dedup > :cutoff');
+  if (sameWindow) {
+    names['#pingWindowCount'] = 'pingWindowCount';
+    values[':limit'] = PING_RATE_LIMIT.limit;
+    guards.push('#pingWindowStart = :ws', '#pingWindowCount < :limit');
+  } else {
+    guards.push('NOT #pingWindowStart = :ws');
+  }
+  const input = checkUpdateInput(
+    deps.store.table,
+    token,
+    plan,
+    { expression: guards.join(' AND '), names, values },
+    sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
+  );
+  const result = await deps.store.client.send(new UpdateCommand(input));
+  const parsed = deps.store.entities.check.parse({ Attributes: result.Attributes ?? {} });
+  if (!parsed?.data) throw new Error('ping update returned no previous item');
+  return parsed.data as CheckItem;
+}
+
+async function record(deps: Deps, input: PingInput, previous: CheckItem): Promise<PingResult> {
+  const { now, kind } = input;
+  // The guards made the written changes exactly these; the previous item adds status and duration.
+  const outcome = onPing(previous, now, kind);
+  const body = input.body ? parseBody(input.body) : undefined;
+  const payload = body ? { text: body.text, isJson: body.json !== undefined } : undefined;
+  const signal = signalItem(
+    previous,
+    {
+      type: outcome.signal.type,
+      source: 'PING',
+      sourceIp: input.sourceIp,
+      userAgent: input.userAgent,
+      method: input.method,
+      payload,
+      durationMs: outcome.signal.durationMs,
+    },
+    now,
+  );
+  try {
+    await putSignal(deps, signal);
+  } catch (err) {
+    await releaseDedup(deps, previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
+    throw err;
+  }
+
+  const messages: IncidentQueueMessage[] = [];
+  const base = { checkId: previous.checkId, workspaceId: previous.workspaceId, projectId: previous.projectId ?? null, at: now.toISOString() };
+  if (outcome.statusChange) {
+    const cause: CheckStatusChanged['cause'] = kind === 'fail' ? 'FAIL_PING' : 'PING';
+    messages.push({ type: 'check.status_changed', ...base, ...outcome.statusChange, cause });
+  }
+  const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
+  if (dependencies) messages.push({ type: 'dependencies.reported', ...base, dependencies } satisfies DependenciesReported);
+  if (messages.length > 0) await deps.queue.publish('incidents', messages);
+
+  const after = { ...previous, ...outcome.changes.set };
+  await broadcast(deps, kind === 'start' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);
+  return { outcome: 'recorded', previous, signal, statusChange: outcome.statusChange };
+}
+
+/**
+ * The signal could not be stored after the check took the ping: give the dedup marker back so the
+ * client's retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
+ */
+async function releaseDedup(deps: Deps, previous: CheckItem, kind: PingKind, now: Date): Promise<void> {
+  const field = kind === 'start' ? 'startedAt' : 'lastSignalAt';
+  const old = previous[field];
+  const patch = deps.store.entities.check.patch({ token: previous.token });
+  const reverted = old === undefined ? patch.remove([field]) : patch.set({ [field]: old });
+  await reverted.where((attr, op) => op.eq(attr[field], now.toISOString())).go({ response: 'none' });
+}
+
+/** A body that is not JSON is still a ping: it is kept as text. */
+function parseBody(text: string): { text: string; json?: unknown } {
+  try {
+    return { text, json: JSON.parse(text) as unknown };
+  } catch {
+    return { text };
+  }
+}
+
+function reportedDependencies(body: unknown): DependenciesReported['dependencies'] | undefined {
+  if (typeof body !== 'object' || body === null || !('dependencies' in body)) return undefined;
+  const parsed = ReportedDependencies.safeParse((body as { dependencies: unknown }).dependencies);
+  return parsed.success ? parsed.data : undefined;
+}

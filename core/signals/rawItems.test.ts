@@ -1,0 +1,44 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createDynamoClient } from '../store/client.js';
+import { createStore } from '../store/service.js';
+import type { SignalItem } from '../store/entities/signal.js';
+import { checkUpdateInput, storedSignal } from './rawItems.js';
+
+// Only builds requests; nothing is sent.
+const store = createStore(createDynamoClient({ endpoint: 'http://127.0.0.1:9' }), 'table');
+const token = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
+const iso = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+const noGuard = { expression: 'attribute_exists(#pk)', names: { '#pk': 'pk' }, values: {} };
+
+describe('raw ping writes match what ElectroDB writes', () => {
+  it('addresses the check item and its due-index keys the same way', () => {
+    fc.assert(
+      fc.property(token, iso, fc.constantFrom('0', '1', '12'), (t, dueAt, dueShard) => {
+        const raw = checkUpdateInput('table', t, { set: { dueAt, dueShard, status: 'OK' }, remove: [] }, noGuard, {});
+        const electro = store.entities.check.patch({ token: t }).set({ dueAt, dueShard, status: 'OK' }).params() as {
+          Key: unknown;
+          ExpressionAttributeValues: Record<string, unknown>;
+        };
+        expect(raw.Key).toEqual(electro.Key);
+        expect(raw.ExpressionAttributeValues?.[':gsi2pk']).toBe(electro.ExpressionAttributeValues[':gsi2pk_u0']);
+        expect(raw.ExpressionAttributeValues?.[':gsi2sk']).toBe(electro.ExpressionAttributeValues[':gsi2sk_u0']);
+      }),
+    );
+  });
+
+  it('leaves the due index when dueAt is removed', () => {
+    const raw = checkUpdateInput('table', 'abc', { set: { status: 'DOWN' }, remove: ['dueAt', 'dueShard'] }, noGuard, {});
+    expect(raw.UpdateExpression).toBe('SET #status = :status REMOVE #dueAt, #dueShard, #gsi2pk, #gsi2sk');
+  });
+
+  it('puts the same signal item', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), iso, fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), (checkId, receivedAt, signalId) => {
+        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', payload: '{"a":1}', payloadIsJson: true, expiresAt: 1 };
+        const electro = store.entities.signal.put(item).params() as { Item: unknown };
+        expect(storedSignal(item)).toEqual(electro.Item);
+      }),
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { StatusChanges } from '../checks/status.js';
+import type { SignalItem } from '../store/entities/signal.js';
+
+/**
+ * The two writes of the ping path as plain requests, in exactly the form ElectroDB writes them
+ * (keys and identity attributes; rawItems.test.ts holds the two to each other). Building them
+ * through ElectroDB's chains costs more CPU than everything else the ping does, so the hot path
+ * builds them here; every other read and write goes through the entities.
+ */
+
+const checkKey = (token: string) => ({ pk: `$vigil#token_${token.toLowerCase()}`, sk: '$check_1' });
+const dueKeys = (dueShard: string, dueAt: string) => ({
+  gsi2pk: `$vigil#dueshard_${dueShard.toLowerCase()}`,
+  gsi2sk: `$check_1#dueat_${dueAt.toLowerCase()}`,
+});
+
+export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+
+/**
+ * One UpdateItem of the check addressed by `token`: `changes` plus the rate-limit `counters`, on
+ * the condition `guard` (which must imply that the item exists), returning the previous item.
+ */
+export function checkUpdateInput(
+  table: string,
+  token: string,
+  changes: StatusChanges,
+  guard: Guard,
+  counters: { set?: Record<string, number>; add?: Record<string, number> },
+): UpdateCommandInput {
+  const names: Record<string, string> = { ...guard.names };
+  const values: Record<string, unknown> = { ...guard.values };
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const adds: string[] = [];
+  const set = (name: string, value: unknown) => {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  };
+  for (const [name, value] of Object.entries(changes.set)) if (value !== undefined) set(name, value);
+  for (const [name, value] of Object.entries(counters.set ?? {})) set(name, value);
+  const { dueAt, dueShard } = changes.set;
+  if (dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(dueKeys(dueShard, dueAt))) set(name, value);
+  const removed = changes.remove.filter((name) => !(name in changes.set));
+  if (removed.includes('dueAt') || removed.includes('dueShard')) removed.push('gsi2pk' as never, 'gsi2sk' as never);
+  for (const name of removed) {
+    names[`#${name}`] = name;
+    removes.push(`#${name}`);
+  }
+  for (const [name, value] of Object.entries(counters.add ?? {})) {
+    names[`#${name}`] = name;
+    values[`:${name}_add`] = value;
+    adds.push(`#${name} :${name}_add`);
+  }
+  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : ''];
+  return {
+    TableName: table,
+    Key: checkKey(token),
+    UpdateExpression: clauses.filter(Boolean).join(' '),
+    ConditionExpression: guard.expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_OLD',
+  };
+}
+
+/** A signal as the table stores it (what the signal entity's put writes). */
+export function storedSignal(item: SignalItem): Record<string, unknown> {
+  return {
+    ...item,
+    pk: `$vigil#checkid_${item.checkId}`,
+    sk: `$signal_1#receivedat_${item.receivedAt.toLowerCase()}#signalid_${item.signalId.toLowerCase()}`,
+    __edb_e__: 'signal',
+    __edb_v__: '1',
+  };
+}

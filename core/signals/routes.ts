@@ -1,0 +1,79 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { sessionAuth } from '../auth/middleware.js';
+import { jsonResponse, sessionSecurity } from '../http/openapi.js';
+import { pageSchema } from '../http/pagination.js';
+import { createRouter } from '../http/router.js';
+import { listSignals } from './history.js';
+import { PingHints } from './hints.js';
+import { answerPing, PING_VARIANTS } from './ping.js';
+import { PingAck, Signal, SignalHistoryQuery, StreamQuery, TokenParam } from './schema.js';
+import { slugPingRoutes } from './slugRoutes.js';
+import { signalStream } from './stream.js';
+
+const errors = {
+  404: jsonResponse(z.object({ statusCode: z.number(), message: z.string(), error: z.string(), code: z.string() }), 'Unknown check (code CHECK_NOT_FOUND)'),
+  413: { description: 'Payload over 10,240 bytes; nothing stored' },
+  429: { description: 'Rate limited (per check token, or per address for unknown tokens)' },
+};
+
+/**
+ * The signal surface (`{signal_base_url}/signals`): public pings by token, slug pings by API key,
+ * and the session-token history and stream. Session auth is attached per route so that pings
+ * never pass through it.
+ */
+export function signalRoutes() {
+  const r = createRouter();
+  const hints = new PingHints();
+
+  for (const variant of PING_VARIANTS) {
+    for (const method of ['get', 'post'] as const) {
+      r.openapi(
+        createRoute({
+          method,
+          path: `/ping/{token}${variant.suffix}`,
+          tags: ['signals'],
+          summary: `Heartbeat ${variant.kind} ping (HEAD works like GET; a POST body up to 10 KB is stored)`,
+          request: { params: TokenParam },
+          responses: { 200: jsonResponse(PingAck, 'Recorded'), ...errors },
+        }),
+        async (c) => {
+          await answerPing(c, hints, c.req.valid('param').token, variant.kind);
+          return c.json({ message: 'OK' as const }, 200);
+        },
+      );
+    }
+  }
+
+  slugPingRoutes(r, hints);
+
+  r.use('/token/*', sessionAuth());
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/token/{token}',
+      tags: ['signals'],
+      security: sessionSecurity,
+      request: { params: TokenParam, query: SignalHistoryQuery },
+      responses: { 200: jsonResponse(pageSchema(Signal, 'SignalPage'), 'Signals, newest first'), 404: errors[404] },
+    }),
+    async (c) => c.json(await listSignals({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').token, c.req.valid('query')), 200),
+  );
+
+  r.use('/sse', sessionAuth());
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sse',
+      tags: ['signals'],
+      security: sessionSecurity,
+      request: { query: StreamQuery },
+      responses: {
+        200: { description: 'Server-sent events: `event: signal|check`, `data: {type, data}`; a keep-alive comment every 15 s', content: { 'text/event-stream': { schema: z.string() } } },
+        404: errors[404],
+        429: { description: 'More than 30 new connections in 60 s' },
+      },
+    }),
+    (c) => signalStream(c, c.req.valid('query').token),
+  );
+  return r;
+}

@@ -1,0 +1,57 @@
+import { z } from '@hono/zod-openapi';
+import { MAX_LIMIT } from '../http/pagination.js';
+import { SIGNAL_TYPES } from '../store/entities/signal.js';
+
+/** The spec's ping limits (Limits table; DESIGN 6). */
+export const PING_PAYLOAD_MAX_BYTES = 10_240;
+export const DEDUP_WINDOW_MS = 1000;
+export const PING_RATE_LIMIT: { limit: number; windowSeconds: number } = { limit: 100, windowSeconds: 60 };
+/** Signals expire by TTL; uptime history comes from rollups, not from raw signals. */
+export const SIGNAL_TTL_DAYS = 30;
+
+export const PingAck = z.object({ message: z.literal('OK') }).openapi('PingAck');
+
+export const TokenParam = z.object({ token: z.string().openapi({ description: 'The check token from its ping URL' }) });
+export const SlugParam = z.object({ slug: z.string() });
+export const DeprecatedSlugParam = z.object({ pingKey: z.string(), slug: z.string() });
+
+export const SlugPingQuery = z.object({
+  create: z.enum(['0', '1', 'true', 'false']).optional().openapi({ description: '`1` creates the job on its first ping' }),
+  project: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().openapi({
+    description: 'Project of a job created by `create=1`; default: the workspace’s first project',
+  }),
+});
+
+const isoDate = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
+
+export const SignalHistoryQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+});
+
+export const StreamQuery = z.object({ token: z.string().min(1).max(128).optional() });
+
+export const Signal = z
+  .object({
+    id: z.string().openapi({ description: 'ULID' }),
+    checkId: z.number().int(),
+    type: z.enum(SIGNAL_TYPES),
+    source: z.string().openapi({ description: 'PING, SYSTEM, DEPLOYMENT or API' }),
+    receivedAt: z.string(),
+    sourceIp: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    method: z.string().nullable(),
+    payload: z.unknown().openapi({ description: 'The JSON body as JSON, any other body as text; null without a body' }),
+    durationMs: z.number().int().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .openapi('Signal');
+export type Signal = z.infer<typeof Signal>;
+
+/** What a ping payload may report (spec: `dependencies`, objects with `name` and `status`). */
+export const ReportedDependencies = z
+  .array(z.object({ name: z.string().trim().min(1).max(255), status: z.enum(['ok', 'down']) }))
+  .min(1)
+  .max(100);

@@ -1,0 +1,58 @@
+import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { SignalWriter } from './signalWriter.js';
+
+type Sent = { kind: 'put' | 'batch'; keys: string[] };
+
+/** A stand-in for the table client that records requests and answers them as told. */
+function fakeStore(answer: (sent: Sent, call: number) => { unprocessed?: string[]; fail?: boolean } = () => ({})) {
+  const sent: Sent[] = [];
+  const client = {
+    send: async (command: unknown) => {
+      await Promise.resolve();
+      let entry: Sent;
+      if (command instanceof PutCommand) entry = { kind: 'put', keys: [String(command.input.Item?.sk)] };
+      else if (command instanceof BatchWriteCommand) entry = { kind: 'batch', keys: (command.input.RequestItems?.t ?? []).map((r) => String(r.PutRequest?.Item?.sk)) };
+      else throw new Error('unexpected command');
+      sent.push(entry);
+      const reply = answer(entry, sent.length);
+      if (reply.fail) throw new Error('store down');
+      const left = (reply.unprocessed ?? []).map((sk) => ({ PutRequest: { Item: { pk: 'p', sk } } }));
+      return left.length ? { UnprocessedItems: { t: left } } : {};
+    },
+  };
+  return { sent, store: { client: client as unknown as DynamoDBDocumentClient, table: 't' } };
+}
+const item = (sk: string) => ({ pk: 'p', sk });
+
+describe('signal group commit', () => {
+  it('writes a lone signal with one PutItem', async () => {
+    const { sent, store } = fakeStore();
+    await new SignalWriter(store, 0).write(item('a'));
+    expect(sent).toEqual([{ kind: 'put', keys: ['a'] }]);
+  });
+
+  it('groups signals that arrive while requests are in flight, and settles each one', async () => {
+    const { sent, store } = fakeStore();
+    const writer = new SignalWriter(store, 0);
+    const keys = Array.from({ length: 60 }, (_, i) => `s${i}`);
+    await Promise.all(keys.map((k) => writer.write(item(k))));
+    expect(sent.flatMap((s) => s.keys).sort()).toEqual([...keys].sort());
+    expect(sent.length).toBeLessThan(10);
+    expect(Math.max(...sent.map((s) => s.keys.length))).toBeLessThanOrEqual(25);
+  });
+
+  it('retries unprocessed items and rejects only what the store never took', async () => {
+    const { sent, store } = fakeStore((entry) => (entry.kind === 'batch' ? { unprocessed: entry.keys.filter((k) => k === 'stuck' || (k === 'slow' && sent.length < 8)) } : {}));
+    const writer = new SignalWriter(store, 0);
+    const results = await Promise.allSettled(['w1', 'w2', 'w3', 'w4', 'slow', 'stuck', 'ok'].map((k) => writer.write(item(k))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('rejects every signal of a failed request', async () => {
+    const { store } = fakeStore((_entry, call) => ({ fail: call > 1 }));
+    const writer = new SignalWriter(store, 0);
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((k) => writer.write(item(k))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+  });
+});

@@ -1,0 +1,93 @@
+import { BatchWriteCommand, PutCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { Store } from '../store/service.js';
+
+type Pending = { item: Record<string, unknown>; resolve: () => void; reject: (err: unknown) => void };
+
+const BATCH_LIMIT = 25; // DynamoDB's BatchWriteItem maximum
+const MAX_IN_FLIGHT = 2;
+const UNPROCESSED_RETRIES = 5;
+
+/**
+ * Group commit for signal puts. A put goes out at once when the writer is idle; puts that arrive
+ * while requests are in flight wait and leave together in one BatchWriteItem. A lone ping (and
+ * every Lambda invocation) therefore still makes one PutItem, while a busy local server shares
+ * one request among many pings: the same write units, far fewer requests. Each caller's promise
+ * settles only when its own item is stored, so a ping still answers 200 only after its signal is.
+ */
+export class SignalWriter {
+  private readonly queue: Pending[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly store: Pick<Store, 'client' | 'table'>,
+    private readonly backoffMs = 10,
+  ) {}
+
+  write(item: Record<string, unknown>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.queue.splice(0, BATCH_LIMIT);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
+    const [only] = batch;
+    if (batch.length === 1 && only) {
+      try {
+        await this.store.client.send(new PutCommand({ TableName: this.store.table, Item: only.item }));
+        only.resolve();
+      } catch (err) {
+        only.reject(err);
+      }
+      return;
+    }
+    let waiting = batch;
+    try {
+      for (let attempt = 0; waiting.length > 0; attempt++) {
+        if (attempt > UNPROCESSED_RETRIES) throw new Error(`${waiting.length} signals left unprocessed by the store`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** attempt));
+        const result = await this.store.client.send(
+          new BatchWriteCommand({ RequestItems: { [this.store.table]: waiting.map((p) => ({ PutRequest: { Item: p.item } })) } }),
+        );
+        const left = unprocessedKeys(result, this.store.table);
+        for (const pending of waiting) if (!left.has(keyOf(pending.item))) pending.resolve();
+        waiting = waiting.filter((pending) => left.has(keyOf(pending.item)));
+      }
+    } catch (err) {
+      for (const pending of waiting) pending.reject(err);
+    }
+  }
+}
+
+const keyOf = (item: Record<string, unknown>): string => `${String(item.pk)}\u0000${String(item.sk)}`;
+
+function unprocessedKeys(result: BatchWriteCommandOutput, table: string): Set<string> {
+  const keys = new Set<string>();
+  for (const request of result.UnprocessedItems?.[table] ?? []) {
+    if (request.PutRequest?.Item) keys.add(keyOf(request.PutRequest.Item));
+  }
+  return keys;
+}
+
+const writers = new WeakMap<object, SignalWriter>();
+
+/** One writer per store, so every path of one process shares the group commit. */
+export function signalWriterFor(store: Pick<Store, 'client' | 'table'>): SignalWriter {
+  let writer = writers.get(store);
+  if (!writer) {
+    writer = new SignalWriter(store);
+    writers.set(store, writer);
+  }
+  return writer;
+}

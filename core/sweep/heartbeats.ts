@@ -1,0 +1,112 @@
+import type { CheckStatusChanged } from '../checks/events.js';
+import { DUE_SHARDS, onSweep, type StatusChanges } from '../checks/status.js';
+import type { Deps } from '../deps.js';
+import { putSignal, signalItem } from '../signals/record.js';
+import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
+import type { CheckItem } from '../store/entities/check.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { windowEffects } from '../windows/holds.js';
+
+export type HeartbeatSweepReport = { read: number; moved: number; held: number };
+
+const PAGE_SIZE = 200;
+const CONCURRENCY = 16;
+
+/**
+ * Missed heartbeats: reads only the checks whose `dueAt` has passed (the sparse `byDue` index),
+ * so the cost follows the due checks, not all checks. Each move is a conditional write on the
+ * status and dueAt that were read: two sweeps at once make one flip, one signal, one message.
+ */
+export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatSweepReport> {
+  const report: HeartbeatSweepReport = { read: 0, moved: 0, held: 0 };
+  const holds = new Map<string, Promise<boolean>>();
+  // Windows are per project: ask once per project per sweep.
+  const isHeld = (check: CheckItem): Promise<boolean> => {
+    const key = `${check.workspaceId}:${check.projectId ?? '-'}`;
+    let held = holds.get(key);
+    if (!held) {
+      held = windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now).then(
+        (effects) => effects.deploymentActive || effects.suppressIncidents,
+      );
+      holds.set(key, held);
+    }
+    return held;
+  };
+
+  for (const dueShard of DUE_SHARDS) {
+    let cursor: string | null = null;
+    do {
+      const page: { data: CheckItem[]; cursor: string | null } = await deps.store.entities.check.query
+        .byDue({ dueShard })
+        .lte({ dueAt: now.toISOString() })
+        .go({ cursor, limit: PAGE_SIZE });
+      report.read += page.data.length;
+      await inBatches(page.data, CONCURRENCY, async (check) => {
+        const result = await sweepCheck(deps, check, now, isHeld);
+        if (result === 'moved') report.moved++;
+        if (result === 'held') report.held++;
+      });
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return report;
+}
+
+async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (check: CheckItem) => Promise<boolean>): Promise<'moved' | 'held' | 'none'> {
+  let outcome = onSweep(check, now, false);
+  // Only a check about to move needs to know about windows.
+  if (outcome.statusChange && (await isHeld(check))) {
+    outcome = onSweep(check, now, true);
+    if (!outcome.changes) return 'held';
+  }
+  if (!outcome.changes) return 'none';
+  if (!(await writeIfUnchanged(deps, check, outcome.changes))) return 'none';
+
+  const events: StreamEvent[] = [];
+  if (outcome.signal) {
+    const signal = signalItem(check, { type: outcome.signal, source: 'SYSTEM' }, now);
+    await putSignal(deps, signal);
+    events.push(signalEvent(signal));
+  }
+  if (outcome.statusChange) {
+    const message: CheckStatusChanged = {
+      type: 'check.status_changed',
+      checkId: check.checkId,
+      workspaceId: check.workspaceId,
+      projectId: check.projectId ?? null,
+      ...outcome.statusChange,
+      at: now.toISOString(),
+      cause: 'SWEEP',
+    };
+    await deps.queue.publish('incidents', [message]);
+    events.push(checkEvent({ ...check, status: outcome.status }));
+  }
+  await broadcast(deps, events);
+  return outcome.statusChange ? 'moved' : 'none';
+}
+
+/** The write of a sweep move, on the condition that nobody (a ping, another sweep) moved it first. */
+async function writeIfUnchanged(deps: Deps, check: CheckItem, changes: StatusChanges): Promise<boolean> {
+  const removals = changes.remove.filter((key) => !(key in changes.set));
+  let update = deps.store.entities.check.patch({ token: check.token }).set(changes.set);
+  if (removals.length > 0) update = update.remove(removals);
+  try {
+    await update
+      .where((attr, op) =>
+        [
+          op.eq(attr.status, check.status),
+          check.dueAt === undefined ? op.notExists(attr.dueAt) : op.eq(attr.dueAt, check.dueAt),
+          op.notExists(attr.deletedAt),
+        ].join(' AND '),
+      )
+      .go({ response: 'none' });
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+async function inBatches<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
+}

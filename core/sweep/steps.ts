@@ -1,0 +1,22 @@
+import type { Deps } from '../deps.js';
+import { sweepHeartbeats } from './heartbeats.js';
+import { processDeployments } from '../deployments/processor.js';
+import { processMaintenanceWindows } from '../maintenance/processor.js';
+
+/**
+ * One step of the evaluator sweep (locally every `VIGIL_SWEEP_SECONDS`, on AWS once a minute). A
+ * step gets the sweep's single instant and returns a small report. Steps must be idempotent and
+ * read only what is due (an index query), never every item.
+ */
+export type SweepStep = { name: string; run(deps: Deps, now: Date): Promise<unknown> };
+
+/**
+ * The steps every sweep runs, in order. Deployment TTLs, the maintenance-window processor and
+ * escalation steps add their own entry here (one line each).
+ */
+export const SWEEP_STEPS: readonly SweepStep[] = [
+  // Windows first: a deployment that ends this sweep resumes its checks before they are judged.
+  { name: 'deployments', run: processDeployments },
+  { name: 'maintenance-windows', run: processMaintenanceWindows },
+  { name: 'heartbeats', run: sweepHeartbeats },
+];
