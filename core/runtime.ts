@@ -7,6 +7,8 @@ import { LocalQueue } from './adapters/local/queue.js';
 import { LocalScheduler } from './adapters/local/scheduler.js';
 import { createDynamoClient, ensureTable } from './store/client.js';
 import { createStore } from './store/service.js';
+import { handleIncidentMessages } from './incidents/worker.js';
+import { handleAlertMessages } from './alerting/dispatch.js';
 
 export type LocalDeps = Deps & {
   queue: LocalQueue;
@@ -37,5 +39,7 @@ export async function createLocalDeps(options: {
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false }),
   };
+  deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
+  deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));
   return deps;
 }

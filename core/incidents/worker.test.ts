@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { putHolds } from '../windows/holdStore.js';
 import { createCheck, deliver, incidentsOf, reported, statusChanged, type User } from './testSupport.js';
@@ -26,6 +26,8 @@ async function incidentsOfCheck(checkId: number) {
 describe('incident worker: check status changes', () => {
   it('opens at LATE with lateSeverity, raises at DOWN, resolves on recovery with recoveredAt', async () => {
     const check = await createCheck(t, user, { lateSeverity: 'P3', downSeverity: 'P1' });
+    // The alerts queue has its own consumer now, so watch what is published rather than what waits.
+    const published = vi.spyOn(t.deps.queue, 'publish');
     const lateAt = later(1);
     await deliver(t, statusChanged(check, 'OK', 'LATE', lateAt));
     let [incident] = await incidentsOfCheck(check.id);
@@ -42,7 +44,9 @@ describe('incident worker: check status changes', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ state: 'RESOLVED', recoveredAt: okAt.toISOString(), resolvedAt: okAt.toISOString() });
     expect((await timeline(all[0]!.id)).map((e) => e.type)).toEqual(['OPENED', 'SEVERITY_CHANGED', 'RESOLVED']);
-    expect(t.deps.queue.peek('alerts')).toEqual(
+    const alerts = published.mock.calls.filter(([queue]) => queue === 'alerts').flatMap(([, bodies]) => bodies);
+    published.mockRestore();
+    expect(alerts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'incident.opened', incidentId: all[0]!.id }),
         expect.objectContaining({ type: 'incident.resolved', incidentId: all[0]!.id }),
@@ -211,5 +215,19 @@ describe('incident worker: delivery', () => {
     expect(healed.map((i) => i.id)).toEqual([999_999]);
     expect(await handleIncidentMessages(t.deps, [{ id: 'recovery', body: statusChanged(inFlight, 'LATE', 'OK', later(5), 'PING') }])).toEqual({ failedIds: [] });
     expect((await incidentsOfCheck(inFlight.id))[0]?.state).toBe('RESOLVED');
+  });
+
+  it('acknowledges latency and SSL-expiry warnings without opening an incident', async () => {
+    const check = await createCheck(t, user);
+    const base = { checkId: check.id, workspaceId: check.workspaceId, projectId: check.projectId, at: later(1).toISOString() };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const result = await handleIncidentMessages(t.deps, [
+      { id: 'slow', body: { type: 'check.latency_warning', ...base, latencyMs: 900, thresholdMs: 500 } },
+      { id: 'cert', body: { type: 'check.ssl_expiry_warning', ...base, sslExpiresAt: later(86_400).toISOString(), daysLeft: 1, thresholdDays: 14 } },
+    ]);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+    expect(result).toEqual({ failedIds: [] });
+    expect(await incidentsOfCheck(check.id)).toHaveLength(0);
   });
 });

@@ -36,6 +36,14 @@ const Reported = z.object({
 const IncidentMessage = z.discriminatedUnion('type', [StatusChanged, Reported]);
 
 /**
+ * Latency and SSL-expiry warnings share the queue but open no incident: they are rate-limited on
+ * the check (one an hour) and acknowledged here. Routing them to alert channels is alerting's job.
+ */
+const WARNING_TYPES: ReadonlySet<unknown> = new Set(['check.latency_warning', 'check.ssl_expiry_warning']);
+const isWarning = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && WARNING_TYPES.has((body as { type?: unknown }).type);
+
+/**
  * The consumer of the `incidents` queue. Each message is processed on its own; a failure is
  * reported by id (retried, then dead-lettered) and never holds up the rest of the batch. A
  * message that can never succeed (malformed, or about a check that no longer exists) is dropped.
@@ -43,6 +51,7 @@ const IncidentMessage = z.discriminatedUnion('type', [StatusChanged, Reported]);
 export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
   const failedIds: string[] = [];
   for (const message of messages) {
+    if (isWarning(message.body)) continue;
     const parsed = IncidentMessage.safeParse(message.body);
     if (!parsed.success) {
       console.error(`incidents queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);

@@ -1,0 +1,31 @@
+import { ulid } from 'ulid';
+import type { Store } from '../store/service.js';
+import { acquireLock, releaseLock } from '../store/locks.js';
+
+const SCOPE = 'alert-delivery';
+/**
+ * How long a claim holds off other workers. Longer than one delivery can take (10 s outbound
+ * timeout, or one SES call), shorter than the queue's redelivery delay, so a claim left by a
+ * crashed worker has lapsed by the time the message comes back.
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+/** The owner id carries its lease's end, so any worker can tell a live claim from an orphan. */
+const ownerFor = (now: Date): string => `${ulid(now.getTime())}@${now.getTime() + CLAIM_LEASE_MS}`;
+const leaseEnd = (owner: string): number => Number(owner.slice(owner.lastIndexOf('@') + 1));
+
+/**
+ * Claims one delivery (by its key) for the duration of a send, so two copies of a message
+ * handled at the same moment cannot both send. Returns the release function, or undefined when
+ * another worker holds a live claim. A lock item written with attribute_not_exists, taken over
+ * once its lease has passed, deleted on release (the ALERT_SENT event is the lasting record).
+ */
+export async function claimDelivery(store: Store, key: string, now: Date): Promise<(() => Promise<void>) | undefined> {
+  const owner = ownerFor(now);
+  const isLive = async (holder: string): Promise<boolean> => {
+    const end = leaseEnd(holder);
+    return Number.isFinite(end) && end > now.getTime();
+  };
+  if (!(await acquireLock(store, SCOPE, key, owner, now, isLive))) return undefined;
+  return () => releaseLock(store, SCOPE, key, owner);
+}

@@ -1,0 +1,93 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ulid } from 'ulid';
+import type { TestContext } from '../../test/harness.js';
+import type { IncidentAlertMessage } from '../incidents/events.js';
+
+/** Shared steps of the alert dispatch tests (not a test file itself). */
+export type User = Awaited<ReturnType<TestContext['signup']>>;
+
+export type ReceivedRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
+export type PlannedAnswer = { status: number; headers?: Record<string, string> };
+
+/**
+ * A webhook receiver on 127.0.0.1 (reachable only with VIGIL_PROBE_ALLOW_PRIVATE). Each path
+ * answers its planned statuses in order, then 200; every request is kept.
+ */
+export async function startReceiver() {
+  const requests: ReceivedRequest[] = [];
+  const plans = new Map<string, PlannedAnswer[]>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const answer = plans.get(req.url ?? '')?.shift() ?? { status: 200 };
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
+    requests,
+    /** Answers for the next requests to `path`, in order. */
+    answer: (path: string, ...answers: PlannedAnswer[]) => void plans.set(path, [...(plans.get(path) ?? []), ...answers]),
+    /** Requests that reached one path. */
+    at: (path: string) => requests.filter((r) => r.url === path),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+export async function createChannel(
+  t: TestContext,
+  user: User,
+  body: { type: 'EMAIL'; config: { email: string } } | { type: 'WEBHOOK'; config: { url: string } },
+): Promise<{ id: number; secret?: string }> {
+  const res = await t.request<{ id: number; secret?: string }>('POST', '/alert-channels', {
+    token: user.token,
+    body: { workspaceId: user.workspaceId, name: `${body.type.toLowerCase()} channel`, ...body },
+  });
+  if (res.status !== 201) throw new Error(`create channel failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** A fresh address per test, so one test's mail never counts in another's. */
+export async function emailChannel(t: TestContext, user: User): Promise<{ id: number; email: string }> {
+  const email = `ops-${ulid().toLowerCase()}@example.com`;
+  const channel = await createChannel(t, user, { type: 'EMAIL', config: { email } });
+  return { id: channel.id, email };
+}
+
+export const mailTo = (t: TestContext, email: string) => t.deps.mailer.outbox.filter((mail) => mail.to === email);
+
+/** Declares an incident through the Integration API and delivers everything that follows from it. */
+export async function declare(t: TestContext, key: string, body: Record<string, unknown> = {}): Promise<{ id: number }> {
+  const res = await t.request<{ id: number }>('POST', '/v1/incidents', { token: key, body: { title: 'Checkout is failing', severity: 'P2', ...body } });
+  if (res.status !== 201) throw new Error(`declare failed: ${res.status} ${res.text}`);
+  await t.deps.queue.drain();
+  return res.body;
+}
+
+export async function timeline(t: TestContext, user: User, incidentId: number) {
+  const res = await t.request<{ type: string; message: string; occurredAt: string }[]>('GET', `/incident-events/${incidentId}`, { token: user.token });
+  if (res.status !== 200) throw new Error(`timeline failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export const alertsSent = async (t: TestContext, user: User, incidentId: number) =>
+  (await timeline(t, user, incidentId)).filter((event) => event.type === 'ALERT_SENT');
+
+/** The message the incident worker would publish for an incident opening now. */
+export const openedMessage = (t: TestContext, user: User, incidentId: number, extra: Partial<IncidentAlertMessage> = {}): IncidentAlertMessage => ({
+  type: 'incident.opened',
+  incidentId,
+  workspaceId: user.workspaceId,
+  projectId: null,
+  checkId: null,
+  severity: 'P2',
+  at: t.clock.now().toISOString(),
+  ...extra,
+});
