@@ -1,4 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { countQuery } from '../store/count.js';
 import { ulid } from 'ulid';
 import { PROBE_REGIONS, type ProbeRegion } from '../checks/outboundSchema.js';
 import type { Deps } from '../deps.js';
@@ -78,21 +79,11 @@ export async function listRuns(deps: Deps, checkId: number, query: RunsQuery, no
     .between({ startedAt: start?.toISOString() ?? EARLIEST }, { startedAt: upper })
     .where((attr, op) => op.gt(attr.expiresAt, nowSeconds));
   const wanted = query.page * query.limit;
-  const [found, total] = await Promise.all([range.go({ order: 'desc', count: wanted }), countItems(deps, range.params() as QueryCommandInput)]);
+  const [found, total] = await Promise.all([range.go({ order: 'desc', count: wanted }), countQuery(deps.store, range.params() as QueryCommandInput)]);
   const items = found.data.slice((query.page - 1) * query.limit, wanted).map(toProbeRun);
   return envelope(items, total, query.page, query.limit);
 }
 
-async function countItems(deps: Deps, params: QueryCommandInput): Promise<number> {
-  let total = 0;
-  let startKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await deps.store.client.send(new QueryCommand({ ...params, Select: 'COUNT', ExclusiveStartKey: startKey }));
-    total += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return total;
-}
 
 // Enough newest runs to find each region's latest even when a region lags a few rounds behind.
 const LATEST_RUNS_SCAN = 60;

@@ -1,4 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { countQuery } from '../store/count.js';
 import type { Actor } from '../auth/context.js';
 import { authorize } from '../auth/middleware.js';
 import { readCheckByToken } from '../checks/repository.js';
@@ -55,19 +56,9 @@ export async function listSignals(ctx: Ctx, token: string, query: HistoryQuery):
   const wanted = query.page * query.limit;
   const [found, total] = await Promise.all([
     range.go({ order: 'desc', count: wanted }),
-    countItems(ctx.deps, range.params() as QueryCommandInput),
+    countQuery(ctx.deps.store, range.params() as QueryCommandInput),
   ]);
   const items = found.data.slice((query.page - 1) * query.limit, wanted).map(toSignal);
   return envelope(items, total, query.page, query.limit);
 }
 
-async function countItems(deps: Deps, params: QueryCommandInput): Promise<number> {
-  let total = 0;
-  let startKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await deps.store.client.send(new QueryCommand({ ...params, Select: 'COUNT', ExclusiveStartKey: startKey }));
-    total += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return total;
-}
