@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Actor } from '../auth/context.js';
 import { sessionAuth } from '../auth/middleware.js';
-import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, WorkspaceQuery } from '../identity/schema.js';
@@ -14,7 +13,6 @@ const json = jsonResponse;
 const body = jsonBody;
 const security = sessionSecurity;
 const tags = ['alert-channels'];
-const ctxOf = (c: { var: { deps: Deps; actor: Actor } }) => ({ deps: c.var.deps, actor: c.var.actor });
 
 /** `/alert-channels` on the dashboard surface: VIEWER reads, ADMIN manages and test-sends. */
 export function alertChannelRoutes() {
@@ -23,7 +21,7 @@ export function alertChannelRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: json(z.array(AlertChannel), 'Alert channels') } }),
     async (c) => {
-      const ctx = ctxOf(c);
+      const ctx = requestCtx(c);
       const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, c.req.valid('query').workspaceId);
       return c.json((await listAlertChannels(ctx, workspaceId)).map(toAlertChannel), 200);
     },
@@ -31,7 +29,7 @@ export function alertChannelRoutes() {
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: body(AlertChannelCreate) }, responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once') } }),
     async (c) => {
-      const ctx = ctxOf(c);
+      const ctx = requestCtx(c);
       const input = c.req.valid('json');
       const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, input.workspaceId);
       return c.json(await createAlertChannel(ctx, { ...input, workspaceId }), 201);
@@ -39,22 +37,22 @@ export function alertChannelRoutes() {
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannel, 'Alert channel') } }),
-    async (c) => c.json(toAlertChannel(await getAlertChannel(ctxOf(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(toAlertChannel(await getAlertChannel(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated') } }),
-    async (c) => c.json(await updateAlertChannel(ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateAlertChannel(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 204: { description: 'Deleted' } } }),
     async (c) => {
-      await deleteAlertChannel(ctxOf(c), c.req.valid('param').id);
+      await deleteAlertChannel(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/test', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannelTestResult, 'What the test send did') } }),
-    async (c) => c.json(await testAlertChannel(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await testAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
   );
   return r;
 }

@@ -1,3 +1,4 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -34,7 +35,6 @@ import { notFound } from '../http/errors.js';
 
 const security = sessionSecurity;
 const tags = ['checks'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
 const view = (c: Context<AppEnv>) => (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check);
 
 // Badges are embedded in READMEs and fetched through image proxies: a roomier per-IP budget.
@@ -97,18 +97,18 @@ export function checkRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, request: { query: CheckListQuery }, responses: { 200: jsonResponse(CheckPage, 'Paginated checks') } }),
     async (c) => {
-      const page = await listDashboardChecks(ctxOf(c), c.req.valid('query'));
+      const page = await listDashboardChecks(requestCtx(c), c.req.valid('query'));
       return c.json({ ...page, items: page.items.map(view(c)) }, 200);
     },
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),
-    async (c) => c.json(view(c)(await createDashboardCheck(ctxOf(c), c.req.valid('json'))), 201),
+    async (c) => c.json(view(c)(await createDashboardCheck(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/token/{token}', tags, security, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
     async (c) => {
-      const { check, signals } = await getCheckByToken(ctxOf(c), c.req.valid('param').token);
+      const { check, signals } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
       return c.json({ ...view(c)(check), signals }, 200);
     },
   );
@@ -118,26 +118,26 @@ export function checkRoutes() {
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),
-    async (c) => c.json(view(c)(await updateDashboardCheck(ctxOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(view(c)(await updateDashboardCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 204: { description: 'Deleted; signals removed, open incidents resolved' } } }),
     async (c) => {
-      await deleteCheck(ctxOf(c), c.req.valid('param').id);
+      await deleteCheck(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
   r.openapi(
     createRoute({ method: 'put', path: '/{id}/pause', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Paused check') } }),
-    async (c) => c.json(view(c)(await pauseCheckAsUser(ctxOf(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(view(c)(await pauseCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'put', path: '/{id}/resume', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Resumed check') } }),
-    async (c) => c.json(view(c)(await resumeCheckAsUser(ctxOf(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(view(c)(await resumeCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),
-    async (c) => c.json(view(c)(await transferCheck(ctxOf(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
+    async (c) => c.json(view(c)(await transferCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
   );
   return r;
 }

@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
@@ -10,7 +9,6 @@ import { endDeployment, listProjectDeployments, openDeployment, toDashboardDeplo
 
 const security = sessionSecurity;
 const tags = ['deployments'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
 
 /** Dashboard `/deployments` (session token). */
 export function deploymentRoutes() {
@@ -25,7 +23,7 @@ export function deploymentRoutes() {
       request: { body: { required: true, content: { 'application/json': { schema: DeploymentCreate } } } },
       responses: { 201: jsonResponse(DashboardDeployment, 'Created: ACTIVE, or SCHEDULED when it starts later') },
     }),
-    async (c) => c.json(toDashboardDeployment(await openDeployment(ctxOf(c), c.req.valid('json'))), 201),
+    async (c) => c.json(toDashboardDeployment(await openDeployment(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({
@@ -39,7 +37,7 @@ export function deploymentRoutes() {
     }),
     async (c) => {
       const body = c.req.valid('json') as z.infer<typeof DeploymentEnd> | undefined;
-      return c.json(toDashboardDeployment(await endDeployment(ctxOf(c), c.req.valid('param').id, body?.endedAt)), 200);
+      return c.json(toDashboardDeployment(await endDeployment(requestCtx(c), c.req.valid('param').id, body?.endedAt)), 200);
     },
   );
   r.openapi(
@@ -53,7 +51,7 @@ export function deploymentRoutes() {
     }),
     async (c) => {
       const { projectId, start, end, checkId } = c.req.valid('query');
-      const items = await listProjectDeployments(ctxOf(c), projectId, { from: start, to: end, checkId });
+      const items = await listProjectDeployments(requestCtx(c), projectId, { from: start, to: end, checkId });
       return c.json(items.map(toDashboardDeployment), 200);
     },
   );

@@ -1,3 +1,4 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
@@ -15,48 +16,44 @@ const tags = ['workspaces'];
 export function workspaceRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
-  const ctxOf = (c: { var: { deps: import('../deps.js').Deps; actor: import('../auth/context.js').Actor } }) => ({
-    deps: c.var.deps,
-    actor: c.var.actor,
-  });
 
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, responses: { 200: json(z.array(WorkspaceDetail), "The caller's workspaces") } }),
-    async (c) => c.json(await listWorkspaces(ctxOf(c)), 200),
+    async (c) => c.json(await listWorkspaces(requestCtx(c)), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: body(WorkspaceCreate) }, responses: { 201: json(WorkspaceDetail, 'Created; the caller is its OWNER') } }),
-    async (c) => c.json(await createWorkspace(ctxOf(c), c.req.valid('json')), 201),
+    async (c) => c.json(await createWorkspace(requestCtx(c), c.req.valid('json')), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(WorkspaceDetail, 'Workspace with its plan limits') } }),
-    async (c) => c.json(await getWorkspace(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await getWorkspace(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(WorkspaceUpdate) }, responses: { 200: json(WorkspaceDetail, 'Updated (OWNER only)') } }),
-    async (c) => c.json(await updateWorkspace(ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateWorkspace(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/{id}/members', tags, security, request: { params: IdParam }, responses: { 200: json(z.array(Member), 'Members') } }),
-    async (c) => c.json(await listMembers(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await listMembers(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/members', tags, security, request: { params: IdParam, body: body(MemberCreate) }, responses: { 201: json(Member, 'Added (ADMIN or higher)') } }),
-    async (c) => c.json(await addMember(ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 201),
+    async (c) => c.json(await addMember(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}/members/{userId}', tags, security, request: { params: MemberParams, body: body(MemberUpdate) }, responses: { 200: json(Member, 'Role changed') } }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      return c.json(await updateMember(ctxOf(c), id, userId, c.req.valid('json')), 200);
+      return c.json(await updateMember(requestCtx(c), id, userId, c.req.valid('json')), 200);
     },
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}/members/{userId}', tags, security, request: { params: MemberParams }, responses: { 204: { description: 'Removed' } } }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      await removeMember(ctxOf(c), id, userId);
+      await removeMember(requestCtx(c), id, userId);
       return c.body(null, 204);
     },
   );

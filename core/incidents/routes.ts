@@ -1,3 +1,4 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
@@ -10,7 +11,6 @@ import { acknowledgeIncident, getIncident, incidentTimeline, listIncidents, moni
 import { createNote, deleteNote, listNotes, updateNote } from './notes.js';
 import { Incident, IncidentEvent, IncidentIdParam, IncidentListQuery, IncidentNote, NoteBody, NoteParams } from './schema.js';
 
-const ctxOf = (c: { var: AppEnv['Variables'] }) => ({ deps: c.var.deps, actor: c.var.actor });
 
 function incidentRouter() {
   const r = createRouter();
@@ -26,11 +26,11 @@ function incidentRouter() {
       request: { query: IncidentListQuery },
       responses: { 200: jsonResponse(pageSchema(Incident, 'IncidentPage'), 'Enriched incidents') },
     }),
-    async (c) => c.json(await listIncidents(ctxOf(c), c.req.valid('query')), 200),
+    async (c) => c.json(await listIncidents(requestCtx(c), c.req.valid('query')), 200),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'Enriched incident') } }),
-    async (c) => c.json(await getIncident(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await getIncident(requestCtx(c), c.req.valid('param').id), 200),
   );
   const actions = [
     ['acknowledge', acknowledgeIncident, 'Idempotent; 409 INCIDENT_RESOLVED once resolved.'],
@@ -40,7 +40,7 @@ function incidentRouter() {
   for (const [action, verb, description] of actions) {
     r.openapi(
       createRoute({ method: 'post', path: `/{id}/${action}`, tags, security, description, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'The incident') } }),
-      async (c) => c.json(await verb(ctxOf(c), c.req.valid('param').id), 200),
+      async (c) => c.json(await verb(requestCtx(c), c.req.valid('param').id), 200),
     );
   }
   return r;
@@ -58,7 +58,7 @@ function eventRouter() {
       request: { params: IncidentIdParam },
       responses: { 200: jsonResponse(z.array(IncidentEvent), 'The immutable timeline, oldest first') },
     }),
-    async (c) => c.json(await incidentTimeline(ctxOf(c), c.req.valid('param').incidentId), 200),
+    async (c) => c.json(await incidentTimeline(requestCtx(c), c.req.valid('param').incidentId), 200),
   );
   return r;
 }
@@ -69,7 +69,7 @@ function noteRouter() {
   r.use('*', sessionAuth());
   r.openapi(
     createRoute({ method: 'get', path: '/{incidentId}', tags, security, request: { params: IncidentIdParam }, responses: { 200: jsonResponse(z.array(IncidentNote), 'Notes, oldest first') } }),
-    async (c) => c.json(await listNotes(ctxOf(c), c.req.valid('param').incidentId), 200),
+    async (c) => c.json(await listNotes(requestCtx(c), c.req.valid('param').incidentId), 200),
   );
   r.openapi(
     createRoute({
@@ -80,7 +80,7 @@ function noteRouter() {
       request: { params: IncidentIdParam, body: jsonBody(NoteBody) },
       responses: { 201: jsonResponse(IncidentNote, 'Created') },
     }),
-    async (c) => c.json(await createNote(ctxOf(c), c.req.valid('param').incidentId, c.req.valid('json').body), 201),
+    async (c) => c.json(await createNote(requestCtx(c), c.req.valid('param').incidentId, c.req.valid('json').body), 201),
   );
   r.openapi(
     createRoute({
@@ -94,7 +94,7 @@ function noteRouter() {
     }),
     async (c) => {
       const { incidentId, noteId } = c.req.valid('param');
-      return c.json(await updateNote(ctxOf(c), incidentId, noteId, c.req.valid('json').body), 200);
+      return c.json(await updateNote(requestCtx(c), incidentId, noteId, c.req.valid('json').body), 200);
     },
   );
   r.openapi(
@@ -109,7 +109,7 @@ function noteRouter() {
     }),
     async (c) => {
       const { incidentId, noteId } = c.req.valid('param');
-      await deleteNote(ctxOf(c), incidentId, noteId);
+      await deleteNote(requestCtx(c), incidentId, noteId);
       return c.body(null, 204);
     },
   );

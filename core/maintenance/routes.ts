@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
@@ -18,7 +17,6 @@ import {
 
 const security = sessionSecurity;
 const tags = ['maintenance-windows'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
 
 /** Dashboard `/maintenance-windows` (session token). */
 export function maintenanceRoutes() {
@@ -26,18 +24,18 @@ export function maintenanceRoutes() {
   r.use('*', sessionAuth());
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(MaintenanceWindowCreate) }, responses: { 201: jsonResponse(MaintenanceWindow, 'Created') } }),
-    async (c) => c.json(toMaintenanceWindow(await createMaintenanceWindow(ctxOf(c), c.req.valid('json'))), 201),
+    async (c) => c.json(toMaintenanceWindow(await createMaintenanceWindow(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, request: { query: MaintenanceListQuery }, responses: { 200: jsonResponse(z.array(MaintenanceWindow), 'Windows, newest first') } }),
     async (c) => {
       const { workspaceId, state } = c.req.valid('query');
-      return c.json((await listMaintenanceWindows(ctxOf(c), workspaceId, { state })).map(toMaintenanceWindow), 200);
+      return c.json((await listMaintenanceWindows(requestCtx(c), workspaceId, { state })).map(toMaintenanceWindow), 200);
     },
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(MaintenanceWindowDetail, 'Window with its projects') } }),
-    async (c) => c.json(await getMaintenanceWindowDetail(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await getMaintenanceWindowDetail(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
@@ -48,16 +46,16 @@ export function maintenanceRoutes() {
       request: { params: IdParam, body: jsonBody(MaintenanceWindowUpdate) },
       responses: { 200: jsonResponse(MaintenanceWindow, 'Updated (SCHEDULED windows only; otherwise 409)') },
     }),
-    async (c) => c.json(toMaintenanceWindow(await updateMaintenanceWindow(ctxOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(toMaintenanceWindow(await updateMaintenanceWindow(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/cancel', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(MaintenanceWindow, 'Cancelled, or unchanged when already terminal') } }),
-    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(ctxOf(c), c.req.valid('param').id, 'CANCELLED')), 200),
+    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(requestCtx(c), c.req.valid('param').id, 'CANCELLED')), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 204: { description: 'Deleted (an ACTIVE window must be cancelled first: 409)' } } }),
     async (c) => {
-      await deleteMaintenanceWindow(ctxOf(c), c.req.valid('param').id);
+      await deleteMaintenanceWindow(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -1,9 +1,8 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { sessionAuth } from '../auth/middleware.js';
 import { OutboundConfigPatch } from '../checks/outboundSchema.js';
 import { CheckIdParam } from '../checks/schema.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { createRouter } from '../http/router.js';
 import { getOutbound, listCheckRuns, patchOutbound } from './outbound.js';
@@ -12,7 +11,6 @@ import { outboundStats, outboundTimeline } from './stats.js';
 
 const security = sessionSecurity;
 const tags = ['checks'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
 
 // Session auth on these paths only: this router is mounted at /checks before the checks router,
 // whose own `*` middleware must stay the only one for its paths (one auth, one rate-limit count).
@@ -32,7 +30,7 @@ export function probeRoutes() {
       request: { params: CheckIdParam },
       responses: { 200: jsonResponse(OutboundDetails, 'Config with defaults filled in, status streaks and each region’s newest run') },
     }),
-    async (c) => c.json(await getOutbound(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await getOutbound(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
@@ -44,7 +42,7 @@ export function probeRoutes() {
       request: { params: CheckIdParam, body: jsonBody(OutboundConfigPatch) },
       responses: { 200: jsonResponse(OutboundDetails, 'Updated config and probe state') },
     }),
-    async (c) => c.json(await patchOutbound(ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await patchOutbound(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(
     createRoute({
@@ -56,7 +54,7 @@ export function probeRoutes() {
       request: { params: CheckIdParam, query: RunsQuery },
       responses: { 200: jsonResponse(ProbeRunPage, 'Paginated probe runs (one per region per round)') },
     }),
-    async (c) => c.json(await listCheckRuns(ctxOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listCheckRuns(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
     createRoute({
@@ -68,7 +66,7 @@ export function probeRoutes() {
       request: { params: CheckIdParam, query: StatsQuery },
       responses: { 200: jsonResponse(OutboundStats, 'Stats from the rollups') },
     }),
-    async (c) => c.json(await outboundStats(ctxOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await outboundStats(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
     createRoute({
@@ -80,7 +78,7 @@ export function probeRoutes() {
       request: { params: CheckIdParam, query: TimelineQuery },
       responses: { 200: jsonResponse(OutboundTimeline, 'One entry per bucket, oldest first') },
     }),
-    async (c) => c.json(await outboundTimeline(ctxOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await outboundTimeline(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   return r;
 }

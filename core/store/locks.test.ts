@@ -9,7 +9,6 @@ import { createStore, type Store } from './service.js';
 let store: Store;
 const now = new Date('2026-03-01T12:00:00.000Z');
 const alive = async () => true;
-const dead = async () => false;
 
 beforeAll(async () => {
   const client = createDynamoClient({ endpoint: inject('dynamoEndpoint') });

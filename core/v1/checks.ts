@@ -1,3 +1,4 @@
+import { requestCtx } from '../http/env.js';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.js';
@@ -10,7 +11,6 @@ import { toCheckV1 } from '../checks/views.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'checks'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
 const ref = { params: CheckRefParam };
 
 /** `/v1/checks`: outbound HTTP checks; `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
@@ -21,36 +21,36 @@ export function v1CheckRoutes() {
     createRoute({ method: 'get', path: '/checks', tags, security, request: { query: pageQuery(20) }, responses: { 200: jsonResponse(CheckV1Page, 'Checks') } }),
     async (c) => {
       const { page, limit } = c.req.valid('query');
-      const result = await listV1(ctxOf(c), 'check', page, limit);
+      const result = await listV1(requestCtx(c), 'check', page, limit);
       return c.json({ ...result, items: result.items.map(view(c)) }, 200);
     },
   );
   r.openapi(
     createRoute({ method: 'post', path: '/checks', tags, security, request: { body: jsonBody(CheckV1Create) }, responses: { 201: jsonResponse(CheckV1, 'Created') } }),
-    async (c) => c.json(view(c)(await createV1Check(ctxOf(c), c.req.valid('json'))), 201),
+    async (c) => c.json(view(c)(await createV1Check(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/checks/{id}', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Check') } }),
-    async (c) => c.json(view(c)(await loadV1(ctxOf(c), 'check', c.req.valid('param').id, 'VIEWER')), 200),
+    async (c) => c.json(view(c)(await loadV1(requestCtx(c), 'check', c.req.valid('param').id, 'VIEWER')), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/checks/{id}', tags, security, request: { ...ref, body: jsonBody(CheckV1Update) }, responses: { 200: jsonResponse(CheckV1, 'Updated') } }),
-    async (c) => c.json(view(c)(await updateV1Check(ctxOf(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(view(c)(await updateV1Check(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/checks/{id}', tags, security, request: ref, responses: { 204: { description: 'Deleted' } } }),
     async (c) => {
-      await deleteV1(ctxOf(c), 'check', c.req.valid('param').id);
+      await deleteV1(requestCtx(c), 'check', c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
   r.openapi(
     createRoute({ method: 'post', path: '/checks/{id}/pause', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Paused') } }),
-    async (c) => c.json(view(c)(await pauseV1(ctxOf(c), 'check', c.req.valid('param').id)), 200),
+    async (c) => c.json(view(c)(await pauseV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/checks/{id}/resume', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Resumed') } }),
-    async (c) => c.json(view(c)(await resumeV1(ctxOf(c), 'check', c.req.valid('param').id)), 200),
+    async (c) => c.json(view(c)(await resumeV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
   );
   return r;
 }

@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
+import { keyWorkspaceId } from './keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.js';
-import { badRequest } from '../http/errors.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -11,12 +10,6 @@ import { endDeployment, listDeployments, loadDeployment, openDeployment, toDeplo
 
 const security = apiKeySecurity;
 const tags = ['v1', 'deployments'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
-const keyWorkspace = (c: Context<AppEnv>): number => {
-  const actor = c.var.actor;
-  if (actor.kind !== 'apiKey') throw badRequest('API key required');
-  return actor.workspaceId;
-};
 
 /** `/v1/deployments`: open, end, list. Mounted by v1Routes (API key auth). */
 export function v1DeploymentRoutes() {
@@ -30,7 +23,7 @@ export function v1DeploymentRoutes() {
       request: { body: jsonBody(DeploymentCreateV1) },
       responses: { 201: jsonResponse(Deployment, 'Opened (ACTIVE); scheduledEndAt set when ttlMinutes is given') },
     }),
-    async (c) => c.json(toDeployment(await openDeployment(ctxOf(c), c.req.valid('json'))), 201),
+    async (c) => c.json(toDeployment(await openDeployment(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({
@@ -41,7 +34,7 @@ export function v1DeploymentRoutes() {
       request: { params: IdParam },
       responses: { 200: jsonResponse(Deployment, 'ENDED; 200 with the current state when already ended') },
     }),
-    async (c) => c.json(toDeployment(await endDeployment(ctxOf(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(toDeployment(await endDeployment(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({
@@ -52,7 +45,7 @@ export function v1DeploymentRoutes() {
       request: { params: IdParam },
       responses: { 200: jsonResponse(Deployment, 'Deployment') },
     }),
-    async (c) => c.json(toDeployment(await loadDeployment(ctxOf(c), c.req.valid('param').id, 'VIEWER')), 200),
+    async (c) => c.json(toDeployment(await loadDeployment(requestCtx(c), c.req.valid('param').id, 'VIEWER')), 200),
   );
   r.openapi(
     createRoute({
@@ -65,7 +58,7 @@ export function v1DeploymentRoutes() {
     }),
     async (c) => {
       const { page, limit, ...filter } = c.req.valid('query');
-      const items = await listDeployments(ctxOf(c), keyWorkspace(c), filter);
+      const items = await listDeployments(requestCtx(c), keyWorkspaceId(c.var.actor), filter);
       return c.json(paginate(items.map(toDeployment), page, limit), 200);
     },
   );

@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
+import { keyWorkspaceId } from './keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
-import type { Actor } from '../auth/context.js';
-import type { AppEnv } from '../http/env.js';
-import { unauthorized } from '../http/errors.js';
 import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -11,12 +10,6 @@ import { acknowledgeIncident, getIncident, listIncidents, resolveIncident } from
 import { Incident, IncidentCreate, IncidentListQueryV1 } from '../incidents/schema.js';
 
 const tags = ['v1'];
-const ctxOf = (c: { var: AppEnv['Variables'] }) => ({ deps: c.var.deps, actor: c.var.actor });
-
-const keyWorkspace = (actor: Actor): number => {
-  if (actor.kind !== 'apiKey') throw unauthorized('API key required');
-  return actor.workspaceId;
-};
 
 /**
  * Integration API incidents (DESIGN 5): list, declare, get, acknowledge, resolve. Mounted inside
@@ -34,7 +27,7 @@ export function v1IncidentRoutes() {
       request: { query: IncidentListQueryV1 },
       responses: { 200: jsonResponse(pageSchema(Incident, 'IncidentV1Page'), 'Incidents, newest first') },
     }),
-    async (c) => c.json(await listIncidents(ctxOf(c), { ...c.req.valid('query'), workspaceId: keyWorkspace(c.var.actor) }), 200),
+    async (c) => c.json(await listIncidents(requestCtx(c), { ...c.req.valid('query'), workspaceId: keyWorkspaceId(c.var.actor) }), 200),
   );
   r.openapi(
     createRoute({
@@ -46,11 +39,11 @@ export function v1IncidentRoutes() {
       request: { body: jsonBody(IncidentCreate) },
       responses: { 201: jsonResponse(Incident, 'Declared') },
     }),
-    async (c) => c.json(await declareIncident(ctxOf(c), keyWorkspace(c.var.actor), c.req.valid('json')), 201),
+    async (c) => c.json(await declareIncident(requestCtx(c), keyWorkspaceId(c.var.actor), c.req.valid('json')), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/incidents/{id}', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'Incident') } }),
-    async (c) => c.json(await getIncident(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await getIncident(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
@@ -62,11 +55,11 @@ export function v1IncidentRoutes() {
       request: { params: IdParam },
       responses: { 200: jsonResponse(Incident, 'Acknowledged') },
     }),
-    async (c) => c.json(await acknowledgeIncident(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await acknowledgeIncident(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/incidents/{id}/resolve', tags, security, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'Resolved') } }),
-    async (c) => c.json(await resolveIncident(ctxOf(c), c.req.valid('param').id), 200),
+    async (c) => c.json(await resolveIncident(requestCtx(c), c.req.valid('param').id), 200),
   );
   return r;
 }

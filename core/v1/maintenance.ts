@@ -1,7 +1,6 @@
+import { requestCtx } from '../http/env.js';
+import { keyWorkspaceId } from './keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.js';
-import { badRequest } from '../http/errors.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -11,12 +10,6 @@ import { createMaintenanceWindow, finishMaintenanceWindow, listMaintenanceWindow
 
 const security = apiKeySecurity;
 const tags = ['v1', 'maintenance-windows'];
-const ctxOf = (c: Context<AppEnv>) => ({ deps: c.var.deps, actor: c.var.actor });
-const keyWorkspace = (c: Context<AppEnv>): number => {
-  const actor = c.var.actor;
-  if (actor.kind !== 'apiKey') throw badRequest('API key required');
-  return actor.workspaceId;
-};
 
 /** `/v1/maintenance-windows`: create, end, list. Mounted by v1Routes (API key auth). */
 export function v1MaintenanceRoutes() {
@@ -30,7 +23,7 @@ export function v1MaintenanceRoutes() {
       request: { body: jsonBody(MaintenanceWindowCreateV1) },
       responses: { 201: jsonResponse(MaintenanceWindow, 'Created: ACTIVE when startAt has passed, else SCHEDULED') },
     }),
-    async (c) => c.json(toMaintenanceWindow(await createMaintenanceWindow(ctxOf(c), { ...c.req.valid('json'), workspaceId: keyWorkspace(c) })), 201),
+    async (c) => c.json(toMaintenanceWindow(await createMaintenanceWindow(requestCtx(c), { ...c.req.valid('json'), workspaceId: keyWorkspaceId(c.var.actor) })), 201),
   );
   r.openapi(
     createRoute({
@@ -41,7 +34,7 @@ export function v1MaintenanceRoutes() {
       request: { params: IdParam },
       responses: { 200: jsonResponse(MaintenanceWindow, 'COMPLETED; a terminal window is returned unchanged') },
     }),
-    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(ctxOf(c), c.req.valid('param').id, 'COMPLETED')), 200),
+    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(requestCtx(c), c.req.valid('param').id, 'COMPLETED')), 200),
   );
   r.openapi(
     createRoute({
@@ -54,7 +47,7 @@ export function v1MaintenanceRoutes() {
     }),
     async (c) => {
       const { page, limit, ...filter } = c.req.valid('query');
-      const windows = await listMaintenanceWindows(ctxOf(c), keyWorkspace(c), filter);
+      const windows = await listMaintenanceWindows(requestCtx(c), keyWorkspaceId(c.var.actor), filter);
       return c.json(paginate(windows.map(toMaintenanceWindow), page, limit), 200);
     },
   );
