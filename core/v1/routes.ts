@@ -1,3 +1,5 @@
+import { requestCtx } from '../http/env.js';
+import { keyWorkspaceId } from './keyScope.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
@@ -34,20 +36,12 @@ export function v1Routes() {
   });
   r.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
   const security = apiKeySecurity;
-  const ctxOf = (c: { var: { deps: import('../deps.js').Deps; actor: import('../auth/context.js').Actor } }) => ({
-    deps: c.var.deps,
-    actor: c.var.actor,
-  });
-  const keyWorkspace = (actor: import('../auth/context.js').Actor): number => {
-    if (actor.kind !== 'apiKey') throw badRequest('API key required');
-    return actor.workspaceId;
-  };
 
   r.openapi(
     createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }),
     async (c) => {
       const actor = c.var.actor;
-      const workspaceId = keyWorkspace(actor);
+      const workspaceId = keyWorkspaceId(actor);
       const workspace = (await c.var.deps.store.entities.workspace.get({ workspaceId }).go()).data;
       if (actor.kind !== 'apiKey') throw badRequest('API key required');
       return c.json(
@@ -71,7 +65,7 @@ export function v1Routes() {
     }),
     async (c) => {
       const { page, limit } = c.req.valid('query');
-      const projects = await listProjects(ctxOf(c), keyWorkspace(c.var.actor));
+      const projects = await listProjects(requestCtx(c), keyWorkspaceId(c.var.actor));
       return c.json(paginate(projects.map(toProject), page, limit), 200);
     },
   );
@@ -80,13 +74,13 @@ export function v1Routes() {
     createRoute({ method: 'post', path: '/projects', tags: ['v1'], security, request: { body: jsonBody(ProjectCreateV1) }, responses: { 201: jsonResponse(Project, 'Created') } }),
     async (c) => {
       const input = c.req.valid('json');
-      return c.json(toProject(await createProject(ctxOf(c), { ...input, workspaceId: keyWorkspace(c.var.actor) })), 201);
+      return c.json(toProject(await createProject(requestCtx(c), { ...input, workspaceId: keyWorkspaceId(c.var.actor) })), 201);
     },
   );
 
   r.openapi(
     createRoute({ method: 'get', path: '/projects/{id}', tags: ['v1'], security, request: { params: IdParam }, responses: { 200: jsonResponse(Project, 'Project') } }),
-    async (c) => c.json(toProject(await getProject(ctxOf(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(toProject(await getProject(requestCtx(c), c.req.valid('param').id)), 200),
   );
 
   r.route('/', v1CheckRoutes());
