@@ -1,9 +1,7 @@
-import { Hono } from 'hono';
-import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import { createAppShell } from './appShell.js';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
-import { errorBody, handleError } from './http/errors.js';
-import { methodsFor, requireJsonBodies } from './http/guards.js';
 import { createRouter } from './http/router.js';
 import { authRoutes, meRoutes } from './auth/routes.js';
 import { identityRoutes } from './identity/routes.js';
@@ -17,21 +15,20 @@ import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
 
-const exemptFromJson = (path: string): boolean => path.includes('/signals/') || path.endsWith('/oauth/token');
+export { createSignalApp } from './signalApp.js';
 
 /**
- * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS the same
- * app runs behind API Gateway in each Lambda.
+ * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
+ * API Lambda, and the ping paths go to the signals Lambda's smaller createSignalApp.
  */
 export function createApp(deps: Deps): Hono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
-  app.use('*', async (c, next) => {
-    c.set('deps', deps);
-    await next();
+  return createAppShell(deps, (app) => {
+    app.route('/api/v1', v1Routes());
+    app.route('/api', dashboardRoutes());
   });
-  app.use('/api/*', requireJsonBodies(exemptFromJson));
-  app.get('/api/health', (c) => c.json({ status: 'ok' }));
+}
 
+function dashboardRoutes() {
   const dashboard = createRouter();
   dashboard.route('/', authRoutes());
   dashboard.route('/me', meRoutes());
@@ -52,17 +49,5 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     servers: [{ url: '/api' }],
   });
 
-  app.route('/api/v1', v1Routes());
-  app.route('/api', dashboard);
-
-  app.notFound((c) => {
-    const allowed = methodsFor(app.routes, c.req.path).filter((m) => m !== c.req.method);
-    if (allowed.length > 0) {
-      c.header('Allow', allowed.join(', '));
-      return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}`, 'METHOD_NOT_ALLOWED'), 405);
-    }
-    return c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404);
-  });
-  app.onError(handleError);
-  return app;
+  return dashboard;
 }

@@ -1,41 +1,7 @@
-import type { LambdaEvent } from 'hono/aws-lambda';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from '../core/store/client.js';
-
-type Handler = (event: LambdaEvent) => Promise<{ statusCode: number; body: string; headers?: Record<string, string> }>;
-
-/** An API Gateway HTTP API (payload 2.0) event, as the `ANY /api/{proxy+}` route delivers it. */
-function httpApiEvent(method: string, path: string, options: { body?: unknown; query?: string; routeKey?: string } = {}): LambdaEvent {
-  const body = options.body === undefined ? null : JSON.stringify(options.body);
-  return {
-    version: '2.0',
-    routeKey: options.routeKey ?? 'ANY /api/{proxy+}',
-    rawPath: path,
-    rawQueryString: options.query ?? '',
-    headers: {
-      host: 'abc123.execute-api.us-east-1.amazonaws.com',
-      'user-agent': 'vitest',
-      ...(body !== null ? { 'content-type': 'application/json' } : {}),
-    },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abc123',
-      authentication: null,
-      authorizer: {},
-      domainName: 'abc123.execute-api.us-east-1.amazonaws.com',
-      domainPrefix: 'abc123',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'vitest' },
-      requestId: ulid(),
-      routeKey: options.routeKey ?? 'ANY /api/{proxy+}',
-      stage: '$default',
-      time: '01/Mar/2026:12:00:00 +0000',
-      timeEpoch: Date.parse('2026-03-01T12:00:00Z'),
-    },
-    body,
-    isBase64Encoded: false,
-  };
-}
+import { httpApiEvent, type LambdaHandler as Handler } from './httpApiEvent.js';
 
 describe('functions/api.ts behind API Gateway', () => {
   let handler: Handler;

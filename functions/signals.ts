@@ -1,9 +1,14 @@
 import { handle } from 'hono/aws-lambda';
-import { awsDeps } from '../core/adapters/aws/deps.js';
-import { createApp } from '../core/app.js';
+import { awsCoreDeps } from '../core/adapters/aws/coreDeps.js';
+import type { Deps } from '../core/deps.js';
+import { createSignalApp } from '../core/signalApp.js';
+
+/** The signal app behind API Gateway, over the given Deps (tests pass their own). */
+export const signalsHandler = (deps: Deps) => handle(createSignalApp(deps));
 
 /**
- * The ping surface (`ANY /api/signals/{proxy+}`) as its own Lambda, so ping traffic scales and
- * is throttled apart from the dashboard. It serves the same app until a signals-only app exists.
+ * The ping surface (`/api/signals/ping|s|p/...`) as its own Lambda, so ping traffic scales and is
+ * throttled apart from the dashboard. Its cold start loads only the signal routes, and no
+ * scheduler or mail client: pings (and the heartbeat jobs a slug ping creates) use neither.
  */
-export const handler = handle(createApp(awsDeps()));
+export const handler = signalsHandler(awsCoreDeps());

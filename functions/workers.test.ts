@@ -7,6 +7,7 @@ type SweepReport = { at: string; steps: { name: string; ok: boolean }[] };
 
 describe('the queue and schedule entry points', () => {
   let incidentWorker: (event: SqsEvent) => Promise<SqsBatchResponse>;
+  let alertWorker: (event: SqsEvent) => Promise<SqsBatchResponse>;
   let sweep: () => Promise<SweepReport>;
   let probe: (event: unknown) => Promise<unknown>;
 
@@ -17,6 +18,7 @@ describe('the queue and schedule entry points', () => {
     process.env.VIGIL_DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
     await ensureTable(createDynamoClient({ endpoint: inject('dynamoEndpoint') }), table);
     incidentWorker = (await import('./incidentWorker.js')).handler;
+    alertWorker = (await import('./alertWorker.js')).handler;
     sweep = (await import('./sweep.js')).handler;
     probe = (await import('./probe.js')).handler;
   });
@@ -27,6 +29,17 @@ describe('the queue and schedule entry points', () => {
       Records: [
         { messageId: 'about-a-deleted-check', body: JSON.stringify(gone) },
         { messageId: 'not-json', body: '{' },
+      ],
+    });
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'not-json' }] });
+  });
+
+  it('alertWorker drops a message about an incident that does not exist and reports the non-JSON one', async () => {
+    const gone = { type: 'incident.opened', incidentId: 999_999, workspaceId: 1, projectId: null, checkId: null, severity: 'P1', at: '2026-03-01T12:00:00.000Z' };
+    const response = await alertWorker({
+      Records: [
+        { messageId: 'about-a-missing-incident', body: JSON.stringify(gone) },
+        { messageId: 'not-json', body: 'incident opened' },
       ],
     });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'not-json' }] });

@@ -10,10 +10,13 @@ import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './se
 /** Scheduler calls the API makes to keep one schedule per outbound check and region. */
 export const SCHEDULE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
 
+/** The ping paths the signals Lambda serves (token pings, slug pings, deprecated key-in-URL slug pings). */
+export const SIGNAL_ROUTE_PREFIXES = ['/api/signals/ping', '/api/signals/s', '/api/signals/p'] as const;
+
 /**
- * The HTTP API: the signal paths on their own small Lambda (ping traffic is the hot path), and
- * everything else under `/api` (plus `$default`, so any other path gets the app's JSON 404) on the
- * API Lambda. Both run the same Hono app.
+ * The HTTP API: the ping paths on their own small Lambda running createSignalApp (ping traffic is
+ * the hot path), and everything else under `/api` (signal history and stream included, plus
+ * `$default`, so any other path gets the app's JSON 404) on the API Lambda running createApp.
  */
 export function ApiStack({ app, stack }: StackContext) {
   const settings = deploySettings();
@@ -63,7 +66,7 @@ export function ApiStack({ app, stack }: StackContext) {
   const api = new Api(stack, 'Api', {
     routes: {
       'ANY /api/{proxy+}': { function: apiFunction },
-      'ANY /api/signals/{proxy+}': { function: signalsFunction },
+      ...Object.fromEntries(SIGNAL_ROUTE_PREFIXES.map((prefix) => [`ANY ${prefix}/{proxy+}`, { function: signalsFunction }])),
       $default: { function: apiFunction },
     },
   });

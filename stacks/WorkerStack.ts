@@ -4,8 +4,16 @@ import { queueUrlVariable } from '../core/adapters/aws/env.js';
 import { ApiStack } from './ApiStack.js';
 import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
-import { sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
+import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings } from './settings.js';
+
+/**
+ * Alert messages per invocation. Each message may wait ALERT_WEBHOOK_SECONDS on a webhook (a
+ * message's channels are sent in parallel), so a batch fits in CONSUMER_TIMEOUT_SECONDS with room
+ * for the store calls, and the queue's visibility timeout (6x) is longer still.
+ */
+export const ALERT_BATCH_SIZE = 2;
+export const ALERT_WEBHOOK_SECONDS = 10;
 
 /**
  * The queue consumers. They sit after ApiStack (not in QueueStack) so they get the public URL,
@@ -31,5 +39,16 @@ export function WorkerStack({ stack }: StackContext) {
   });
   incidentWorker.addEventSource(new SqsEventSource(queues.incidents, { batchSize: 10, reportBatchItemFailures: true }));
 
-  return { incidentWorker };
+  // Publishes nowhere: no queue URL and no sqs:SendMessage.
+  const alertWorker = new Function(stack, 'AlertWorker', {
+    handler: 'functions/alertWorker.handler',
+    description: 'Vigil alerts queue consumer',
+    timeout: CONSUMER_TIMEOUT_SECONDS,
+    memorySize: 512,
+    environment: { ...storeEnvironment(table.tableName, settings), ...mailEnvironment(settings), VIGIL_PUBLIC_URL: publicUrl },
+    permissions: [tableReadWrite(table.tableArn), ...sendMail(stack, settings)],
+  });
+  alertWorker.addEventSource(new SqsEventSource(queues.alerts, { batchSize: ALERT_BATCH_SIZE, reportBatchItemFailures: true }));
+
+  return { incidentWorker, alertWorker };
 }

@@ -2,13 +2,13 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { FunctionalStack } from 'sst/constructs/FunctionalStack.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_KEYS } from '../core/store/table.js';
-import { ApiStack, SCHEDULE_ACTIONS } from './ApiStack.js';
+import { ApiStack, SCHEDULE_ACTIONS, SIGNAL_ROUTE_PREFIXES } from './ApiStack.js';
 import { TABLE_ACTIONS } from './permissions.js';
 import { ProbeStack } from './ProbeStack.js';
-import { QueueStack } from './QueueStack.js';
+import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
 import { SweepStack } from './SweepStack.js';
-import { WorkerStack } from './WorkerStack.js';
+import { ALERT_BATCH_SIZE, ALERT_WEBHOOK_SECONDS, WorkerStack } from './WorkerStack.js';
 import { ACCOUNT, actionsOf, allStatements, buildApp, policyStatements, json, logicalId } from './testSupport.js';
 
 // One build of the home region for the whole file: bundling every function takes a few seconds.
@@ -72,15 +72,20 @@ describe('ApiStack', () => {
     return integration.Properties.IntegrationUri['Fn::GetAtt'][0];
   };
 
-  it('routes the signal paths to the signals Lambda and the rest of /api to the API Lambda', () => {
+  it('routes the ping paths to the signals Lambda and the rest of /api to the API Lambda', () => {
     const t = template(ApiStack);
     t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     const api = logicalId(t, 'AWS::Lambda::Function', 'ApiFunction');
     const signals = logicalId(t, 'AWS::Lambda::Function', 'SignalsFunction');
+    expect([...SIGNAL_ROUTE_PREFIXES]).toEqual(['/api/signals/ping', '/api/signals/s', '/api/signals/p']);
+    for (const prefix of SIGNAL_ROUTE_PREFIXES) expect(routeTarget(t, `ANY ${prefix}/{proxy+}`)).toBe(signals);
     expect(routeTarget(t, 'ANY /api/{proxy+}')).toBe(api);
-    expect(routeTarget(t, 'ANY /api/signals/{proxy+}')).toBe(signals);
     expect(routeTarget(t, '$default')).toBe(api);
+    // History and the stream need the session routes of the full app: no catch-all for /api/signals.
+    const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/signals/p/{proxy+}', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/signals/s/{proxy+}', 'ANY /api/{proxy+}']);
+    t.hasResourceProperties('AWS::Lambda::Function', { Handler: Match.stringLikeRegexp('signals\\.handler$'), Timeout: 10 });
     t.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0', IntegrationUri: { 'Fn::GetAtt': [signals, 'Arn'] } });
   });
 
@@ -125,6 +130,28 @@ describe('WorkerStack', () => {
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('QueueStack:.*incidents.*Arn') },
     });
     t.hasResourceProperties('AWS::Lambda::Function', { Timeout: 30, Handler: Match.stringLikeRegexp('incidentWorker\\.handler$') });
+  });
+
+  it('consumes the alerts queue in small batches that finish well within the visibility timeout', () => {
+    const t = template(WorkerStack);
+    const worker = logicalId(t, 'AWS::Lambda::Function', 'AlertWorker');
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: worker },
+      BatchSize: ALERT_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('QueueStack:.*alerts.*Arn') },
+    });
+    const fn = t.toJSON().Resources[worker] as { Properties: { Timeout: number; Handler: string; Environment: { Variables: Record<string, unknown> } } };
+    expect(fn.Properties.Handler).toMatch(/alertWorker\.handler$/);
+    // Every message of a batch may wait out a webhook; a redelivery must not overlap a live run.
+    expect(fn.Properties.Timeout).toBe(CONSUMER_TIMEOUT_SECONDS);
+    expect(ALERT_BATCH_SIZE * ALERT_WEBHOOK_SECONDS).toBeLessThan(fn.Properties.Timeout);
+    const [alerts] = Object.values(template(QueueStack).findResources('AWS::SQS::Queue', { Properties: { QueueName: 'test-vigil-alerts' } })) as {
+      Properties: { VisibilityTimeout: number };
+    }[];
+    expect(fn.Properties.Timeout).toBeLessThan(alerts?.Properties.VisibilityTimeout ?? 0);
+    expect(fn.Properties.Environment.Variables).toMatchObject({ VIGIL_TABLE_NAME: expect.anything(), VIGIL_MAIL_FROM: 'alerts@vigil.example' });
+    expect(Object.keys(fn.Properties.Environment.Variables).filter((name) => name.startsWith('VIGIL_QUEUE_URL_'))).toEqual([]);
   });
 });
 
@@ -223,5 +250,15 @@ describe('IAM: every function gets only what it uses', () => {
     expect(json(worker?.Resource)).not.toMatch(/incidents/);
     const sweep = policyStatements(template(SweepStack), 'Sweep').find((s) => actionsOf(s).includes('sqs:SendMessage'));
     expect(json(sweep?.Resource)).toMatch(/incidents.*alerts/);
+  });
+
+  it('lets the alert worker use the table and send mail as VIGIL_MAIL_FROM, and publish nowhere', () => {
+    const statements = policyStatements(template(WorkerStack), 'AlertWorker');
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.some((a) => a.startsWith('sqs:Send'))).toBe(false);
+    expect(actions.some((a) => a.startsWith('scheduler:') || a === 'iam:PassRole')).toBe(false);
+    expect(actions).toEqual(expect.arrayContaining(TABLE_ACTIONS));
+    const mail = statements.find((s) => actionsOf(s).includes('ses:SendEmail'));
+    expect(json(mail?.Resource)).toContain('identity/alerts@vigil.example');
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { ConfigError } from '../../config.js';
 import { ensureTable } from '../../store/client.js';
 import { WebSocketBroadcaster } from './broadcaster.js';
+import { awsCoreDeps } from './coreDeps.js';
 import { awsDeps } from './deps.js';
 import { readAwsEnv } from './env.js';
 import { SesMailer } from './mailer.js';
@@ -64,5 +65,17 @@ describe('awsDeps', () => {
     const deps = awsDeps({ VIGIL_TABLE_NAME: table, VIGIL_DYNAMODB_ENDPOINT: inject('dynamoEndpoint') });
     await ensureTable(deps.store.client, table);
     expect(await deps.store.nextId('probe')).toBe(1);
+  });
+});
+
+describe('awsCoreDeps (the signals Lambda)', () => {
+  it('builds the store, queue and broadcaster, and no scheduler or mailer whatever the environment says', async () => {
+    const deps = awsCoreDeps(FULL_ENV);
+    expect(deps.store.table).toBe('test-vigil-table');
+    expect(deps.queue).toBeInstanceOf(SqsQueue);
+    expect(deps.broadcaster).toBeInstanceOf(WebSocketBroadcaster);
+    expect(deps.scheduler).not.toBeInstanceOf(EventBridgeScheduler);
+    await expect(deps.scheduler.remove('probe-1-us-east-1')).rejects.toThrow('VIGIL_SCHEDULE_GROUP');
+    await expect(deps.mailer.send({ to: 'a@example.com', subject: 's', text: 't' })).rejects.toThrow('VIGIL_MAIL_FROM');
   });
 });

@@ -1,0 +1,37 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Deps } from './deps.js';
+import type { AppEnv } from './http/env.js';
+import { errorBody, handleError } from './http/errors.js';
+import { methodsFor, requireJsonBodies } from './http/guards.js';
+
+const exemptFromJson = (path: string): boolean => path.includes('/signals/') || path.endsWith('/oauth/token');
+
+/**
+ * What every Vigil app shares, whatever routes it serves: deps on the context, the JSON-body
+ * guard, `/api/health`, a JSON 404 (405 with `Allow` when only the method is wrong) and the spec
+ * error shape for thrown errors. `mount` adds the routes; the fallbacks are set after it so that
+ * the 405 check sees them. Kept apart from core/app.ts so a Lambda serving one surface bundles
+ * only the modules of that surface.
+ */
+export function createAppShell(deps: Deps, mount: (app: OpenAPIHono<AppEnv>) => void): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use('/api/*', requireJsonBodies(exemptFromJson));
+  app.get('/api/health', (c) => c.json({ status: 'ok' }));
+
+  mount(app);
+
+  app.notFound((c) => {
+    const allowed = methodsFor(app.routes, c.req.path).filter((m) => m !== c.req.method);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}`, 'METHOD_NOT_ALLOWED'), 405);
+    }
+    return c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404);
+  });
+  app.onError(handleError);
+  return app;
+}
