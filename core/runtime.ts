@@ -37,7 +37,7 @@ export async function createLocalDeps(options: {
     queue: new LocalQueue({ autoDrain: options.autoDrain }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
-    mailer: new OutboxMailer({ log: options.logMail ?? false }),
+    mailer: new OutboxMailer({ log: options.logMail ?? false, clock: options.clock ?? systemClock }),
   };
   deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
   deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));
