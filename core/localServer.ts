@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
+import { createLocalDeps, type LocalDeps } from './runtime.js';
+import { startLocalWorkers } from './workers/local.js';
+
+export type LocalServer = {
+  /** `{base_url}`: `http://localhost:<port>/api`. */
+  baseUrl: string;
+  deps: LocalDeps;
+  /** Stops taking requests, lets in-flight ones finish, drains queued work, then closes the store. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The embedded runtime behind `npm start`: the store (dynalite in a child process, so it has a
+ * core of its own, unless VIGIL_DYNAMODB_ENDPOINT names another), the in-process adapters and
+ * workers, and one HTTP server for every surface.
+ */
+export async function startLocalServer(config: Config, options: { log?: boolean } = {}): Promise<LocalServer> {
+  let store: EmbeddedStore | undefined;
+  const endpoint = config.dynamoEndpoint ?? (store = await startEmbeddedStore(config.dataDir, 0, { isolate: 'child' })).endpoint;
+  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
+  const stopWorkers = startLocalWorkers(deps);
+  const app = createApp(deps);
+  const server = await new Promise<ServerType>((resolve) => {
+    const started: ServerType = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
+  });
+  const port = (server.address() as AddressInfo).port;
+  let stopped: Promise<void> | undefined;
+  return {
+    baseUrl: `http://localhost:${port}/api`,
+    deps,
+    stop: () =>
+      (stopped ??= new Promise<void>((resolve, reject) => {
+        server.close(() => {
+          void (async () => {
+            await stopWorkers();
+            await deps.queue.drain();
+            await store?.close();
+          })().then(resolve, reject);
+        });
+        // Idle keep-alive connections would hold close() open; in-flight requests still finish.
+        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      })),
+  };
+}
