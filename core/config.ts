@@ -8,7 +8,7 @@ const flag = z
 
 /** Environment configuration, validated once at boot. Every variable is optional. */
 export const ConfigSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000), // 0: any free port
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000), // 0 picks a free port
   VIGIL_DATA_DIR: z.string().min(1).default('.data'),
   VIGIL_DYNAMODB_ENDPOINT: z.url().optional(),
   VIGIL_TABLE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/).default('vigil'),

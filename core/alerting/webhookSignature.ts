@@ -45,7 +45,7 @@ export function signWebhook(secrets: string | readonly string[], id: string, tim
   };
 }
 
-/** What a receiver does: any matching `v1` signature within the tolerance window is valid. */
+/** What a receiver does: a message is valid when one of its `v1` signatures matches within the tolerance window. */
 export function verifyWebhook(
   secret: string,
   headers: Partial<Record<keyof WebhookHeaders, string | undefined>>,

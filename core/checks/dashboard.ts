@@ -10,7 +10,7 @@ import { pauseCheck, resumeCheck } from './pause.js';
 import { listProjectChecks, listWorkspaceChecks, loadCheck, readCheckByToken, type Ctx } from './repository.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
-import { toCheckSignal } from './views.js';
+import { toSignal } from '../signals/record.js';
 
 /** Spec "Dashboard: checks" constraints: inbound checks are never due more often than every 300 s. */
 export const INBOUND_MIN_INTERVAL_SECONDS = 300;
@@ -128,7 +128,7 @@ export async function getCheckByToken(ctx: Ctx, token: string) {
   await authorize(ctx.deps, ctx.actor, check.workspaceId, 'VIEWER', 'Check');
   const nowSeconds = Math.floor(ctx.deps.clock.now().getTime() / 1000);
   const recent = await ctx.deps.store.entities.signal.query.byCheck({ checkId: check.checkId }).go({ order: 'desc', limit: RECENT_SIGNALS });
-  const signals = recent.data.filter((signal) => signal.expiresAt > nowSeconds).map(toCheckSignal);
+  const signals = recent.data.filter((signal) => signal.expiresAt > nowSeconds).map(toSignal);
   return { check, signals };
 }
 

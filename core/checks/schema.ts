@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { Signal } from '../signals/schema.js';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { CHECK_MODES, CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
-import { SIGNAL_TYPES } from '../store/entities/signal.js';
 import { OUTBOUND_METHODS, OutboundConfig, OutboundConfigPatch, OutboundConfigView, PROBE_REGIONS } from './outboundSchema.js';
 
 const Id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -125,21 +125,7 @@ export type DashboardCheck = z.output<typeof DashboardCheck>;
 
 export const CheckPage = pageSchema(DashboardCheck, 'CheckPage');
 
-export const CheckSignal = z
-  .object({
-    id: z.string(),
-    type: z.enum(SIGNAL_TYPES),
-    source: z.string(),
-    receivedAt: z.string(),
-    sourceIp: z.string().nullable(),
-    userAgent: z.string().nullable(),
-    method: z.string().nullable(),
-    payload: z.string().nullable(),
-    durationMs: z.number().nullable(),
-  })
-  .openapi('CheckSignal');
-
-export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(CheckSignal) }).openapi('CheckWithSignals');
+export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(Signal) }).openapi('CheckWithSignals');
 
 // ---- Integration API ----
 

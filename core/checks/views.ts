@@ -1,6 +1,5 @@
 import type { Config } from '../config.js';
 import type { CheckItem } from '../store/entities/check.js';
-import type { SignalItem } from '../store/entities/signal.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
 import type { CheckV1, DashboardCheck, JobV1 } from './schema.js';
 
@@ -79,14 +78,3 @@ export function toJobV1(config: Config, check: CheckItem): JobV1 {
   };
 }
 
-export const toCheckSignal = (signal: SignalItem) => ({
-  id: signal.signalId,
-  type: signal.type,
-  source: signal.source,
-  receivedAt: signal.receivedAt,
-  sourceIp: signal.sourceIp ?? null,
-  userAgent: signal.userAgent ?? null,
-  method: signal.method ?? null,
-  payload: signal.payload ?? null,
-  durationMs: signal.durationMs ?? null,
-});
