@@ -1,10 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
-import { errorBody, handleError } from './http/errors.js';
+import { errorBody, handleError, HttpError } from './http/errors.js';
 import { methodsFor, requireJsonBodies } from './http/guards.js';
 
 const exemptFromJson = (path: string): boolean => path.includes('/signals/') || path.endsWith('/oauth/token');
+
+/** No API body comes near this; it keeps a runaway upload out of memory (pings have their own 10 KB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * What every Vigil app shares, whatever routes it serves: deps on the context, the JSON-body
@@ -20,6 +24,15 @@ export function createAppShell(deps: Deps, mount: (app: OpenAPIHono<AppEnv>) => 
     await next();
   });
   app.use('/api/*', requireJsonBodies(exemptFromJson));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
 
   mount(app);

@@ -43,6 +43,15 @@ describe('error shape on every failure', () => {
     expect(projects.body).toHaveLength(1);
   });
 
+  it('a body over 1 MiB is 413 in the error shape and creates nothing', async () => {
+    const user = await t.signup('conv-huge');
+    const huge = JSON.stringify({ name: 'big', description: 'x'.repeat(1024 * 1024) });
+    const res = await t.request('POST', '/projects', { token: user.token, rawBody: huge, headers: { 'content-type': 'application/json' } });
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+    const projects = await t.request<unknown[]>('GET', '/projects', { token: user.token });
+    expect(projects.body).toHaveLength(1);
+  });
+
   it('a missing or garbage credential is 401 in the error shape', async () => {
     expectError(await t.request('GET', '/workspaces'), 401, 'UNAUTHORIZED');
     expectError(await t.request('GET', '/alert-channels', { token: 'not-a-token' }), 401);
