@@ -19,7 +19,8 @@ export type PortFactory = (aws: AwsEnv, region: string) => OptionalPorts;
  * Lambda) does not load their SDK clients on a cold start. Nothing here calls AWS until a port is used.
  */
 export function awsCoreDeps(env: Record<string, string | undefined> = process.env, ports: PortFactory = () => ({})): Deps {
-  const config = loadConfig(env);
+  // The loopback switch is for local testing only: on AWS it is off for every function, whatever the env says.
+  const config = { ...loadConfig(env), probeAllowPrivate: false };
   const aws = readAwsEnv(env);
   const region = config.homeRegion;
   const store = createStore(createDynamoClient({ region, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) }), config.tableName);

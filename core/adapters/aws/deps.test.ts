@@ -56,6 +56,11 @@ describe('awsDeps', () => {
     await expect(deps.mailer.send({ to: 'a@example.com', subject: 's', text: 't' })).rejects.toThrow('VIGIL_MAIL_FROM');
   });
 
+  it('never opens the loopback switch on AWS, whatever the environment says', () => {
+    expect(awsDeps({ ...FULL_ENV, VIGIL_PROBE_ALLOW_PRIVATE: '1' }).config.probeAllowPrivate).toBe(false);
+    expect(awsCoreDeps({ ...FULL_ENV, VIGIL_PROBE_ALLOW_PRIVATE: 'true' }).config.probeAllowPrivate).toBe(false);
+  });
+
   it('stops the cold start on a bad configuration value', () => {
     expect(() => awsDeps({ VIGIL_HOME_REGION: 'mars-north-1' })).toThrow(ConfigError);
   });
