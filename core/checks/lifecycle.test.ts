@@ -52,6 +52,7 @@ describe('pause and resume', () => {
     const noop = expectStatus(await put(`/checks/${check.id}/resume`), 200);
     expect(noop.status).toBe('NEW');
     expect(published()).toEqual([]);
+    await setStatus(check.id, 'OK', t.clock.now().toISOString());
     expectStatus(await put(`/checks/${check.id}/pause`), 200);
     t.clock.advanceSeconds(120);
     const resumed = expectStatus(await put(`/checks/${check.id}/resume`), 200);
@@ -60,11 +61,36 @@ describe('pause and resume', () => {
     const stored = await readCheckById(t.deps, check.id);
     expect(stored).toMatchObject({ dueShard: '0', dueAt: due });
     expect(published().map((m) => [m.from, m.to, m.cause])).toEqual([
-      ['NEW', 'PAUSED', 'PAUSE'],
+      ['OK', 'PAUSED', 'PAUSE'],
       ['PAUSED', 'RESUMED', 'RESUME'],
     ]);
     expectStatus(await put(`/checks/${check.id}/resume`), 200);
     expect(published()).toHaveLength(2);
+  });
+
+  it('a check that never pinged is resumed without arming the sweep: it is never alerted', async () => {
+    const check = await createCheck(t, user, inboundBody(user));
+    expectStatus(await put(`/checks/${check.id}/pause`), 200);
+    const resumed = expectStatus(await put(`/checks/${check.id}/resume`), 200);
+    expect(resumed.status).toBe('RESUMED');
+    const stored = await readCheckById(t.deps, check.id);
+    expect(stored?.dueAt).toBeUndefined();
+    expect(stored?.dueShard).toBeUndefined();
+  });
+
+  it('a user pausing a check a deployment paused takes the pause over: the deployment end leaves it paused', async () => {
+    const check = await createCheck(t, user, inboundBody(user));
+    const item = await readCheckById(t.deps, check.id);
+    if (!item) throw new Error('missing');
+    const now = t.clock.now();
+    await pauseCheck(t.deps, item, { cause: 'DEPLOYMENT', now });
+    const count = published().length;
+    const byUser = expectStatus(await put(`/checks/${check.id}/pause`), 200);
+    expect(byUser).toMatchObject({ status: 'PAUSED', deploymentPaused: false });
+    expect(published()).toHaveLength(count);
+    const current = await readCheckById(t.deps, check.id);
+    if (!current) throw new Error('missing');
+    expect((await resumeCheck(t.deps, current, { cause: 'DEPLOYMENT', now })).status).toBe('PAUSED');
   });
 
   it('disables and re-enables the probe schedules of outbound checks', async () => {

@@ -40,7 +40,11 @@ export async function pauseCheck(deps: Deps, check: CheckItem, opts: PauseOption
   const paused = await updateCheckGuarded(deps, check.token, (current) => {
     // Derived afresh on every attempt: a retry may find the check already paused by someone else.
     from = undefined;
-    if (current.status === 'PAUSED') return null;
+    if (current.status === 'PAUSED') {
+      // A user pausing a check a deployment holds takes the pause over: the deployment's end must not resume it.
+      if (opts.cause === 'USER' && current.deploymentPaused === true) return { set: { updatedAt: opts.now.toISOString() }, remove: ['deploymentPaused'] };
+      return null;
+    }
     from = current.status;
     return {
       set: { status: 'PAUSED', updatedAt: opts.now.toISOString(), ...(opts.cause === 'DEPLOYMENT' ? { deploymentPaused: true } : {}) },

@@ -36,7 +36,9 @@ const checkArb = fc.record({
 });
 
 /** What a check should be waiting on, by the rules: the index must hold exactly those. */
-const pending = (c: CheckTiming): boolean => c.checkMode === 'INBOUND' && ['OK', 'RESUMED', 'LATE'].includes(c.status);
+// Waiting on a timing transition: running inbound checks, except one that never pinged (never alerted).
+const pending = (c: CheckTiming): boolean =>
+  c.checkMode === 'INBOUND' && (['OK', 'LATE'].includes(c.status) || (c.status === 'RESUMED' && c.lastPingAt !== undefined));
 
 function step(check: CheckTiming, op: Op, now: Date): CheckTiming {
   switch (op.kind) {
@@ -77,8 +79,8 @@ describe('check status transitions (properties)', () => {
             // Never DOWN before nextDueAt + grace, never LATE before nextDueAt.
             if (outcome.status === 'DOWN' && check.status !== 'DOWN') expect(at).toBeGreaterThan(lateAt + check.graceSeconds * 1000);
             if (outcome.status === 'LATE' && check.status !== 'LATE') expect(at).toBeGreaterThan(lateAt);
-            // A held check, a NEW check, a paused check never move.
-            if (op.held || check.status === 'NEW' || check.status === 'PAUSED') expect(outcome.status).toBe(check.status);
+            // A held check, a NEW check, a paused check, a check that never pinged never move.
+            if (op.held || check.status === 'NEW' || check.status === 'PAUSED' || check.lastPingAt === undefined) expect(outcome.status).toBe(check.status);
             expect(outcome.statusChange !== null).toBe(outcome.status !== check.status);
             // Idempotent: sweeping the result again at the same instant changes nothing.
             const once = applyChanges(check, outcome.changes);
@@ -171,7 +173,9 @@ describe('check status transitions (examples)', () => {
 
   it('RESUMED counts from the resume time', () => {
     const resumeAt = new Date(T0 + 3_600_000);
-    const resumed: CheckTiming = { ...newCheck({ status: 'RESUMED' }), ...resumedTiming(newCheck(), resumeAt).set };
+    // A check that pinged before its pause (one that never pinged is never alerted).
+    const pinged = { lastPingAt: new Date(T0).toISOString() };
+    const resumed: CheckTiming = { ...newCheck({ status: 'RESUMED', ...pinged }), ...resumedTiming(newCheck(pinged), resumeAt).set };
     expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_000), false).status).toBe('RESUMED');
     expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_001), false).statusChange).toEqual({ from: 'RESUMED', to: 'LATE' });
   });

@@ -94,7 +94,8 @@ function runDuration(startedAt: string | undefined, now: Date): number | undefin
  */
 export function onSweep(check: CheckTiming, now: Date, held: boolean): SweepOutcome {
   const unchanged: SweepOutcome = { changes: null, status: check.status, signal: null, statusChange: null };
-  const waits = isTimed(check) && (check.status === 'OK' || check.status === 'RESUMED' || check.status === 'LATE');
+  // A check that never pinged waits for nothing (DESIGN 6: never alerted), even once resumed.
+  const waits = isTimed(check) && (check.status === 'OK' || check.status === 'LATE' || (check.status === 'RESUMED' && check.lastPingAt !== undefined));
   if (!waits || !check.nextDueAt) {
     // Nothing pending: a stale index entry is dropped so the sweep stops reading it.
     if (check.dueAt === undefined && check.dueShard === undefined) return unchanged;

@@ -28,6 +28,7 @@ export function retime(check: Timed, previousIntervalSeconds: number, now: Date)
       base = check.lastPingAt ? new Date(check.lastPingAt) : now;
       break;
     case 'RESUMED':
+      if (check.lastPingAt === undefined) return leaveIndex;
       base = check.nextDueAt ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
       break;
     default:
@@ -39,9 +40,10 @@ export function retime(check: Timed, previousIntervalSeconds: number, now: Date)
 }
 
 /** A resumed check is next due one interval from the resume (spec: "from the next expected interval"). */
-export function resumedTiming(check: Pick<CheckItem, 'checkMode' | 'intervalSeconds'>, now: Date): TimingChanges {
+export function resumedTiming(check: Pick<CheckItem, 'checkMode' | 'intervalSeconds' | 'lastPingAt'>, now: Date): TimingChanges {
   const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
-  // Outbound checks are judged by probe rounds, not by pings arriving: no timing transition.
-  if (check.checkMode !== 'INBOUND') return { set: { nextDueAt }, remove: ['dueAt', 'dueShard'] };
+  // Outbound checks are judged by probe rounds, not by pings arriving; a check that never pinged
+  // is never alerted (DESIGN 6): neither waits on a timing transition.
+  if (check.checkMode !== 'INBOUND' || check.lastPingAt === undefined) return { set: { nextDueAt }, remove: ['dueAt', 'dueShard'] };
   return { set: { nextDueAt, dueShard: DUE_SHARD, dueAt: nextDueAt }, remove: [] };
 }
