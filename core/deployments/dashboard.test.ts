@@ -73,13 +73,54 @@ describe('POST /deployments (dashboard)', () => {
     expect(ok(await as(owner, 'POST', '/deployments', { projectId: p.projectId, startedAt: isoIn(t, minutes(1)) }), 201).status).toBe('SCHEDULED');
   });
 
+  it('records a finished deployment (past endedAt) as ENDED at once: nothing paused, held or signalled', async () => {
+    const p = await project();
+    const job = await createJob(t, p);
+    await ping(t, job);
+    const body = { projectId: p.projectId, autoPause: true, name: 'web', startedAt: isoIn(t, -minutes(10)), endedAt: isoIn(t, -minutes(2)) };
+    const d = ok(await as(owner, 'POST', '/deployments', body), 201);
+    expect(d).toMatchObject({ status: 'ENDED', startedAt: body.startedAt, endedAt: body.endedAt, scheduledEndAt: null, scheduledStartAt: null, autoPausedCheckIds: [] });
+    expect((await jobNow(t, owner, job)).status).toBe('OK');
+    const signals = async () => ok(await t.request<{ items: { type: string }[] }>('GET', `/signals/token/${job.token}`, { token: await session(t, owner) }), 200).items;
+    expect((await signals()).map((s) => s.type)).not.toContain('DEPLOYMENT');
+    // An end of "now" is not in the future: recorded too.
+    const justNow = ok(await as(owner, 'POST', '/deployments', { projectId: p.projectId, startedAt: isoIn(t, -minutes(1)), endedAt: isoIn(t, 0) }), 201);
+    expect(justNow).toMatchObject({ status: 'ENDED', endedAt: t.clock.now().toISOString() });
+    // Ending it again returns it unchanged; no hold keeps the job from going DOWN afterwards.
+    expect(ok(await as(owner, 'PUT', `/deployments/${d.id}/end`), 200)).toEqual(d);
+    t.clock.advance(minutes(3));
+    await sweep(t);
+    expect((await jobNow(t, owner, job)).status).toBe('DOWN');
+    expect((await signals()).map((s) => s.type)).not.toContain('DEPLOYMENT');
+    const listed = ok(await list(`projectId=${p.projectId}&start=${encodeURIComponent(isoIn(t, -minutes(9)))}&end=${encodeURIComponent(isoIn(t, -minutes(8)))}`), 200);
+    expect(listed.map((item) => item.id)).toEqual([d.id]);
+    expect(listed[0]).toEqual(d);
+  });
+
+  it('a future endedAt or scheduledEndAt alone is a planned end of an ACTIVE deployment', async () => {
+    const p = await project();
+    const planned = ok(await as(owner, 'POST', '/deployments', { projectId: p.projectId, endedAt: isoIn(t, minutes(5)) }), 201);
+    expect(planned).toMatchObject({ status: 'ACTIVE', endedAt: null, scheduledEndAt: isoIn(t, minutes(5)), scheduledStartAt: null });
+    const endOnly = ok(await as(owner, 'POST', '/deployments', { projectId: p.projectId, scheduledEndAt: isoIn(t, minutes(5)) }), 201);
+    expect(endOnly).toMatchObject({ status: 'ACTIVE', endedAt: null, scheduledEndAt: isoIn(t, minutes(5)) });
+    t.clock.advance(minutes(6));
+    await sweep(t);
+    const byId = new Map(ok(await list(`projectId=${p.projectId}`), 200).map((item) => [item.id, item]));
+    expect(byId.get(planned.id)).toMatchObject({ status: 'ENDED', endedAt: t.clock.now().toISOString() });
+    expect(byId.get(endOnly.id)?.status).toBe('ENDED');
+  });
+
   it('refuses bad bodies with 400 and foreign ids with 404, creating nothing', async () => {
     const p = await project();
     const bad: Record<string, unknown>[] = [
       {},
       { projectId: p.projectId, ttlMinutes: 5 },
       { projectId: p.projectId, endedAt: isoIn(t, -minutes(1)) },
+      { projectId: p.projectId, startedAt: isoIn(t, -minutes(1)), endedAt: isoIn(t, -minutes(2)) },
+      { projectId: p.projectId, startedAt: isoIn(t, minutes(1)), endedAt: isoIn(t, -minutes(2)) },
       { projectId: p.projectId, scheduledEndAt: isoIn(t, -minutes(1)) },
+      { projectId: p.projectId, startedAt: isoIn(t, -minutes(5)), scheduledEndAt: isoIn(t, -minutes(1)) },
+      { projectId: p.projectId, startedAt: isoIn(t, -minutes(5)), endedAt: isoIn(t, -minutes(1)), scheduledEndAt: isoIn(t, -minutes(1)) },
       { projectId: p.projectId, scheduledStartAt: isoIn(t, minutes(10)), scheduledEndAt: isoIn(t, minutes(5)) },
       { projectId: p.projectId, startedAt: isoIn(t, minutes(1)), scheduledStartAt: isoIn(t, minutes(2)) },
       { projectId: p.projectId, endedAt: isoIn(t, minutes(1)), scheduledEndAt: isoIn(t, minutes(2)) },

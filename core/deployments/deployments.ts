@@ -45,7 +45,7 @@ export type OpenInput = {
   autoPause: boolean;
   /** Integration API: the window ends this many minutes from now. */
   ttlMinutes?: number | undefined;
-  /** Dashboard: a start in the future schedules the deployment; an end is its planned end. */
+  /** Dashboard: a start in the future schedules the deployment; a future end is its planned end, a past `endedAt` records it as ENDED. */
   startedAt?: string | undefined;
   scheduledStartAt?: string | undefined;
   endedAt?: string | undefined;
@@ -76,7 +76,9 @@ async function checkTargets(deps: Deps, projectId: number, workspaceId: number, 
 
 /**
  * Opens a deployment window: ACTIVE at once, or SCHEDULED when its start is in the future. With
- * autoPause its target checks are paused now (or when the scheduled start comes).
+ * autoPause its target checks are paused now (or when the scheduled start comes). A dashboard
+ * `endedAt` that is not in the future records a finished deployment: ENDED at once, no checks
+ * paused or resumed, no hold, no DEPLOYMENT signals (nothing happened to the checks).
  */
 export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<DeploymentItem> {
   const project = await getProject(ctx, input.projectId, 'MEMBER');
@@ -89,10 +91,17 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
       ? new Date(now.getTime() + input.ttlMinutes * 60_000)
       : oneOf(input.scheduledEndAt, input.endedAt, ['scheduledEndAt', 'endedAt']);
   const endPath = input.scheduledEndAt !== undefined ? 'scheduledEndAt' : 'endedAt';
-  if (end && end.getTime() <= start.getTime()) throw badRequest(`${endPath} must be after the start`, [{ path: endPath, message: 'must be after the start' }]);
-  if (end && end.getTime() <= now.getTime()) throw badRequest(`${endPath} must be in the future`, [{ path: endPath, message: 'must be in the future' }]);
+  if (end && end.getTime() <= start.getTime()) {
+    const hint = input.startedAt === undefined && input.scheduledStartAt === undefined ? ' (startedAt defaults to now: give it to record a finished deployment)' : '';
+    throw badRequest(`${endPath} must be after the start${hint}`, [{ path: endPath, message: `must be after the start${hint}` }]);
+  }
+  // A past `endedAt` records a deployment that already happened ("the deploy that just ran");
+  // a past planned end (scheduledEndAt) is a mistake.
+  const finishedAt = end && end.getTime() <= now.getTime() && endPath === 'endedAt' && input.ttlMinutes === undefined ? end : undefined;
+  if (end && !finishedAt && end.getTime() <= now.getTime()) throw badRequest(`${endPath} must be in the future`, [{ path: endPath, message: 'must be in the future' }]);
   const checkIds = await checkTargets(deps, project.projectId, project.workspaceId, input.checkIds);
   const scheduled = start.getTime() > now.getTime();
+  const status = finishedAt ? 'ENDED' : scheduled ? 'SCHEDULED' : 'ACTIVE';
   const deploymentId = await deps.store.nextId('deployment');
   const created = await deps.store.entities.deployment
     .create({
@@ -103,22 +112,27 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
       ...(input.version != null ? { version: input.version } : {}),
       ...(input.author != null ? { author: input.author } : {}),
       ...(input.link != null ? { link: input.link } : {}),
-      status: scheduled ? 'SCHEDULED' : 'ACTIVE',
+      status,
       autoPause: input.autoPause,
       ...(checkIds ? { checkIds } : {}),
       autoPausedCheckIds: [],
       startedAt: start.toISOString(),
       ...(scheduled ? { scheduledStartAt: start.toISOString() } : {}),
-      ...(end ? { scheduledEndAt: end.toISOString() } : {}),
-      // Due at once: the reconcile below (or the sweep, if this request dies) applies the effects.
-      deploymentDueShard: DEPLOYMENT_DUE_SHARD,
-      deploymentDueAt: iso,
+      // A window that is already over pauses nothing and holds nothing: no effects are pending.
+      ...(finishedAt
+        ? { endedAt: finishedAt.toISOString(), startEffectsAt: iso, endEffectsAt: iso }
+        : {
+            ...(end ? { scheduledEndAt: end.toISOString() } : {}),
+            // Due at once: the reconcile below (or the sweep, if this request dies) applies the effects.
+            deploymentDueShard: DEPLOYMENT_DUE_SHARD,
+            deploymentDueAt: iso,
+          }),
       createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
       createdAt: iso,
       updatedAt: iso,
     })
     .go();
-  return reconcileDeployment(deps, created.data, now);
+  return finishedAt ? created.data : reconcileDeployment(deps, created.data, now);
 }
 
 /** A deployment the caller may see at `minimum`; foreign or unknown ids are 404. */

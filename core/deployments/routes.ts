@@ -21,7 +21,7 @@ export function deploymentRoutes() {
       tags,
       security,
       request: { body: { required: true, content: { 'application/json': { schema: DeploymentCreate } } } },
-      responses: { 201: jsonResponse(DashboardDeployment, 'Created: ACTIVE, or SCHEDULED when it starts later') },
+      responses: { 201: jsonResponse(DashboardDeployment, 'Created: ACTIVE, SCHEDULED when it starts later, or ENDED when endedAt has passed') },
     }),
     async (c) => c.json(toDashboardDeployment(await openDeployment(requestCtx(c), c.req.valid('json'))), 201),
   );

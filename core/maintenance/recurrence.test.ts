@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CronExpressionParser } from 'cron-parser';
 import { describe, expect, it } from 'vitest';
-import { cronProblem, isValidTimezone, occurrenceAt, planWindow, type WindowTiming } from './recurrence.js';
+import { cronProblem, isValidTimezone, occurrenceAt, occursWithin, planWindow, type WindowTiming } from './recurrence.js';
 
 const at = (iso: string): Date => new Date(iso);
 const HOUR = 3_600_000;
@@ -92,5 +92,30 @@ describe('occurrences', () => {
     const plan = planWindow(weekly, at('2029-03-28T10:00:00Z'));
     expect(plan.state).toBe('SCHEDULED');
     expect(plan.occurrence?.startAt.getTime()).toBeGreaterThan(Date.parse('2029-04-01T00:00:00Z'));
+  });
+});
+
+describe('occursWithin (list range filter)', () => {
+  // Daily 02:00-04:00 UTC from 2026-03-01.
+  const daily: WindowTiming = { startAt: at('2026-03-01T02:00:00Z'), endAt: at('2026-03-01T04:00:00Z'), recurringCron: '0 2 * * *', timezone: 'UTC' };
+  const ms = (iso: string): number => Date.parse(iso);
+
+  it('matches a range holding a later occurrence, not one between occurrences or before startAt', () => {
+    expect(occursWithin(daily, ms('2026-06-10T03:00:00Z'), ms('2026-06-10T03:30:00Z'))).toBe(true);
+    expect(occursWithin(daily, ms('2026-06-10T01:00:00Z'), ms('2026-06-10T02:00:00Z'))).toBe(true);
+    expect(occursWithin(daily, ms('2026-06-10T04:00:00Z'), ms('2026-06-10T05:00:00Z'))).toBe(true);
+    expect(occursWithin(daily, ms('2026-06-10T04:00:01Z'), ms('2026-06-11T01:59:59Z'))).toBe(false);
+    expect(occursWithin(daily, ms('2026-02-01T00:00:00Z'), ms('2026-03-01T01:59:59Z'))).toBe(false);
+    expect(occursWithin(daily, -Infinity, ms('2026-03-01T02:00:00Z'))).toBe(true);
+    expect(occursWithin(daily, ms('2030-01-01T00:00:00Z'), Infinity)).toBe(true);
+  });
+
+  it('a stopped series matches only occurrences that began before it stopped', () => {
+    const stop = ms('2026-03-05T03:00:00Z');
+    expect(occursWithin(daily, ms('2026-03-05T03:30:00Z'), ms('2026-03-05T03:40:00Z'), stop)).toBe(false);
+    expect(occursWithin(daily, ms('2026-03-05T02:30:00Z'), ms('2026-03-05T02:40:00Z'), stop)).toBe(true);
+    expect(occursWithin(daily, ms('2026-03-04T12:00:00Z'), ms('2026-03-20T00:00:00Z'), stop)).toBe(true);
+    expect(occursWithin(daily, ms('2026-03-06T00:00:00Z'), Infinity, stop)).toBe(false);
+    expect(occursWithin(daily, -Infinity, Infinity, ms('2026-03-01T01:00:00Z'))).toBe(false);
   });
 });

@@ -96,3 +96,17 @@ export function planWindow(window: WindowTiming, now: Date): Plan {
   if (!occurrence) return { state: 'COMPLETED', occurrence: null };
   return { state: occurrence.startAt.getTime() <= now.getTime() ? 'ACTIVE' : 'SCHEDULED', occurrence };
 }
+
+/**
+ * Whether an occurrence of a recurring window overlaps the closed range [from, to] (epoch ms,
+ * either may be infinite) while the series ran: `stop` is when it was completed or cancelled.
+ * Occurrences only move forward, so the first one that ends at or after `from` decides.
+ */
+export function occursWithin(window: WindowTiming, from: number, to: number, stop = Infinity): boolean {
+  if (stop < from) return false;
+  const probe = Number.isFinite(from) ? from - 1 : window.startAt.getTime();
+  const occurrence = occurrenceAt(window, new Date(probe));
+  if (!occurrence) return false;
+  const start = occurrence.startAt.getTime();
+  return start <= to && start < stop;
+}

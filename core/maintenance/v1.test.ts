@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { Page } from '../http/pagination.js';
-import { isoIn, member, minutes, ok, sweep, v1, type User } from '../windows/testSupport.js';
+import { isoIn, member, minutes, ok, session, sweep, v1, type User } from '../windows/testSupport.js';
 import type { MaintenanceWindowView } from './schema.js';
 
 let t: TestContext;
@@ -137,5 +137,31 @@ describe('GET /v1/maintenance-windows', () => {
       expectError(await v1(t, fresh.key, 'GET', `/maintenance-windows?${query}`), 400);
     }
     expectError(await v1(t, fresh.key, 'GET', `/maintenance-windows?projectId=${user.projectId}`), 404);
+  });
+
+  it('keeps a recurring window by its occurrences in the range, not by its first one', async () => {
+    const fresh = await member(t, 'recurring');
+    const dashboard = async (path: string, body?: unknown) =>
+      ok(await t.request<MaintenanceWindowView>('POST', path, { token: await session(t, fresh), ...(body === undefined ? {} : { body }) }), path.endsWith('cancel') ? 200 : 201);
+    const day = 24 * minutes(60);
+    // Every day from t0 (a whole minute, so a cron time) for an hour.
+    t.clock.advance(minutes(1) - (t.clock.now().getTime() % minutes(1)));
+    const t0 = t.clock.now();
+    const cron = `${t0.getUTCMinutes()} ${t0.getUTCHours()} * * *`;
+    const recurring = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'nightly', startAt: isoIn(t, 0), endAt: isoIn(t, minutes(60)), projectIds: [fresh.projectId], recurringCron: cron });
+    const stopped = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'stopped', startAt: isoIn(t, 0), endAt: isoIn(t, minutes(60)), projectIds: [fresh.projectId], recurringCron: cron });
+    const once = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'once', startAt: isoIn(t, minutes(10)), endAt: isoIn(t, minutes(20)), projectIds: [fresh.projectId] });
+    t.clock.advance(2 * day + minutes(30));
+    await sweep(t);
+    await dashboard(`/maintenance-windows/${stopped.id}/cancel`);
+    const ids = async (from: number, to: number) =>
+      ok(await v1<Page<MaintenanceWindowView>>(t, fresh.key, 'GET', `/maintenance-windows?from=${encodeURIComponent(isoIn(t, from))}&to=${encodeURIComponent(isoIn(t, to))}`), 200).items.map((w) => w.id);
+    // The ranges are relative to now (day 2, 30 min into its occurrence).
+    expect(await ids(minutes(15), minutes(20))).toEqual([recurring.id]);
+    expect(await ids(-minutes(20), -minutes(10))).toEqual([stopped.id, recurring.id]);
+    expect(await ids(5 * day, 5 * day + minutes(10))).toEqual([recurring.id]);
+    // Between today's occurrence (ends in 30 min) and tomorrow's (starts in a day less 30 min).
+    expect(await ids(minutes(40), day - minutes(40))).toEqual([]);
+    expect(await ids(-2 * day - minutes(20), -2 * day - minutes(15))).toEqual([once.id, stopped.id, recurring.id]);
   });
 });

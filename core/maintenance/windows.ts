@@ -5,7 +5,7 @@ import { badRequest, HttpError, notFound, type ErrorDetail } from '../http/error
 import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
 import { isConditionalFailure } from '../store/locks.js';
 import { deleteHolds } from '../windows/holdStore.js';
-import { cronProblem, isValidTimezone, planWindow } from './recurrence.js';
+import { cronProblem, isValidTimezone, occursWithin, planWindow } from './recurrence.js';
 import { isTerminal, reconcileWindow, timingOf, WINDOW_DUE_SHARD } from './reconcile.js';
 import type { MaintenanceWindowView } from './schema.js';
 
@@ -148,7 +148,18 @@ export async function getMaintenanceWindowDetail(ctx: Ctx, id: number) {
 
 export type WindowFilter = { state?: State | undefined; projectId?: number | undefined; from?: string | undefined; to?: string | undefined };
 
-/** Newest first. `from`/`to` keep the windows whose [startAt, endAt] overlaps that range. */
+/**
+ * `from`/`to` keep a one-time window whose [startAt, endAt] overlaps the range, and a recurring
+ * one with an occurrence overlapping it before the series was completed or cancelled (its
+ * startAt..endAt is only the template of the first occurrence).
+ */
+function inRange(w: MaintenanceWindowItem, from: number, to: number): boolean {
+  if (w.recurringCron === undefined) return Date.parse(w.startAt) <= to && Date.parse(w.endAt) >= from;
+  const stopped = w.completedAt ?? w.cancelledAt;
+  return occursWithin(timingOf(w), from, to, stopped === undefined ? Infinity : Date.parse(stopped));
+}
+
+/** Newest first, filtered by state, project and time range (see inRange). */
 export async function listMaintenanceWindows(ctx: Ctx, workspaceId: number, filter: WindowFilter = {}): Promise<MaintenanceWindowItem[]> {
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   if (filter.projectId !== undefined) {
@@ -164,7 +175,7 @@ export async function listMaintenanceWindows(ctx: Ctx, workspaceId: number, filt
   return all.data
     .filter((w) => filter.state === undefined || w.state === filter.state)
     .filter((w) => filter.projectId === undefined || w.projectIds.includes(filter.projectId))
-    .filter((w) => Date.parse(w.startAt) <= to && Date.parse(w.endAt) >= from)
+    .filter((w) => (filter.from === undefined && filter.to === undefined) || inRange(w, from, to))
     .sort((a, b) => b.maintenanceWindowId - a.maintenanceWindowId);
 }
 
