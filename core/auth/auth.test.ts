@@ -58,6 +58,32 @@ describe('sign-up and tokens', () => {
     expectError(await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: first.body.refresh_token } }), 401);
   });
 
+  it('lets only one of two concurrent sign-ups with the same email through', async () => {
+    const email = `race-${Date.now()}@example.com`;
+    const attempt = (ip: string) =>
+      t.request('POST', '/auth/signup', { body: { email, password: 'correct horse battery' }, headers: { 'x-test-ip': ip } });
+    const statuses = (await Promise.all([attempt('203.0.113.1'), attempt('203.0.113.2')])).map((res) => res.status).sort();
+    expect(statuses).toEqual([201, 409]);
+  });
+
+  it('takes over an email whose sign-up crashed before writing the user, once it is clearly abandoned', async () => {
+    const email = `orphan-${Date.now()}@example.com`;
+    await t.deps.store.entities.lock.create({ scope: 'email', value: email, ownerId: '999999', createdAt: t.clock.now().toISOString() }).go();
+    const body = { email, password: 'correct horse battery' };
+    expectError(await t.request('POST', '/auth/signup', { body, headers: { 'x-test-ip': '203.0.113.3' } }), 409);
+    t.clock.advanceSeconds(6 * 60);
+    expect((await t.request('POST', '/auth/signup', { body, headers: { 'x-test-ip': '203.0.113.4' } })).status).toBe(201);
+  });
+
+  it('does not let rotation outlive the sign-in: the family ends 30 days after it began', async () => {
+    const user = await t.signup('rotator');
+    t.clock.advanceSeconds(20 * 24 * 3600);
+    const second = await t.request<{ refresh_token: string }>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken } });
+    expect(second.status).toBe(200);
+    t.clock.advanceSeconds(20 * 24 * 3600);
+    expectError(await t.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: second.body.refresh_token } }), 401);
+  });
+
   it('expires access tokens by the injected clock', async () => {
     const user = await t.signup('erin');
     expect((await t.request('GET', '/me', { token: user.token })).status).toBe(200);

@@ -9,6 +9,8 @@ import { issueAccessToken } from './tokens.js';
 
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
 const EMAIL_LOCK = 'email';
+/** How long a sign-up may take between taking the email and writing the user. */
+const SIGNUP_IN_FLIGHT_MS = 5 * 60_000;
 
 export type TokenResponse = {
   access_token: string;
@@ -31,7 +33,9 @@ export async function signup(deps: Deps, input: SignupInput) {
   const iso = now.toISOString();
   const email = normaliseEmail(input.email);
   const userId = await store.nextId('user');
-  const taken = !(await acquireLock(store, EMAIL_LOCK, email, String(userId), now, async (owner) => {
+  const taken = !(await acquireLock(store, EMAIL_LOCK, email, String(userId), now, async (owner, lockedAt) => {
+    // A sign-up still hashing its password has the lock but no user yet: it is alive, not an orphan.
+    if (now.getTime() - Date.parse(lockedAt) < SIGNUP_IN_FLIGHT_MS) return true;
     const existing = await store.entities.user.get({ userId: Number(owner) }).go({ consistent: true });
     return existing.data !== null;
   }));
@@ -130,7 +134,8 @@ export async function refreshGrant(deps: Deps, refreshToken: string): Promise<To
   const token = (await store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
   if (!token || token.expiresAt <= nowSeconds) throw invalid();
   const family = (await store.entities.refreshFamily.get({ familyId: token.familyId }).go({ consistent: true })).data;
-  if (!family || family.revokedAt) throw invalid();
+  // TTL deletes lazily (and never locally): an expired family is over whether or not it is gone.
+  if (!family || family.revokedAt || family.expiresAt <= nowSeconds) throw invalid();
   if (token.spentAt) {
     await revokeFamily(deps, token.familyId);
     throw invalid();

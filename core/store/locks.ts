@@ -3,6 +3,7 @@ import type { Store } from './service.js';
 /**
  * Takes the lock (scope, value) for owner. Returns true when the lock is now ours: it was free,
  * ours already, or its owner no longer holds it (`isOwnerAlive` says no: an orphan from a crash).
+ * `isOwnerAlive` gets the lock's age too: an owner still writing what the lock guards is alive.
  */
 export async function acquireLock(
   store: Store,
@@ -10,7 +11,7 @@ export async function acquireLock(
   value: string,
   ownerId: string,
   now: Date,
-  isOwnerAlive: (ownerId: string) => Promise<boolean>,
+  isOwnerAlive: (ownerId: string, lockedAt: string) => Promise<boolean>,
 ): Promise<boolean> {
   const { lock } = store.entities;
   try {
@@ -21,9 +22,9 @@ export async function acquireLock(
   }
   const existing = await lock.get({ scope, value }).go({ consistent: true });
   const holder = existing.data?.ownerId;
-  if (holder === undefined) return acquireLock(store, scope, value, ownerId, now, async () => true);
+  if (holder === undefined || existing.data === null) return acquireLock(store, scope, value, ownerId, now, async () => true);
   if (holder === ownerId) return true;
-  if (await isOwnerAlive(holder)) return false;
+  if (await isOwnerAlive(holder, existing.data.createdAt)) return false;
   try {
     await lock
       .patch({ scope, value })
