@@ -140,4 +140,16 @@ describe('surfaces and credentials', () => {
     expect((await t.request('GET', '/v1/projects', { token: key })).status).toBe(200);
     expectError(await t.request('POST', '/v1/projects', { token: key, body: { name: 'nope' } }), 403);
   });
+
+  it('keeps ping keys to pings: the Integration API refuses them with 403', async () => {
+    const user = await t.signup('pinger');
+    const pingKey = await t.apiKey(user, { kind: 'ping' });
+    expectError(await t.request('GET', '/v1/whoami', { token: pingKey }), 403);
+    expectError(await t.request('GET', '/v1/projects', { token: pingKey }), 403);
+  });
+
+  it('serves only the exact OpenAPI document path without a key', async () => {
+    expect((await t.request('GET', '/v1/openapi.json')).status).toBe(200);
+    expectError(await t.request('GET', '/v1/projects/openapi.json'), 401);
+  });
 });

@@ -45,6 +45,8 @@ async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<
 export function apiKeyAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const actor = await authenticateApiKey(c.var.deps, bearerToken(c));
+    // Ping keys travel in cron lines and URLs; they may ping, never drive the Integration API.
+    if (actor.keyKind === 'ping') throw forbidden('Ping keys can only send pings; use a service key');
     c.set('actor', actor);
     await limitAndContinue(c, `key:${actor.apiKeyId}`, next);
   };

@@ -45,5 +45,7 @@ export function methodsFor(routes: readonly RouteInfo[], path: string): string[]
     );
     if (pattern.test(path)) methods.add(route.method);
   }
+  // Hono answers HEAD wherever it answers GET.
+  if (methods.has('GET')) methods.add('HEAD');
   return [...methods];
 }

@@ -43,6 +43,26 @@ describe('error shape on every failure', () => {
     expect(projects.body).toHaveLength(1);
   });
 
+  it('lists HEAD in Allow wherever GET is served', async () => {
+    const wrong = await t.request('PUT', '/signals/ping/some-token');
+    expectError(wrong, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrong.headers.get('allow')?.split(', ')).toEqual(expect.arrayContaining(['GET', 'HEAD', 'POST']));
+  });
+
+  it('refuses to delete a project that still has checks (409), then deletes it once they are gone', async () => {
+    const user = await t.signup('conv-project');
+    const project = await t.request<{ id: number }>('POST', '/projects', { token: user.token, body: { name: 'doomed' } });
+    const check = await t.request<{ id: number }>('POST', '/checks', {
+      token: user.token,
+      body: { name: 'job', projectId: project.body.id, intervalSeconds: 300, graceSeconds: 60 },
+    });
+    expect(check.status).toBe(201);
+    expectError(await t.request('DELETE', `/projects/${project.body.id}`, { token: user.token }), 409);
+    expect((await t.request('GET', `/projects/${project.body.id}`, { token: user.token })).status).toBe(200);
+    expect((await t.request('DELETE', `/checks/${check.body.id}`, { token: user.token })).status).toBe(204);
+    expect((await t.request('DELETE', `/projects/${project.body.id}`, { token: user.token })).status).toBe(204);
+  });
+
   it('a body over 1 MiB is 413 in the error shape and creates nothing', async () => {
     const user = await t.signup('conv-huge');
     const huge = JSON.stringify({ name: 'big', description: 'x'.repeat(1024 * 1024) });

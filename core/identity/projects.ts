@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/context.js';
 import { authorize } from '../auth/middleware.js';
 import type { Deps } from '../deps.js';
-import { notFound } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
 
 export const toProject = (p: ProjectItem) => ({
@@ -61,7 +61,14 @@ export async function updateProject(ctx: Ctx, projectId: number, input: { name?:
   return merged;
 }
 
+/**
+ * Deleting a project that still holds checks would leave them running, pinged and counted against
+ * the plan with no project to show them under: they must be deleted or transferred first (409).
+ */
 export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {
   await getProject(ctx, projectId, 'ADMIN');
+  const checks = await ctx.deps.store.entities.check.query.byProject({ projectId }).go({ pages: 'all' });
+  const live = checks.data.filter((check) => check.deletedAt === undefined).length;
+  if (live > 0) throw conflict(`Project still has ${live} check(s): delete or transfer them first`);
   await ctx.deps.store.entities.project.delete({ projectId }).go();
 }

@@ -31,7 +31,7 @@ export function v1Routes() {
   const r = createRouter();
   r.use('*', async (c, next) => {
     // The OpenAPI document is public; everything else needs a key.
-    if (c.req.path.endsWith('/openapi.json')) return next();
+    if (c.req.path === '/api/v1/openapi.json') return next();
     return apiKeyAuth()(c, next);
   });
   r.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
