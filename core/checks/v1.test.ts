@@ -48,6 +48,9 @@ describe('/v1/checks', () => {
       expectError(await call('POST', '/checks', checkBody({ checkType })), 422, 'CHECK_TYPE_NOT_SUPPORTED');
     }
     expectStatus(await call('POST', '/checks', checkBody({ checkType: 'HTTP' })), 201);
+    // Judged before the rest of the body: a DNS check needs no HTTP config to hear "not supported".
+    expectError(await call('POST', '/checks', { name: 'dns', projectId: user.projectId, checkType: 'DNS' }), 422, 'CHECK_TYPE_NOT_SUPPORTED');
+    expectError(await call('POST', '/checks', { name: 'odd', projectId: user.projectId, checkType: 5 }), 422, 'CHECK_TYPE_NOT_SUPPORTED');
   });
 
   it('bounds interval (10-3600), grace (5-60), name and config', async () => {

@@ -24,9 +24,9 @@ function keyWorkspace(ctx: Ctx): number {
   return ctx.actor.workspaceId;
 }
 
-function assertHttp(checkType: string | undefined): void {
+export function assertHttp(checkType: unknown): void {
   if (checkType !== undefined && checkType !== 'HTTP') {
-    throw new HttpError('CHECK_TYPE_NOT_SUPPORTED', `checkType ${checkType} is not supported; only HTTP is`, [
+    throw new HttpError('CHECK_TYPE_NOT_SUPPORTED', `checkType ${JSON.stringify(checkType)} is not supported; only HTTP is`, [
       { path: 'checkType', message: 'only HTTP is supported' },
     ]);
   }

@@ -1,21 +1,36 @@
 import { requestCtx } from '../http/env.js';
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageQuery } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { CheckRefParam, CheckV1, CheckV1Create, CheckV1Page, CheckV1Update } from '../checks/schema.js';
-import { createV1Check, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from '../checks/v1.js';
+import { assertHttp, createV1Check, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from '../checks/v1.js';
 import { toCheckV1 } from '../checks/views.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'checks'];
 const ref = { params: CheckRefParam };
 
+/**
+ * Spec: a checkType other than HTTP is 422 CHECK_TYPE_NOT_SUPPORTED. It is judged before the rest of
+ * the body, so a DNS check without an HTTP config hears "not supported", not "config is required".
+ */
+const checkTypeFirst: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'POST' || c.req.method === 'PATCH') {
+    // Hono caches the parsed body, so the validator reads the same one; malformed JSON is its to refuse.
+    const body: unknown = await c.req.json<unknown>().catch(() => undefined);
+    if (typeof body === 'object' && body !== null && 'checkType' in body) assertHttp(body.checkType);
+  }
+  await next();
+};
+
 /** `/v1/checks`: outbound HTTP checks; `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
 export function v1CheckRoutes() {
   const r = createRouter();
+  r.use('/checks', checkTypeFirst);
+  r.use('/checks/*', checkTypeFirst);
   const view = (c: Context<AppEnv>) => (check: Parameters<typeof toCheckV1>[1]) => toCheckV1(c.var.deps.config, check);
   r.openapi(
     createRoute({ method: 'get', path: '/checks', tags, security, request: { query: pageQuery(20) }, responses: { 200: jsonResponse(CheckV1Page, 'Checks') } }),
