@@ -184,8 +184,10 @@ describe('GET /checks and /checks/:id', () => {
 
   it('gets one check with its outbound config', async () => {
     const created = await createCheck(t, user, outboundBody(user, { regions: ['eu-west-1'] }));
-    const got = expectStatus(await t.request<DashboardCheck>('GET', `/checks/${created.id}`, { token: user.token }), 200);
-    expect(got).toEqual(created);
+    const got = expectStatus(await t.request<DashboardCheck & { probe: unknown }>('GET', `/checks/${created.id}`, { token: user.token }), 200);
+    const { probe, ...check } = got;
+    expect(check).toEqual(created);
+    expect(probe).toMatchObject({ status: 'NEW', regions: [{ region: 'eu-west-1', lastRun: null }] });
     expectError(await t.request('GET', '/checks/999999', { token: user.token }), 404);
     expectError(await t.request('GET', '/checks/abc', { token: user.token }), 400);
     expectError(await t.request('GET', `/checks/${created.id}`), 401);
@@ -214,6 +216,27 @@ describe('GET /checks and /checks/:id', () => {
     expect(res.dependencyIds).toEqual([]);
     expect(res.signals.map((s) => s.id)).toEqual(Array.from({ length: 20 }, (_, i) => `s${String(24 - i).padStart(2, '0')}`));
     expectError(await t.request('GET', '/checks/token/not-a-token', { token: user.token }), 404);
+  });
+
+  it('lists the dependencies a check is linked to and those its pings reported', async () => {
+    const linked = expectStatus(await t.request<{ id: number }>('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: `db-${Date.now()}` } }), 201);
+    const check = await createCheck(t, user, inboundBody(user, { dependencyIds: [linked.id] }));
+    t.clock.advanceSeconds(2);
+    const ping = await t.request('POST', `/signals/ping/${check.token}`, { rawBody: JSON.stringify({ dependencies: [{ name: 'stripe', status: 'ok' }] }), headers: { 'content-type': 'application/json' } });
+    expect(ping.status).toBe(200);
+    await t.deps.queue.drain();
+    const res = expectStatus(await t.request<{ dependencies: { id: number; name: string }[] }>('GET', `/checks/token/${check.token}`, { token: user.token }), 200);
+    expect(res.dependencies.map((d) => d.id)).toContain(linked.id);
+    expect(res.dependencies.map((d) => d.name)).toContain('stripe');
+  });
+
+  it('includes the latest probe state for outbound checks, null for inbound ones', async () => {
+    const outbound = await createCheck(t, user, outboundBody(user));
+    const detail = expectStatus(await t.request<{ probe: { status: string; consecutiveFailures: number; regions: unknown[] } | null }>('GET', `/checks/${outbound.id}`, { token: user.token }), 200);
+    expect(detail.probe).toMatchObject({ status: 'NEW', consecutiveFailures: 0 });
+    expect(Array.isArray(detail.probe?.regions)).toBe(true);
+    const inbound = await createCheck(t, user, inboundBody(user));
+    expect(expectStatus(await t.request<{ probe: unknown }>('GET', `/checks/${inbound.id}`, { token: user.token }), 200).probe).toBeNull();
   });
 });
 

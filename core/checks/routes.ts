@@ -19,7 +19,10 @@ import {
   updateDashboardCheck,
 } from './dashboard.js';
 import { loadCheck, readCheckById } from './repository.js';
+import { probeStateOf } from '../probes/outbound.js';
+import { readOutboundConfig } from './outboundSchema.js';
 import {
+  CheckDetail,
   CheckIdParam,
   CheckListQuery,
   CheckPage,
@@ -108,13 +111,19 @@ export function checkRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/token/{token}', tags, security, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
     async (c) => {
-      const { check, signals } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
-      return c.json({ ...view(c)(check), signals }, 200);
+      const { check, signals, dependencies } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
+      return c.json({ ...view(c)(check), signals, dependencies }, 200);
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Check with its outbound config') } }),
-    async (c) => c.json(view(c)(await loadCheck(c.var.deps, c.var.actor, c.req.valid('param').id, 'VIEWER')), 200),
+    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
+    async (c) => {
+      const deps = c.var.deps;
+      const check = await loadCheck(deps, c.var.actor, c.req.valid('param').id, 'VIEWER');
+      const config = check.checkMode === 'OUTBOUND' ? readOutboundConfig(check.outbound) : null;
+      const probe = config ? await probeStateOf(deps, check, config, deps.clock.now()) : null;
+      return c.json({ ...view(c)(check), probe }, 200);
+    },
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),

@@ -8,24 +8,11 @@ import { episodeKeyFor, resolveEpisode } from '../incidents/episodes.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
-import { dependencyNameKey, dependencyNameScope, readDependency } from './registry.js';
+import { dependencyNameKey, dependencyNameScope, readDependency, toDependency } from './registry.js';
 
-type Ctx = { deps: Deps; actor: Actor };
 type Category = NonNullable<DependencyItem['category']>;
 
-export const toDependency = (d: DependencyItem) => ({
-  id: d.dependencyId,
-  workspaceId: d.workspaceId,
-  name: d.name,
-  description: d.description ?? null,
-  category: d.category ?? null,
-  url: d.url ?? null,
-  source: d.source,
-  status: d.lastReportedStatus === 'down' ? ('DOWN' as const) : d.lastReportedStatus === 'ok' ? ('OK' as const) : ('UNKNOWN' as const),
-  lastReportedAt: d.lastReportedAt ?? null,
-  createdAt: d.createdAt,
-  updatedAt: d.updatedAt,
-});
+type Ctx = { deps: Deps; actor: Actor };
 
 /** A dependency the caller may act on at `minimum`, or 404: missing and foreign look the same. */
 async function loadDependency(ctx: Ctx, dependencyId: number, minimum: 'VIEWER' | 'MEMBER' | 'ADMIN'): Promise<DependencyItem> {

@@ -109,3 +109,17 @@ export async function reportedDependenciesOfCheck(deps: Deps, checkId: number): 
   const found = await Promise.all(links.map((link) => readDependency(deps, link.dependencyId)));
   return found.filter((d): d is DependencyItem => d !== undefined).sort((a, b) => a.dependencyId - b.dependencyId);
 }
+
+export const toDependency = (d: DependencyItem) => ({
+  id: d.dependencyId,
+  workspaceId: d.workspaceId,
+  name: d.name,
+  description: d.description ?? null,
+  category: d.category ?? null,
+  url: d.url ?? null,
+  source: d.source,
+  status: d.lastReportedStatus === 'down' ? ('DOWN' as const) : d.lastReportedStatus === 'ok' ? ('OK' as const) : ('UNKNOWN' as const),
+  lastReportedAt: d.lastReportedAt ?? null,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});

@@ -6,7 +6,8 @@ import { jsonBody, jsonResponse, sessionSecurity as security } from '../http/ope
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
-import { createDependency, deleteDependency, getDependency, listDependencies, toDependency, updateDependency } from './dependencies.js';
+import { createDependency, deleteDependency, getDependency, listDependencies, updateDependency } from './dependencies.js';
+import { toDependency } from './registry.js';
 import { Dependency, DependencyCreate, DependencyDetail, DependencyListQuery, DependencyUpdate } from './schema.js';
 
 const tags = ['dependencies'];
