@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import type { IncidentItem } from '../store/entities/incident.js';
-import { composeAlert, deliveryKey, notificationFor, webhookIdFor } from './alertContent.js';
+import { composeAlert, composeWarningAlert, deliveryKey, notificationFor, warningDeliveryKey, webhookIdFor, type WarningAlertMessage } from './alertContent.js';
 
 const message = (type: IncidentAlertMessage['type'], severity: IncidentAlertMessage['severity'] = 'P2'): IncidentAlertMessage => ({
   type,
@@ -89,5 +89,35 @@ describe('composeAlert', () => {
     expect(alert.subject.length).toBeLessThan(240);
     expect(alert.subject.endsWith('…')).toBe(true);
     expect(alert.data).toMatchObject({ check: null, detail: null });
+  });
+});
+
+describe('warning alert content', () => {
+  const cert = (daysLeft: number): WarningAlertMessage => ({
+    type: 'check.ssl_expiry_warning',
+    checkId: 3,
+    workspaceId: 1,
+    projectId: null,
+    region: 'us-east-1',
+    sslExpiresAt: '2026-03-02T06:00:00.000Z',
+    daysLeft,
+    thresholdDays: 7,
+    at: '2026-03-01T12:00:00.000Z',
+  });
+  const check = { checkId: 3, name: 'shop\r\nBcc: evil@example.com' };
+
+  it('says when the certificate expires, keeps tenant names on one line, and carries the event type', () => {
+    expect(composeWarningAlert(cert(0), check, 'msg_x').subject).toBe('[Warning] TLS certificate expires within a day: shop Bcc: evil@example.com');
+    expect(composeWarningAlert(cert(1), check, 'msg_x').subject).toMatch(/expires in 1 day: /);
+    const composed = composeWarningAlert(cert(5), check, 'msg_x');
+    expect(composed).toMatchObject({ id: 'msg_x', type: 'check.ssl_expiry_warning', data: { check: { id: 3 }, daysLeft: 5, thresholdDays: 7, projectId: null } });
+    expect(composed.text.split('\n')[0]).toBe(
+      'The TLS certificate served to check "shop Bcc: evil@example.com" expires at 2026-03-02T06:00:00.000Z (in 5 days), within its warning window of 7 days. Renew it before it expires.',
+    );
+  });
+
+  it('keys a delivery by check, type, instant and channel', () => {
+    expect(warningDeliveryKey(cert(1), 9)).toBe('alert#check3#check.ssl_expiry_warning#2026-03-01T12:00:00.000Z#9');
+    expect(webhookIdFor(warningDeliveryKey(cert(1), 9))).not.toBe(webhookIdFor(warningDeliveryKey(cert(1), 10)));
   });
 });

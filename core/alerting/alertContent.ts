@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CheckLatencyWarning, CheckSslExpiryWarning } from '../checks/events.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { toIncident } from '../incidents/enrich.js';
 import type { IncidentItem } from '../store/entities/incident.js';
@@ -98,5 +99,59 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
       occurredAt: message.at,
       detail: detail ?? null,
     },
+  };
+}
+
+/**
+ * Latency and SSL-expiry warnings: alerts about a check with no incident behind them. Their
+ * event types are the queue message types, carried as such in webhook payloads.
+ */
+export type WarningAlertMessage = CheckLatencyWarning | CheckSslExpiryWarning;
+export const WARNING_ALERT_EVENTS = ['check.latency_warning', 'check.ssl_expiry_warning'] as const satisfies readonly WarningAlertMessage['type'][];
+
+/**
+ * The key of one (warning, channel) delivery: it names the alertSent marker, the in-flight claim
+ * and (hashed) the webhook-id. A warning is one per check, type and instant (the hour's cooldown
+ * is claimed on the check before it is published), so those name it.
+ */
+export const warningDeliveryKey = (warning: Pick<WarningAlertMessage, 'checkId' | 'type' | 'at'>, channelId: number): string =>
+  `alert#check${warning.checkId}#${warning.type}#${warning.at}#${channelId}`;
+
+const inDays = (days: number): string => (days === 0 ? 'within a day' : days === 1 ? 'in 1 day' : `in ${days} days`);
+
+/** The channel-neutral message of a warning; `check` is the check as stored when it is sent. */
+export function composeWarningAlert(warning: WarningAlertMessage, check: { checkId: number; name: string }, id: string): ChannelMessage {
+  const name = oneLine(check.name, 255);
+  const common = [`Check: ${name} (#${check.checkId})`, `Region: ${warning.region}`, `At: ${warning.at}`];
+  const base = { check: { id: check.checkId, name: check.name }, projectId: warning.projectId, region: warning.region, occurredAt: warning.at };
+  if (warning.type === 'check.latency_warning') {
+    return {
+      id,
+      type: warning.type,
+      subject: `[Warning] Slow response: ${oneLine(check.name, 200)} took ${warning.latencyMs} ms`,
+      text: [
+        `Check "${name}" answered in ${warning.latencyMs} ms from ${warning.region}, above its latency warning threshold of ${warning.thresholdMs} ms.`,
+        '',
+        `Latency: ${warning.latencyMs} ms (threshold ${warning.thresholdMs} ms)`,
+        ...common,
+        '',
+        'At most one latency warning is sent per check per hour.',
+      ].join('\n'),
+      data: { ...base, latencyMs: warning.latencyMs, thresholdMs: warning.thresholdMs },
+    };
+  }
+  return {
+    id,
+    type: warning.type,
+    subject: `[Warning] TLS certificate expires ${inDays(warning.daysLeft)}: ${oneLine(check.name, 200)}`,
+    text: [
+      `The TLS certificate served to check "${name}" expires at ${warning.sslExpiresAt} (${inDays(warning.daysLeft)}), within its warning window of ${warning.thresholdDays} days. Renew it before it expires.`,
+      '',
+      `Certificate expires: ${warning.sslExpiresAt}`,
+      ...common,
+      '',
+      'At most one certificate warning is sent per check per hour.',
+    ].join('\n'),
+    data: { ...base, sslExpiresAt: warning.sslExpiresAt, daysLeft: warning.daysLeft, thresholdDays: warning.thresholdDays },
   };
 }

@@ -2,21 +2,21 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
-import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { SEVERITIES } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
-import { isConditionalFailure } from '../store/locks.js';
 import { windowEffects } from '../windows/holds.js';
-import { composeAlert, deliveryKey, notificationFor, webhookIdFor, type AlertContext } from './alertContent.js';
-import { deliverToChannel } from './channelsDelivery.js';
-import { claimDelivery } from './deliveryClaim.js';
+import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
+import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
+import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage } from './warningDispatch.js';
+
+export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
 
 const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
 const id = z.number().int().positive();
 
-const AlertMessage = z.object({
+const IncidentAlert = z.object({
   type: z.enum(['incident.opened', 'incident.severity_changed', 'incident.acknowledged', 'incident.monitoring', 'incident.resolved']),
   incidentId: id,
   workspaceId: id,
@@ -26,15 +26,8 @@ const AlertMessage = z.object({
   at: instant,
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
-export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
-
-/** What happened to one channel. FAILED and IN_FLIGHT make the message fail (the queue retries it). */
-export type ChannelOutcome = {
-  channelId: number;
-  status: 'SENT' | 'ALREADY_SENT' | 'IN_FLIGHT' | 'DISABLED' | 'FAILED';
-  message: string;
-  retryAfterSeconds: number | null;
-};
+/** Incident changes (core/incidents/events.ts) and check warnings (core/probes/warnings.ts). */
+const AlertMessage = z.discriminatedUnion('type', [IncidentAlert, LatencyWarningMessage, SslExpiryWarningMessage]);
 
 export type DispatchOutcome =
   | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' }
@@ -52,7 +45,7 @@ export type AlertBatchResult = {
 /**
  * The consumer of the `alerts` queue. Each message is handled on its own: a failure is reported
  * by id (retried, then dead-lettered) and never holds up the rest of the batch. A malformed
- * message, or one about an incident that does not exist, can never succeed and is dropped.
+ * message, or one about an incident or check that does not exist, can never succeed and is dropped.
  */
 export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertDispatchOptions = {}): Promise<AlertBatchResult> {
   const result: AlertBatchResult = { failedIds: [], retryAfterSeconds: {} };
@@ -63,7 +56,12 @@ export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], 
       continue;
     }
     try {
-      const outcome = await dispatchIncidentAlert(deps, parsed.data, deps.clock.now(), options);
+      const body = parsed.data;
+      const now = deps.clock.now();
+      const outcome =
+        body.type === 'check.latency_warning' || body.type === 'check.ssl_expiry_warning'
+          ? await dispatchWarningAlert(deps, body, now, options)
+          : await dispatchIncidentAlert(deps, body, now, options);
       if (outcome.status === 'SKIPPED') continue;
       const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT');
       if (unfinished.length === 0) continue;
@@ -114,73 +112,30 @@ export async function dispatchIncidentAlert(
     check: check ? { checkId: check.checkId, name: check.name } : undefined,
     detail: timeline.data?.message,
   };
-  const outcomes = await Promise.all(channels.map((channel) => deliverOnce(deps, context, channel, now, options)));
+  const outcomes = await Promise.all(channels.map((channel) => deliverOnce(deps, channel, incidentDelivery(deps, context, channel, now), now, options)));
   return { status: 'DISPATCHED', channels: outcomes };
 }
 
 const SYSTEM = { kind: 'system' } as const;
 
-async function deliverOnce(deps: Deps, context: AlertContext, channel: AlertChannelItem, now: Date, options: AlertDispatchOptions): Promise<ChannelOutcome> {
+/** An incident's deliveries are recorded as ALERT_SENT events on its timeline. */
+function incidentDelivery(deps: Deps, context: AlertContext, channel: AlertChannelItem, now: Date): Delivery {
   const { incident } = context;
   const key = deliveryKey(incident.incidentId, context.notification.kind, channel.channelId);
-  const outcome = (status: ChannelOutcome['status'], message: string, retryAfterSeconds: number | null = null): ChannelOutcome => ({
-    channelId: channel.channelId,
-    status,
-    message,
-    retryAfterSeconds,
-  });
-  if (await alreadySent(deps, incident, key)) return outcome('ALREADY_SENT', 'already delivered');
-  const release = await claimDelivery(deps.store, key, now);
-  if (!release) return outcome('IN_FLIGHT', 'another worker is delivering it now');
-  try {
-    // The claim may have been freed by a worker that has just finished this very delivery.
-    if (await alreadySent(deps, incident, key)) return outcome('ALREADY_SENT', 'already delivered');
-    const result = await deliverToChannel(deps, channel, composeAlert(context, webhookIdFor(key)), options.outbound);
-    if (result.ok) {
-      const message = `Alert sent to ${channel.type} channel "${channel.name}" (${context.notification.event})`;
-      await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message, occurredAt: now.toISOString(), actor: SYSTEM }, now);
-      return outcome('SENT', result.message);
-    }
-    // SECURITY "Outgoing webhooks": 410 Gone means the receiver wants no more deliveries.
-    if (result.statusCode === 410 && channel.type !== 'EMAIL') {
-      await disableChannel(deps, channel, now);
-      console.warn(`alert channel ${channel.channelId} answered 410 Gone and is now disabled`);
-      return outcome('DISABLED', 'the endpoint answered 410 Gone; channel disabled');
-    }
-    const honoured = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null;
-    return outcome('FAILED', `${result.failureReason ?? 'FAILED'}: ${result.message}`, honoured);
-  } catch (err) {
-    return outcome('FAILED', err instanceof Error ? err.message : String(err));
-  } finally {
-    await release();
-  }
+  return {
+    key,
+    event: context.notification.event,
+    compose: (webhookId) => composeAlert(context, webhookId),
+    sent: {
+      isRecorded: () => alreadySent(deps, incident, key),
+      record: async (summary) => {
+        await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: summary, occurredAt: now.toISOString(), actor: SYSTEM }, now);
+      },
+    },
+  };
 }
 
 async function alreadySent(deps: Deps, incident: IncidentItem, key: string): Promise<boolean> {
   const existing = await deps.store.entities.incidentEvent.get({ incidentId: incident.incidentId, eventKey: key }).go({ consistent: true });
   return existing.data !== null;
-}
-
-/** Deleted checks count too: a muted check's incident resolving on deletion stays quiet. */
-async function readCheckEvenDeleted(deps: Deps, checkId: number) {
-  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
-  return ref ? ((await deps.store.entities.check.get({ token: ref.token }).go()).data ?? undefined) : undefined;
-}
-
-async function enabledChannels(deps: Deps, workspaceId: number): Promise<AlertChannelItem[]> {
-  const result = await deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
-  return result.data.filter((channel) => channel.enabled && channel.workspaceId === workspaceId).sort((a, b) => a.channelId - b.channelId);
-}
-
-/** A patch, so a channel deleted meanwhile is not written back; one already disabled is left as it is. */
-async function disableChannel(deps: Deps, channel: AlertChannelItem, now: Date): Promise<void> {
-  try {
-    await deps.store.entities.alertChannel
-      .patch({ channelId: channel.channelId })
-      .set({ enabled: false, updatedAt: now.toISOString() })
-      .where((attr, op) => op.eq(attr.enabled, true))
-      .go();
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-  }
 }

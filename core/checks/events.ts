@@ -32,7 +32,7 @@ export type DependenciesReported = {
 /**
  * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate
  * expires within `sslExpiryWarnDays`. At most one of each kind per check per hour (spec Events);
- * published by core/probes. Consumers that do not handle them must acknowledge them.
+ * published by core/probes on the `alerts` queue (not `incidents`: they open no incident).
  */
 export type CheckLatencyWarning = {
   type: 'check.latency_warning';
@@ -57,4 +57,4 @@ export type CheckSslExpiryWarning = {
   at: string;
 };
 
-export type IncidentQueueMessage = CheckStatusChanged | DependenciesReported | CheckLatencyWarning | CheckSslExpiryWarning;
+export type IncidentQueueMessage = CheckStatusChanged | DependenciesReported;

@@ -54,7 +54,7 @@ async function claimCooldown(deps: Deps, token: string, kind: WarningKind, now: 
   }
 }
 
-/** Publishes each warning whose cooldown this run wins; returns what was sent. */
+/** Publishes each warning whose cooldown this run wins on the `alerts` queue; returns what was sent. */
 export async function sendWarnings(
   deps: Deps,
   check: Pick<CheckItem, 'token' | 'checkId' | 'workspaceId' | 'projectId'>,
@@ -72,6 +72,7 @@ export async function sendWarnings(
         : { type: 'check.ssl_expiry_warning', ...base, sslExpiresAt: warning.sslExpiresAt, daysLeft: warning.daysLeft, thresholdDays: warning.thresholdDays },
     );
   }
-  if (sent.length > 0) await deps.queue.publish('incidents', sent);
+  // Alerts, not incident input: core/alerting/warningDispatch.ts delivers them to the workspace's channels.
+  if (sent.length > 0) await deps.queue.publish('alerts', sent);
   return sent;
 }

@@ -11,6 +11,7 @@ import { createSettingEntity } from './entities/setting.js';
 import { createCheckEntity, createCheckRefEntity } from './entities/check.js';
 import { createSignalEntity } from './entities/signal.js';
 import { createAlertChannelEntity } from './entities/alertChannel.js';
+import { createAlertSentEntity } from './entities/alertSent.js';
 import { createStreamConnectionEntity } from './entities/streamConnection.js';
 import { createIncidentEntity } from './entities/incident.js';
 import { createIncidentEpisodeEntity } from './entities/incidentEpisode.js';
@@ -44,6 +45,7 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     signal: createSignalEntity(config),
     streamConnection: createStreamConnectionEntity(config),
     alertChannel: createAlertChannelEntity(config),
+    alertSent: createAlertSentEntity(config),
     incident: createIncidentEntity(config),
     incidentEpisode: createIncidentEpisodeEntity(config),
     incidentEvent: createIncidentEventEntity(config),

@@ -1,0 +1,100 @@
+import type { Deps } from '../deps.js';
+import type { GuardedRequestDeps } from '../outbound/index.js';
+import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { isConditionalFailure } from '../store/locks.js';
+import { webhookIdFor } from './alertContent.js';
+import { deliverToChannel, type ChannelMessage } from './channelsDelivery.js';
+import { claimDelivery } from './deliveryClaim.js';
+
+export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
+
+/** What happened to one channel. FAILED and IN_FLIGHT make the message fail (the queue retries it). */
+export type ChannelOutcome = {
+  channelId: number;
+  status: 'SENT' | 'ALREADY_SENT' | 'IN_FLIGHT' | 'DISABLED' | 'FAILED';
+  message: string;
+  retryAfterSeconds: number | null;
+};
+
+/**
+ * One (notification, channel) delivery. `key` names it everywhere (the lasting sent record, the
+ * in-flight claim, the webhook-id); `sent` reads and writes the lasting record, which lives
+ * wherever the notification's kind keeps it (an incident's timeline, or an alertSent marker).
+ */
+export type Delivery = {
+  key: string;
+  /** The channel event type, for the record's wording. */
+  event: string;
+  compose: (webhookId: string) => ChannelMessage;
+  sent: {
+    isRecorded: () => Promise<boolean>;
+    record: (summary: string) => Promise<void>;
+  };
+};
+
+/**
+ * Sends one delivery at most once: a recorded send is never repeated, and a claim keeps two
+ * copies of the message handled at the same moment from both sending.
+ */
+export async function deliverOnce(
+  deps: Deps,
+  channel: AlertChannelItem,
+  delivery: Delivery,
+  now: Date,
+  options: AlertDispatchOptions,
+): Promise<ChannelOutcome> {
+  const outcome = (status: ChannelOutcome['status'], message: string, retryAfterSeconds: number | null = null): ChannelOutcome => ({
+    channelId: channel.channelId,
+    status,
+    message,
+    retryAfterSeconds,
+  });
+  if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
+  const release = await claimDelivery(deps.store, delivery.key, now);
+  if (!release) return outcome('IN_FLIGHT', 'another worker is delivering it now');
+  try {
+    // The claim may have been freed by a worker that has just finished this very delivery.
+    if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
+    const result = await deliverToChannel(deps, channel, delivery.compose(webhookIdFor(delivery.key)), options.outbound);
+    if (result.ok) {
+      await delivery.sent.record(`Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`);
+      return outcome('SENT', result.message);
+    }
+    // SECURITY "Outgoing webhooks": 410 Gone means the receiver wants no more deliveries.
+    if (result.statusCode === 410 && channel.type !== 'EMAIL') {
+      await disableChannel(deps, channel, now);
+      console.warn(`alert channel ${channel.channelId} answered 410 Gone and is now disabled`);
+      return outcome('DISABLED', 'the endpoint answered 410 Gone; channel disabled');
+    }
+    const honoured = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null;
+    return outcome('FAILED', `${result.failureReason ?? 'FAILED'}: ${result.message}`, honoured);
+  } catch (err) {
+    return outcome('FAILED', err instanceof Error ? err.message : String(err));
+  } finally {
+    await release();
+  }
+}
+
+/** Deleted checks count too: a muted check's incident resolving on deletion stays quiet. */
+export async function readCheckEvenDeleted(deps: Deps, checkId: number) {
+  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
+  return ref ? ((await deps.store.entities.check.get({ token: ref.token }).go()).data ?? undefined) : undefined;
+}
+
+export async function enabledChannels(deps: Deps, workspaceId: number): Promise<AlertChannelItem[]> {
+  const result = await deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  return result.data.filter((channel) => channel.enabled && channel.workspaceId === workspaceId).sort((a, b) => a.channelId - b.channelId);
+}
+
+/** A patch, so a channel deleted meanwhile is not written back; one already disabled is left as it is. */
+async function disableChannel(deps: Deps, channel: AlertChannelItem, now: Date): Promise<void> {
+  try {
+    await deps.store.entities.alertChannel
+      .patch({ channelId: channel.channelId })
+      .set({ enabled: false, updatedAt: now.toISOString() })
+      .where((attr, op) => op.eq(attr.enabled, true))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
