@@ -18,7 +18,8 @@ const MAX_ATTEMPTS = 8;
  * at once: the episode item's `openIncidentId` is claimed with a conditional write, and whoever
  * finds a claim without its incident writes that same incident id (attribute_not_exists), so a
  * crash between the two steps heals on redelivery. A message older than the last recovery
- * (`closedAt`) is stale and opens nothing.
+ * (`closedAt`) is stale and opens nothing, and so is any while the episode awaits recovery after
+ * a manual resolve (`awaitingRecoverySince`): that outage has had its incident.
  */
 export async function openOrRaiseEpisode(
   deps: Deps,
@@ -40,12 +41,13 @@ export async function openOrRaiseEpisode(
         continue;
       }
       if (incident.state === 'RESOLVED') {
-        // Resolved but the pointer survived (a crash between the two writes): release it.
-        await releaseEpisode(deps, episode, claimed, incident.resolvedAt ?? now.toISOString());
+        // Resolved but the pointer survived (a crash between the two writes): finish the release.
+        await releaseResolvedEpisode(deps, episode, incident, now);
         continue;
       }
       return (await applyIncidentInput(deps, claimed, { type: 'raise', severity: open.severity, at: open.at }, now)).incident;
     }
+    if (current?.awaitingRecoverySince !== undefined) return undefined;
     if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
     candidateId ??= await deps.store.nextId('incident');
     const incidentId = candidateId;
@@ -53,7 +55,10 @@ export async function openOrRaiseEpisode(
       await entity
         .update(episode)
         .set({ openIncidentId: incidentId, workspaceId: fields.workspaceId })
-        .where((attr, op) => `${op.notExists(attr.openIncidentId)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`)
+        .where(
+          (attr, op) =>
+            `${op.notExists(attr.openIncidentId)} AND ${op.notExists(attr.awaitingRecoverySince)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`,
+        )
         .go();
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;
@@ -66,8 +71,9 @@ export async function openOrRaiseEpisode(
 }
 
 /**
- * "It recovered at `at`": resolves the episode's open incident and moves the watermark, so a
- * late redelivery of the older "went down" message cannot open a new one.
+ * "It recovered at `at`" (or, for the other causes, "it is over"): resolves the episode's open
+ * incident and moves the watermark, so a late redelivery of the older "went down" message cannot
+ * open a new one. With nothing open, a recovery ends a wait for recovery after a manual resolve.
  */
 export async function resolveEpisode(
   deps: Deps,
@@ -87,22 +93,60 @@ export async function resolveEpisode(
     await releaseEpisode(deps, episode, claimed, resolve.at);
   } else {
     await raiseWatermark(deps, episode, resolve.at);
+    const recovered = resolve.cause === 'RECOVERED' || resolve.cause === 'DEPENDENCY_RECOVERED';
+    const held = current?.awaitingRecoverySince;
+    if (recovered && held !== undefined && held < resolve.at) await endAwaitingRecovery(deps, episode, resolve.at);
   }
   return resolved;
 }
 
-/** Clears the pointer if it still names `incidentId` (after a resolution by any path). */
-export async function releaseEpisode(deps: Deps, episode: EpisodeRef, incidentId: number, closedAt: string): Promise<void> {
+/**
+ * Clears the pointer if it still names `incidentId` (after a resolution by any path). With
+ * `heldSince` (the start of the outage a person resolved by hand) the episode then awaits recovery.
+ */
+export async function releaseEpisode(deps: Deps, episode: EpisodeRef, incidentId: number, closedAt: string, heldSince?: string): Promise<void> {
   try {
     await deps.store.entities.incidentEpisode
       .update(episode)
-      .set({ closedAt })
+      .set(heldSince !== undefined ? { closedAt, awaitingRecoverySince: heldSince } : { closedAt })
       .remove(['openIncidentId'])
       .where((attr, op) => op.eq(attr.openIncidentId, incidentId))
       .go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
+}
+
+/**
+ * The episode's incident is resolved: the episode ends with it. When a person resolved it, the
+ * outage may go on, and the same outage must not open a second incident: the episode stays closed
+ * until the check (or dependency) recovers after the outage began; that recovery resolves nothing.
+ */
+export async function releaseResolvedEpisode(deps: Deps, episode: EpisodeRef, incident: IncidentItem, now: Date): Promise<void> {
+  const heldSince = (await resolvedByHand(deps, incident.incidentId)) ? incident.startedAt : undefined;
+  await releaseEpisode(deps, episode, incident.incidentId, incident.resolvedAt ?? now.toISOString(), heldSince);
+}
+
+/**
+ * Ends the wait for recovery when `at` is after the outage it was about began: a recovery, or
+ * monitoring restarting on resume. Conditional on the wait read, so a newer one is left alone.
+ */
+export async function endAwaitingRecovery(deps: Deps, episode: EpisodeRef, at: string): Promise<void> {
+  try {
+    await deps.store.entities.incidentEpisode
+      .patch(episode)
+      .remove(['awaitingRecoverySince'])
+      .where((attr, op) => op.lt(attr.awaitingRecoverySince, at))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/** Whether a person resolved the incident: its RESOLVED event names a user or an API key. */
+async function resolvedByHand(deps: Deps, incidentId: number): Promise<boolean> {
+  const resolved = (await deps.store.entities.incidentEvent.get({ incidentId, eventKey: 'resolved' }).go({ consistent: true })).data;
+  return resolved?.actorUserId !== undefined || resolved?.actorApiKeyId !== undefined;
 }
 
 async function raiseWatermark(deps: Deps, episode: EpisodeRef, closedAt: string): Promise<void> {

@@ -7,7 +7,7 @@ import { paginate } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { incidentEnricher } from './enrich.js';
-import { episodeKeyFor, releaseEpisode } from './episodes.js';
+import { episodeKeyFor, releaseResolvedEpisode } from './episodes.js';
 import { applyIncidentInput, listIncidentEvents, readIncident } from './repository.js';
 import type { ActorRef, IncidentInput } from './transition.js';
 
@@ -105,12 +105,13 @@ export async function monitorIncident(ctx: Ctx, incidentId: number) {
 
 /**
  * Manual resolution; resolving a resolved incident returns it unchanged. The check's episode ends
- * with it: the check must recover before a new outage opens a new incident.
+ * with it: the check must recover before a new outage opens a new incident (a LATE or DOWN of the
+ * outage still going on opens nothing). Declared incidents belong to no episode.
  */
 export async function resolveIncident(ctx: Ctx, incidentId: number) {
   const { incident, now } = await act(ctx, incidentId, (at) => ({ type: 'resolve', cause: 'MANUAL', at: at.toISOString(), by: actorRef(ctx.actor) }));
   if (!incident.declared && incident.checkId !== undefined) {
-    await releaseEpisode(ctx.deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incidentId, incident.resolvedAt ?? now.toISOString());
+    await releaseResolvedEpisode(ctx.deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incident, now);
   }
   return incidentEnricher(ctx.deps, now)(incident);
 }

@@ -217,7 +217,7 @@ describe('incident worker: delivery', () => {
     expect((await incidentsOfCheck(inFlight.id))[0]?.state).toBe('RESOLVED');
   });
 
-  it('acknowledges latency and SSL-expiry warnings without opening an incident', async () => {
+  it('quietly acknowledges latency and SSL-expiry warnings still in flight from before they moved to the alerts queue', async () => {
     const check = await createCheck(t, user);
     const base = { checkId: check.id, workspaceId: check.workspaceId, projectId: check.projectId, at: later(1).toISOString() };
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -7,7 +7,7 @@ import { HttpError } from '../http/errors.js';
 import type { QueueMessage } from '../ports/index.js';
 import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
-import { episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
+import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
 import { applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
 
@@ -36,12 +36,15 @@ const Reported = z.object({
 const IncidentMessage = z.discriminatedUnion('type', [StatusChanged, Reported]);
 
 /**
- * Latency and SSL-expiry warnings share the queue but open no incident: they are rate-limited on
- * the check (one an hour) and acknowledged here. Routing them to alert channels is alerting's job.
+ * A message of a type this worker does not know is acknowledged without a word: it can never be
+ * acted on here, and retrying it would only dead-letter it. Latency and SSL-expiry warnings
+ * published here before they moved to the `alerts` queue are such messages.
  */
-const WARNING_TYPES: ReadonlySet<unknown> = new Set(['check.latency_warning', 'check.ssl_expiry_warning']);
-const isWarning = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && WARNING_TYPES.has((body as { type?: unknown }).type);
+const HANDLED_TYPES: ReadonlySet<string> = new Set(IncidentMessage.options.map((option) => option.shape.type.value));
+const isForeignType = (body: unknown): boolean => {
+  const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && !HANDLED_TYPES.has(type);
+};
 
 /**
  * The consumer of the `incidents` queue. Each message is processed on its own; a failure is
@@ -51,7 +54,7 @@ const isWarning = (body: unknown): boolean =>
 export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
   const failedIds: string[] = [];
   for (const message of messages) {
-    if (isWarning(message.body)) continue;
+    if (isForeignType(message.body)) continue;
     const parsed = IncidentMessage.safeParse(message.body);
     if (!parsed.success) {
       console.error(`incidents queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
@@ -79,6 +82,9 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
     await resolveEpisode(deps, service, { cause: 'RECOVERED', at: message.at }, now);
     return;
   }
+  // Monitoring restarts on resume, so a failure after it is news even if a person resolved the
+  // incident of the outage before the pause by hand and no recovery was seen since.
+  if (message.to === 'RESUMED') return endAwaitingRecovery(deps, service, message.at);
   if (message.to !== 'LATE' && message.to !== 'DOWN') return;
   const check = await readCheckById(deps, message.checkId);
   if (!check) return;

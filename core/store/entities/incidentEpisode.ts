@@ -5,6 +5,8 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
  * reported dependency. `openIncidentId` is claimed with a conditional write (absent, and the
  * message newer than `closedAt`), so racing or repeated deliveries open one incident.
  * `closedAt` is the watermark of the last recovery: older "went down" messages are stale.
+ * `awaitingRecoverySince` is set when a person resolved the episode's incident while the outage
+ * (begun at that instant) went on: nothing opens until a later recovery clears it.
  */
 export const createIncidentEpisodeEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -16,6 +18,7 @@ export const createIncidentEpisodeEntity = (config: EntityConfiguration) =>
         workspaceId: { type: 'number' },
         openIncidentId: { type: 'number' },
         closedAt: { type: 'string' },
+        awaitingRecoverySince: { type: 'string' },
       },
       indexes: {
         byCheck: {
