@@ -129,6 +129,8 @@ describe('token pings', () => {
     const limited = await t.request('GET', `/signals/ping/${token}`);
     expectError(limited, 429, 'RATE_LIMITED');
     expect(limited.headers.get('retry-after')).toBe('10');
+    expect(limited.headers.get('ratelimit-limit')).toBe('100');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(await signalsOf(t, id)).toHaveLength(100);
     t.clock.advanceSeconds(10);
     expect((await t.request('GET', `/signals/ping/${token}`)).status).toBe(200);

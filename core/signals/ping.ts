@@ -8,6 +8,7 @@ import { readPingBody } from './body.js';
 import { checkNotFound } from './history.js';
 import type { PingHints } from './hints.js';
 import { ingestPing } from './ingest.js';
+import { PING_RATE_LIMIT } from './schema.js';
 
 export const PING_VARIANTS = [
   { suffix: '', kind: 'success' },
@@ -38,7 +39,12 @@ export async function answerPing(c: Context<AppEnv>, hints: PingHints, token: st
     body,
   });
   if (result.outcome === 'rate_limited') {
-    throw new HttpError('RATE_LIMITED', 'Too many pings for this check', undefined, { 'Retry-After': String(result.retryAfterSeconds) });
+    throw new HttpError('RATE_LIMITED', 'Too many pings for this check', undefined, {
+      'Retry-After': String(result.retryAfterSeconds),
+      'RateLimit-Limit': String(PING_RATE_LIMIT.limit),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(result.retryAfterSeconds),
+    });
   }
   if (result.outcome === 'unknown') {
     enforce(await consumeRateLimit(deps, UNKNOWN_TOKEN_LIMIT, `ip:${clientIp(c)}`));

@@ -56,6 +56,22 @@ describe('slug pings (API key header)', () => {
     expectError(await t.request('POST', '/signals/s/theirs', { token: service }), 404, 'CHECK_NOT_FOUND');
   });
 
+  it('does not ping an outbound check by its slug: 404, and 409 SLUG_TAKEN with create=1', async () => {
+    const made = await t.request('POST', '/v1/checks', { token: service, body: { name: 'web', projectId: user.projectId, slug: 'web-check', config: { url: 'https://example.com/' } } });
+    expect(made.status).toBe(201);
+    expectError(await t.request('POST', '/signals/s/web-check', { token: service }), 404, 'CHECK_NOT_FOUND');
+    expectError(await t.request('POST', '/signals/s/web-check?create=1', { token: service }), 409, 'SLUG_TAKEN');
+  });
+
+  it("counts slug pings against the key's request budget (100 per 60 s), unknown slugs included", async () => {
+    const key = await t.apiKey(user);
+    t.clock.advanceSeconds(60);
+    for (let i = 0; i < 100; i++) expectError(await t.request('POST', `/signals/s/missing-${i}`, { token: key }), 404);
+    const refused = await t.request('POST', '/signals/s/missing-last', { token: key });
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(refused.headers.get('Retry-After')).not.toBeNull();
+  });
+
   it('create=1 creates the job on its first ping (201), then pings it (200)', async () => {
     const first = await t.request('POST', '/signals/s/auto-made?create=1', { token: service });
     expect(first.status).toBe(201);

@@ -6,8 +6,9 @@ import { findCheckBySlug } from '../checks/repository.js';
 import { createHeartbeatJob } from '../checks/v1.js';
 import type { PingKind } from '../checks/status.js';
 import type { AppEnv } from '../http/env.js';
-import { badRequest, forbidden, HttpError } from '../http/errors.js';
+import { badRequest, conflict, forbidden, HttpError } from '../http/errors.js';
 import { apiKeySecurity, jsonResponse } from '../http/openapi.js';
+import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { listProjects } from '../identity/projects.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { checkNotFound } from './history.js';
@@ -74,11 +75,18 @@ type SlugQuery = { create?: string | undefined; project?: number | undefined };
 /** Resolves the slug in the key's workspace (creating the job on request) and pings it. */
 async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor, slug: string, kind: PingKind, query: SlugQuery): Promise<boolean> {
   if (actor.permission !== 'read_write') throw forbidden('Slug pings need a read_write key');
+  // The key's own request budget, as on the Integration API (the per-check ping limit still applies).
+  enforce(await consumeRateLimit(c.var.deps, DEFAULT_RATE_LIMIT, `key:${actor.apiKeyId}`));
   // Read (and size-check) the body first: a refused ping must not have created a job.
   const body = await pingBody(c);
   const deps = c.var.deps;
   const create = query.create === '1' || query.create === 'true';
   let check = SLUG.test(slug) ? await findCheckBySlug(deps, actor.workspaceId, slug) : undefined;
+  // A slug ping is a heartbeat for a job: an outbound check's slug is not something to ping.
+  if (check && check.checkMode !== 'INBOUND') {
+    if (create) throw conflict('That slug belongs to an outbound check', 'SLUG_TAKEN');
+    throw checkNotFound();
+  }
   let created = false;
   if (!check) {
     if (!create) throw checkNotFound();
