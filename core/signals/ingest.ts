@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
-import type { CheckStatusChanged, DependenciesReported, IncidentQueueMessage } from '../checks/events.js';
+import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
 import { onPing, type PingKind, type StatusChanges } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
@@ -174,22 +174,22 @@ async function record(deps: Deps, input: PingInput, previous: CheckItem): Promis
     },
     now,
   );
+  const base = { checkId: previous.checkId, workspaceId: previous.workspaceId, projectId: previous.projectId ?? null, at: now.toISOString() };
+  // The check has moved: its status change goes out before the signal put, because a client
+  // retrying after a failed put finds the check already moved and could not publish it again.
+  if (outcome.statusChange) {
+    const cause: CheckStatusChanged['cause'] = kind === 'fail' ? 'FAIL_PING' : 'PING';
+    await deps.queue.publish('incidents', [{ type: 'check.status_changed', ...base, ...outcome.statusChange, cause }]);
+  }
   try {
     await putSignal(deps, signal);
   } catch (err) {
     await releaseDedup(deps, previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
     throw err;
   }
-
-  const messages: IncidentQueueMessage[] = [];
-  const base = { checkId: previous.checkId, workspaceId: previous.workspaceId, projectId: previous.projectId ?? null, at: now.toISOString() };
-  if (outcome.statusChange) {
-    const cause: CheckStatusChanged['cause'] = kind === 'fail' ? 'FAIL_PING' : 'PING';
-    messages.push({ type: 'check.status_changed', ...base, ...outcome.statusChange, cause });
-  }
+  // Reported dependencies ride on the payload, so a retried ping reports them again.
   const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
-  if (dependencies) messages.push({ type: 'dependencies.reported', ...base, dependencies } satisfies DependenciesReported);
-  if (messages.length > 0) await deps.queue.publish('incidents', messages);
+  if (dependencies) await deps.queue.publish('incidents', [{ type: 'dependencies.reported', ...base, dependencies } satisfies DependenciesReported]);
 
   const after = { ...previous, ...outcome.changes.set };
   await broadcast(deps, kind === 'start' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);

@@ -239,6 +239,32 @@ describe('pipeline', () => {
     expect(await signalsOf(t, id)).toHaveLength(1);
   });
 
+  it('still resolves the incident when the recovering ping fails to store its signal', async () => {
+    const { id, token } = await job();
+    expect((await t.request('GET', `/signals/ping/${token}/fail`)).status).toBe(200);
+    await t.deps.queue.drain();
+    const open = await t.request<{ items: { state: string }[] }>('GET', `/incidents?checkId=${id}&workspaceId=${user.workspaceId}`, { token: user.token });
+    expect(open.body.items.map((i) => i.state)).toEqual(['ACTIVE']);
+    t.clock.advanceSeconds(2);
+    const client = t.deps.store.client;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
+        return next(args);
+      },
+      { step: 'initialize', name: 'failPuts' },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failed = await t.request('GET', `/signals/ping/${token}`);
+    client.middlewareStack.remove('failPuts');
+    logged.mockRestore();
+    expectError(failed, 500);
+    await t.deps.queue.drain();
+    const after = await t.request<{ items: { state: string }[] }>('GET', `/incidents?checkId=${id}&workspaceId=${user.workspaceId}`, { token: user.token });
+    expect(after.body.items.map((i) => i.state)).toEqual(['RESOLVED']);
+    expect((await checkOf(t, token)).status).toBe('OK');
+  });
+
   it('broadcasts the signal and the check update to stream listeners', async () => {
     const { id, token } = await job();
     const events: BroadcastEvent[] = [];
