@@ -1,5 +1,6 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { systemClock } from '../clock.js';
 import { createTableInput } from './table.js';
 
 export type DynamoOptions = { endpoint?: string; region?: string };
@@ -9,14 +10,32 @@ export type DynamoOptions = { endpoint?: string; region?: string };
  * embedded dynalite store. The same ElectroDB code runs against both.
  */
 export function createDynamoClient(options: DynamoOptions = {}): DynamoDBDocumentClient {
+  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const client = new DynamoDBClient({
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region,
     ...(options.endpoint
-      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, signer: unverifiedSigner(region) }
       : {}),
     maxAttempts: 3,
   });
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/**
+ * Local stores (dynalite, DynamoDB Local) read the SigV4 headers' shape and credential scope but
+ * never check the signature, and an endpoint client signs with fixed `local` credentials that AWS
+ * would refuse anyway: the HMACs and body hash of a real signature buy nothing there.
+ */
+function unverifiedSigner(region: string): NonNullable<DynamoDBClientConfig['signer']> {
+  return {
+    sign: async (request) => {
+      // The wall clock, as the SDK's own signer uses: a transport header, not a unit of work's time.
+      const stamp = systemClock.now().toISOString().replace(/[-:]|\.\d{3}/g, '');
+      request.headers['x-amz-date'] = stamp;
+      request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${stamp.slice(0, 8)}/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=unverified`;
+      return request;
+    },
+  };
 }
 
 /** Creates the table when it is missing (local runtime and tests; AWS gets it from `stacks/`). */
