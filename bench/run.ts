@@ -77,6 +77,16 @@ function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/** Busy CPU time of the whole machine in ms (Linux /proc/stat), to show load from other processes. */
+function machineBusyMs(): number {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
 
 async function pingBenchmark(endpoint: string, storePid: number | undefined): Promise<void> {
@@ -101,9 +111,11 @@ async function pingBenchmark(endpoint: string, storePid: number | undefined): Pr
     store.on = queue.on = true;
     const cpu = process.cpuUsage();
     const storeCpu = processCpuMs(storePid);
+    const machineCpu = machineBusyMs();
     const load = await drivePings(origin, tokens, { clients: CLIENTS, maxPings: MAX_PINGS, maxSeconds: MAX_SECONDS });
     const used = process.cpuUsage(cpu);
     const storeUsed = processCpuMs(storePid) - storeCpu;
+    const machineUsed = machineBusyMs() - machineCpu;
     store.on = queue.on = false;
     const sorted = Float64Array.from(load.latenciesMs).sort();
     const sent = load.completed + load.failed;
@@ -117,6 +129,8 @@ async function pingBenchmark(endpoint: string, storePid: number | undefined): Pr
     // This process serves HTTP, runs the app and drives the clients; the store has its own process.
     print('app_process_cpu_ms_per_ping', (used.user + used.system) / 1000 / sent, 3);
     print('store_process_cpu_ms_per_ping', storeUsed / sent, 3);
+    // Anything else running on the machine meanwhile (compare runs only when this is near 0).
+    print('other_cpu_ms_per_ping', (machineUsed - storeUsed) / sent - (used.user + used.system) / 1000 / sent, 3);
   } finally {
     server.close();
   }
