@@ -87,8 +87,8 @@ export const MaintenanceWindowDetail = MaintenanceWindow.extend({
 export const MaintenanceListQueryV1 = z.object({
   state: StateFilter.optional(),
   projectId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-  from: Instant.optional().describe('Keep windows active at some point at or after this instant (recurring: any occurrence)'),
-  to: Instant.optional().describe('Keep windows active at some point at or before this instant (recurring: any occurrence)'),
+  from: Instant.optional().describe('Keep windows active at some point at or after this instant (recurring: by its occurrences)'),
+  to: Instant.optional().describe('Keep windows active at some point at or before this instant (recurring: by its occurrences)'),
 });
 
 export const MaintenanceListQuery = z.object({

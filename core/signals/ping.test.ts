@@ -13,6 +13,25 @@ beforeAll(async () => {
 });
 
 const job = (body: Parameters<typeof createJob>[3] = {}) => createJob(t, user, key, body);
+
+/** One ping while every PutItem to the store fails (its error log silenced). */
+async function pingWhilePutsFail(token: string) {
+  const client = t.deps.store.client;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
+      return next(args);
+    },
+    { step: 'initialize', name: 'failPuts' },
+  );
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    return await t.request('GET', `/signals/ping/${token}`);
+  } finally {
+    client.middlewareStack.remove('failPuts');
+    logged.mockRestore();
+  }
+}
 const incidents = () => t.deps.queue.peek('incidents') as { type: string; checkId: number; from?: string; to?: string; cause?: string; dependencies?: unknown }[];
 const drainMessages = () => t.deps.queue.peek('incidents').length;
 
@@ -221,18 +240,7 @@ describe('pipeline', () => {
 
   it('answers 500 when the signal cannot be stored, and the retry is not swallowed as a duplicate', async () => {
     const { id, token } = await job();
-    const client = t.deps.store.client;
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
-        return next(args);
-      },
-      { step: 'initialize', name: 'failPuts' },
-    );
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const failed = await t.request('GET', `/signals/ping/${token}`);
-    client.middlewareStack.remove('failPuts');
-    logged.mockRestore();
+    const failed = await pingWhilePutsFail(token);
     expectError(failed, 500);
     const retried = await t.request('GET', `/signals/ping/${token}`);
     expect(retried.status).toBe(200);
@@ -246,18 +254,7 @@ describe('pipeline', () => {
     const open = await t.request<{ items: { state: string }[] }>('GET', `/incidents?checkId=${id}&workspaceId=${user.workspaceId}`, { token: user.token });
     expect(open.body.items.map((i) => i.state)).toEqual(['ACTIVE']);
     t.clock.advanceSeconds(2);
-    const client = t.deps.store.client;
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
-        return next(args);
-      },
-      { step: 'initialize', name: 'failPuts' },
-    );
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const failed = await t.request('GET', `/signals/ping/${token}`);
-    client.middlewareStack.remove('failPuts');
-    logged.mockRestore();
+    const failed = await pingWhilePutsFail(token);
     expectError(failed, 500);
     await t.deps.queue.drain();
     const after = await t.request<{ items: { state: string }[] }>('GET', `/incidents?checkId=${id}&workspaceId=${user.workspaceId}`, { token: user.token });
