@@ -60,7 +60,7 @@ const isTimed = (check: Pick<CheckTiming, 'status' | 'checkMode'>): boolean =>
  * run so that the next SUCCESS or FAIL carries its duration. Paused and outbound checks record
  * the signal and keep their status.
  */
-export function onPing(check: CheckTiming, now: Date, kind: PingKind): PingOutcome {
+export function onPing(check: Omit<CheckTiming, 'graceSeconds'>, now: Date, kind: PingKind): PingOutcome {
   const iso = now.toISOString();
   if (kind === 'start') {
     return { changes: { set: { startedAt: iso }, remove: [] }, status: check.status, signal: { type: 'START' }, statusChange: null };

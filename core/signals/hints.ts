@@ -8,6 +8,7 @@ import type { CheckItem } from '../store/entities/check.js';
  */
 export type PingHint = {
   checkId: number;
+  workspaceId: number;
   checkMode: CheckItem['checkMode'];
   paused: boolean;
   intervalSeconds: number;
@@ -15,8 +16,9 @@ export type PingHint = {
   windowStart: number | undefined;
 };
 
-export const hintOf = (check: CheckItem): PingHint => ({
+export const hintOf = (check: Pick<CheckItem, 'checkId' | 'workspaceId' | 'checkMode' | 'status' | 'intervalSeconds'> & Partial<CheckItem>): PingHint => ({
   checkId: check.checkId,
+  workspaceId: check.workspaceId,
   checkMode: check.checkMode,
   paused: check.status === 'PAUSED',
   intervalSeconds: check.intervalSeconds,

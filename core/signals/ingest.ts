@@ -2,12 +2,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
-import { onPing, type PingKind, type StatusChanges } from '../checks/status.js';
+import { onPing, type CheckTiming, type PingKind, type StatusChanges } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure } from '../store/locks.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
-import { checkUpdateInput } from './rawItems.js';
+import { checkUpdateInput, compactPlaceholders } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
 import { DEDUP_WINDOW_MS, PING_RATE_LIMIT, ReportedDependencies } from './schema.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
@@ -23,8 +23,15 @@ export type PingInput = {
   body?: string | undefined;
 };
 
+/**
+ * What the ping's update returned of the check before it: the whole item, or, in the steady state
+ * (a timed ping, whose update sets the status), the old values of what it wrote plus the identity
+ * and timing its condition pinned. `projectId` is only known from a whole item.
+ */
+export type PingPrevious = Omit<CheckTiming, 'graceSeconds'> & Pick<CheckItem, 'workspaceId'> & Partial<CheckItem> & { complete: boolean };
+
 export type PingResult =
-  | { outcome: 'recorded'; previous: CheckItem; signal: SignalItem; statusChange: { from: CheckItem['status']; to: CheckItem['status'] } | null }
+  | { outcome: 'recorded'; previous: PingPrevious; signal: SignalItem; statusChange: { from: CheckItem['status']; to: CheckItem['status'] } | null }
   | { outcome: 'deduplicated' }
   | { outcome: 'unknown' }
   | { outcome: 'rate_limited'; retryAfterSeconds: number };
@@ -62,7 +69,7 @@ export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput)
       hints.set(token, hint);
       if (refusal) return refusal;
     }
-    let previous: CheckItem;
+    let previous: PingPrevious;
     try {
       previous = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
     } catch (err) {
@@ -95,7 +102,7 @@ async function conditionalPingUpdate(
   now: Date,
   windowStart: number,
   hint: PingHint | undefined,
-): Promise<CheckItem> {
+): Promise<PingPrevious> {
   const guess = {
     checkId: hint?.checkId ?? 0,
     status: hint?.paused ? ('PAUSED' as const) : ('OK' as const),
@@ -142,24 +149,42 @@ async function conditionalPingUpdate(
   } else {
     guards.push('NOT #pingWindowStart = :ws');
   }
+  // A timed ping writes the status, so the old values of what it writes (status, startedAt, ...)
+  // plus what the condition pinned are all the ping needs back; anything else returns the item.
+  const partial = hint !== undefined && plan.set.status !== undefined;
   const input = checkUpdateInput(
     deps.store.table,
     token,
     plan,
     { expression: guards.join(' AND '), names, values },
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
+    partial ? 'UPDATED_OLD' : 'ALL_OLD',
   );
-  const result = await deps.store.client.send(new UpdateCommand(input));
+  const result = await deps.store.client.send(new UpdateCommand(compactPlaceholders(input)));
+  if (hint !== undefined && partial) {
+    const old = (result.Attributes ?? {}) as Partial<CheckItem>;
+    if (old.status === undefined) throw new Error('ping update returned no previous status');
+    return { ...old, checkId: hint.checkId, workspaceId: hint.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
+  }
   const parsed = deps.store.entities.check.parse({ Attributes: result.Attributes ?? {} });
   if (!parsed?.data) throw new Error('ping update returned no previous item');
-  return parsed.data as CheckItem;
+  return { ...(parsed.data as CheckItem), complete: true };
 }
 
-async function record(deps: Deps, input: PingInput, previous: CheckItem): Promise<PingResult> {
+/** The whole check, for the rare ping that publishes a message (which names the project). */
+async function completed(deps: Deps, token: string, previous: PingPrevious): Promise<PingPrevious> {
+  if (previous.complete) return previous;
+  const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
+  return { ...previous, projectId: current?.projectId, complete: true };
+}
+
+async function record(deps: Deps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
   const { now, kind } = input;
   // The guards made the written changes exactly these; the previous item adds status and duration.
-  const outcome = onPing(previous, now, kind);
+  const outcome = onPing(returned, now, kind);
   const body = input.body ? parseBody(input.body) : undefined;
+  const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
+  const previous = outcome.statusChange || dependencies ? await completed(deps, input.token, returned) : returned;
   const payload = body ? { text: body.text, isJson: body.json !== undefined } : undefined;
   const signal = signalItem(
     previous,
@@ -184,11 +209,10 @@ async function record(deps: Deps, input: PingInput, previous: CheckItem): Promis
   try {
     await putSignal(deps, signal);
   } catch (err) {
-    await releaseDedup(deps, previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
+    await releaseDedup(deps, input.token, previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
     throw err;
   }
   // Reported dependencies ride on the payload, so a retried ping reports them again.
-  const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
   if (dependencies) await deps.queue.publish('incidents', [{ type: 'dependencies.reported', ...base, dependencies } satisfies DependenciesReported]);
 
   const after = { ...previous, ...outcome.changes.set };
@@ -200,10 +224,10 @@ async function record(deps: Deps, input: PingInput, previous: CheckItem): Promis
  * The signal could not be stored after the check took the ping: give the dedup marker back so the
  * client's retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
  */
-async function releaseDedup(deps: Deps, previous: CheckItem, kind: PingKind, now: Date): Promise<void> {
+async function releaseDedup(deps: Deps, token: string, previous: PingPrevious, kind: PingKind, now: Date): Promise<void> {
   const field = kind === 'start' ? 'startedAt' : 'lastSignalAt';
   const old = previous[field];
-  const patch = deps.store.entities.check.patch({ token: previous.token });
+  const patch = deps.store.entities.check.patch({ token });
   const reverted = old === undefined ? patch.remove([field]) : patch.set({ [field]: old });
   await reverted.where((attr, op) => op.eq(attr[field], now.toISOString())).go({ response: 'none' });
 }

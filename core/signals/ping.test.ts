@@ -68,6 +68,22 @@ describe('token pings', () => {
     expect(incidents().length).toBe(before + 1);
   });
 
+  it('names the project in a status change found by the steady-state update', async () => {
+    const { id, token } = await job();
+    await t.request('GET', `/signals/ping/${token}`);
+    t.clock.advanceSeconds(2);
+    // The check is known now: this ping's update returns only the old values it overwrote.
+    const before = drainMessages();
+    const requests = recordStoreRequests(t.deps.store.client);
+    await t.request('GET', `/signals/ping/${token}/fail`);
+    requests.stop();
+    expect(requests.commands[0]).toBe('UpdateItemCommand');
+    expect(incidents().slice(before)).toEqual([
+      expect.objectContaining({ type: 'check.status_changed', checkId: id, workspaceId: user.workspaceId, projectId: user.projectId, from: 'OK', to: 'DOWN', cause: 'FAIL_PING' }),
+    ]);
+    expect((await checkOf(t, token)).status).toBe('DOWN');
+  });
+
   it('404s unknown and malformed tokens with CHECK_NOT_FOUND and stores nothing', async () => {
     expectError(await t.request('GET', '/signals/ping/00000000-0000-4000-8000-000000000000'), 404, 'CHECK_NOT_FOUND');
     expectError(await t.request('POST', '/signals/ping/not%20a%20token/fail', { rawBody: 'x' }), 404, 'CHECK_NOT_FOUND');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDynamoClient } from '../store/client.js';
 import { createStore } from '../store/service.js';
 import type { SignalItem } from '../store/entities/signal.js';
-import { checkUpdateInput, storedSignal } from './rawItems.js';
+import { checkUpdateInput, compactPlaceholders, storedSignal } from './rawItems.js';
 
 // Only builds requests; nothing is sent.
 const store = createStore(createDynamoClient({ endpoint: 'http://127.0.0.1:9' }), 'table');
@@ -40,5 +40,30 @@ describe('raw ping writes match what ElectroDB writes', () => {
         expect(storedSignal(item)).toEqual(electro.Item);
       }),
     );
+  });
+});
+
+describe('compactPlaceholders', () => {
+  const expand = (expression: string | undefined, names: Record<string, string>, values: Record<string, unknown>) =>
+    expression?.replace(/[#:][A-Za-z0-9_]+/g, (p) => (p.startsWith('#') ? `<${names[p]}>` : `<${JSON.stringify(values[p])}>`));
+
+  it('renames every placeholder to a short one and keeps what each expression means', () => {
+    const input = checkUpdateInput(
+      'table',
+      'abc',
+      { set: { lastPingAt: 'a', status: 'OK', dueAt: 'b', dueShard: '0' }, remove: ['startedAt'] },
+      { expression: '#status = :status AND NOT #lastSignalAt > :cutoff', names: { '#lastSignalAt': 'lastSignalAt' }, values: { ':cutoff': 'c' } },
+      { add: { pingWindowCount: 1 } },
+    );
+    const compact = compactPlaceholders(input);
+    const names = compact.ExpressionAttributeNames ?? {};
+    const values = compact.ExpressionAttributeValues ?? {};
+    expect(Object.keys(names).every((p) => /^#[0-9a-z]{1,2}$/.test(p))).toBe(true);
+    expect(Object.keys(values).every((p) => /^:[0-9a-z]{1,2}$/.test(p))).toBe(true);
+    expect(compact.UpdateExpression!.length).toBeLessThan(input.UpdateExpression!.length);
+    for (const field of ['UpdateExpression', 'ConditionExpression'] as const) {
+      expect(expand(compact[field], names, values)).toBe(expand(input[field], input.ExpressionAttributeNames ?? {}, input.ExpressionAttributeValues ?? {}));
+    }
+    expect(compact.Key).toEqual(input.Key);
   });
 });

@@ -27,6 +27,7 @@ export function checkUpdateInput(
   changes: StatusChanges,
   guard: Guard,
   counters: { set?: Record<string, number>; add?: Record<string, number> },
+  returnValues: 'ALL_OLD' | 'UPDATED_OLD' = 'ALL_OLD',
 ): UpdateCommandInput {
   const names: Record<string, string> = { ...guard.names };
   const values: Record<string, unknown> = { ...guard.values };
@@ -61,7 +62,38 @@ export function checkUpdateInput(
     ConditionExpression: guard.expression,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
-    ReturnValues: 'ALL_OLD',
+    ReturnValues: returnValues,
+  };
+}
+
+const PLACEHOLDER = /[#:][A-Za-z0-9_]+/g;
+
+/**
+ * The same request with every placeholder renamed to a short one (`#pingWindowStart` -> `#c`).
+ * The embedded store parses each expression character by character on every request, and the
+ * ping's readable names cost it more than its whole update; DynamoDB itself does not care.
+ */
+export function compactPlaceholders<T extends Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>>(input: T): T {
+  const renamed = new Map<string, string>();
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  for (const [from, name] of Object.entries(input.ExpressionAttributeNames ?? {})) {
+    const to = `#${renamed.size.toString(36)}`;
+    renamed.set(from, to);
+    names[to] = name;
+  }
+  for (const [from, value] of Object.entries(input.ExpressionAttributeValues ?? {})) {
+    const to = `:${renamed.size.toString(36)}`;
+    renamed.set(from, to);
+    values[to] = value;
+  }
+  const rename = (expression: string | undefined) => expression?.replace(PLACEHOLDER, (placeholder) => renamed.get(placeholder) ?? placeholder);
+  return {
+    ...input,
+    UpdateExpression: rename(input.UpdateExpression),
+    ConditionExpression: rename(input.ConditionExpression),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
   };
 }
 
