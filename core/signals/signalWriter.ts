@@ -4,7 +4,8 @@ import type { Store } from '../store/service.js';
 type Pending = { item: Record<string, unknown>; resolve: () => void; reject: (err: unknown) => void };
 
 const BATCH_LIMIT = 25; // DynamoDB's BatchWriteItem maximum
-const MAX_IN_FLIGHT = 2;
+/** One request at a time: the pings that arrive meanwhile share the next one (fewest requests). */
+const MAX_IN_FLIGHT = 1;
 const UNPROCESSED_RETRIES = 5;
 
 /**
