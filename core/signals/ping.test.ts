@@ -102,6 +102,22 @@ describe('token pings', () => {
     expect(await signalsOf(t, id)).toEqual([]);
   });
 
+  it('404s a check deleted after it was pinged: the update condition refuses it', async () => {
+    const { id, token } = await job();
+    await t.request('GET', `/signals/ping/${token}`);
+    expect((await t.request('DELETE', `/v1/jobs/${id}`, { token: key })).status).toBe(204);
+    const deleted = await t.deps.store.entities.check.get({ token }).go({ consistent: true });
+    expect(deleted.data?.deletedAt).toBeDefined();
+    t.clock.advanceSeconds(2);
+    const requests = recordStoreRequests(t.deps.store.client);
+    expectError(await t.request('GET', `/signals/ping/${token}`), 404, 'CHECK_NOT_FOUND');
+    requests.stop();
+    expect(requests.commands[0]).toBe('UpdateItemCommand');
+    expect(requests.commands).not.toContain('PutItemCommand');
+    expect((await t.deps.store.entities.check.get({ token }).go({ consistent: true })).data).toEqual(deleted.data);
+    expect(await signalsOf(t, id)).toEqual([]);
+  });
+
   it('405s other methods with an Allow header', async () => {
     const { token } = await job();
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
