@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
 import { createApp } from '../core/app.js';
 import { loadConfig } from '../core/config.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep } from '../core/sweep/index.js';
+import type { Store } from '../core/store/service.js';
 import { drivePings, percentile } from './load.js';
 import { seedChecks, type SeedTarget } from './seed.js';
 
@@ -23,22 +23,28 @@ const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
 
-/** Counts requests and items read at the SDK client, only while `on`. */
-function meter(client: DynamoDBDocumentClient) {
+/**
+ * Counts requests and items read at the SDK clients (the document client and the ping path's
+ * plain one), only while `on`. Added before their first request: the plain client caches its
+ * middleware.
+ */
+function meter(store: Pick<Store, 'client' | 'hot'>) {
   const counts = { on: false, requests: 0, itemsRead: 0 };
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      const result = await next(args);
-      if (counts.on) {
-        counts.requests++;
-        const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
-        counts.itemsRead += output.ScannedCount ?? (output.Item ? 1 : 0);
-        for (const items of Object.values(output.Responses ?? {})) counts.itemsRead += items.length;
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'benchMeter' },
-  );
+  for (const client of [store.client, store.hot]) {
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const result = await next(args);
+        if (counts.on) {
+          counts.requests++;
+          const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+          counts.itemsRead += output.ScannedCount ?? (output.Item ? 1 : 0);
+          for (const items of Object.values(output.Responses ?? {})) counts.itemsRead += items.length;
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'benchMeter' },
+    );
+  }
   return counts;
 }
 
@@ -91,7 +97,7 @@ const print = (name: string, value: number, digits = 2) => console.log(`${name}:
 
 async function pingBenchmark(endpoint: string, storePid: number | undefined): Promise<void> {
   const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_pings' }), endpoint, autoDrain: true });
-  const store = meter(deps.store.client);
+  const store = meter(deps.store);
   const queue = meterQueue(deps);
   const server = serve({ fetch: createApp(deps).fetch, hostname: '127.0.0.1', port: 0 });
   if (!server.listening) await once(server, 'listening');
@@ -146,7 +152,7 @@ async function sweepBenchmark(endpoint: string): Promise<void> {
     const nextDueAt = i < due ? at(-100) : at(60 + (i % 3000));
     return { status: 'OK', lastPingAt: at(-3600), nextDueAt, dueAt: nextDueAt, dueShard: '0' };
   });
-  const store = meter(deps.store.client);
+  const store = meter(deps.store);
   store.on = true;
   const started = performance.now();
   await runSweep(deps);

@@ -27,8 +27,10 @@ export async function createLocalDeps(options: {
   clock?: Clock;
   autoDrain: boolean;
   logMail?: boolean;
+  /** See DynamoOptions.cacheHotPath (tests turn it off). */
+  cacheHotPath?: boolean;
 }): Promise<LocalDeps> {
-  const client = createDynamoClient({ endpoint: options.endpoint });
+  const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
   const deps: LocalDeps = {
     store: createStore(client, options.config.tableName),

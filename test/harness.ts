@@ -23,10 +23,12 @@ export type RequestOptions = {
  * A fresh table in the shared in-memory store, the real app over it, a clock the test moves, and
  * a queue the test drains: integration tests go through HTTP into the embedded store.
  */
-export async function createTestContext(overrides: Partial<Record<string, string>> = {}) {
+export async function createTestContext(overrides: Partial<Record<string, string>> = {}, options: { cacheHotPath?: boolean } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, ...overrides });
-  const deps: LocalDeps = await createLocalDeps({ config, endpoint: inject('dynamoEndpoint'), clock, autoDrain: false });
+  // Tests observe and fault the ping path's client mid-file, which its middleware cache would
+  // ignore, so it is off unless a test asks for the production setting.
+  const deps: LocalDeps = await createLocalDeps({ config, endpoint: inject('dynamoEndpoint'), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });
   const app = createApp(deps);
 
   async function request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

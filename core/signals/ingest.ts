@@ -1,4 +1,5 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
@@ -7,7 +8,7 @@ import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure } from '../store/locks.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
-import { checkUpdateInput, compactPlaceholders } from './rawItems.js';
+import { checkUpdateInput, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
 import { DEDUP_WINDOW_MS, PING_RATE_LIMIT, ReportedDependencies } from './schema.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
@@ -163,13 +164,14 @@ async function conditionalPingUpdate(
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
     partial ? 'UPDATED_OLD' : 'ALL_OLD',
   );
-  const result = await deps.store.client.send(new UpdateCommand(compactPlaceholders(input)));
+  const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
+  const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
   if (hint !== undefined && partial) {
-    const old = (result.Attributes ?? {}) as Partial<CheckItem>;
+    const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
     return { ...old, checkId: hint.checkId, workspaceId: hint.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
   }
-  const parsed = deps.store.entities.check.parse({ Attributes: result.Attributes ?? {} });
+  const parsed = deps.store.entities.check.parse({ Attributes: attributes });
   if (!parsed?.data) throw new Error('ping update returned no previous item');
   return { ...(parsed.data as CheckItem), complete: true };
 }

@@ -16,7 +16,7 @@ const job = (body: Parameters<typeof createJob>[3] = {}) => createJob(t, user, k
 
 /** One ping while every PutItem to the store fails (its error log silenced). */
 async function pingWhilePutsFail(token: string) {
-  const client = t.deps.store.client;
+  const client = t.deps.store.hot;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
@@ -74,7 +74,7 @@ describe('token pings', () => {
     t.clock.advanceSeconds(2);
     // The check is known now: this ping's update returns only the old values it overwrote.
     const before = drainMessages();
-    const requests = recordStoreRequests(t.deps.store.client);
+    const requests = recordStoreRequests(t.deps.store);
     await t.request('GET', `/signals/ping/${token}/fail`);
     requests.stop();
     expect(requests.commands[0]).toBe('UpdateItemCommand');
@@ -109,7 +109,7 @@ describe('token pings', () => {
     const deleted = await t.deps.store.entities.check.get({ token }).go({ consistent: true });
     expect(deleted.data?.deletedAt).toBeDefined();
     t.clock.advanceSeconds(2);
-    const requests = recordStoreRequests(t.deps.store.client);
+    const requests = recordStoreRequests(t.deps.store);
     expectError(await t.request('GET', `/signals/ping/${token}`), 404, 'CHECK_NOT_FOUND');
     requests.stop();
     expect(requests.commands[0]).toBe('UpdateItemCommand');
@@ -153,7 +153,7 @@ describe('token pings', () => {
     const { id, token } = await job();
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advance(999);
-    const requests = recordStoreRequests(t.deps.store.client);
+    const requests = recordStoreRequests(t.deps.store);
     const again = await t.request('GET', `/signals/ping/${token}`);
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ message: 'OK' });
@@ -262,7 +262,7 @@ describe('pipeline', () => {
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(5);
     const before = drainMessages();
-    const requests = recordStoreRequests(t.deps.store.client);
+    const requests = recordStoreRequests(t.deps.store);
     const res = await t.request('POST', `/signals/ping/${token}`, { body: { ok: true } });
     requests.stop();
     expect(res.status).toBe(200);

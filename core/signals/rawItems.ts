@@ -1,4 +1,6 @@
+import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { StatusChanges } from '../checks/status.js';
 import type { SignalItem } from '../store/entities/signal.js';
 
@@ -106,4 +108,15 @@ export function storedSignal(item: SignalItem): Record<string, unknown> {
     __edb_e__: 'signal',
     __edb_v__: '1',
   };
+}
+
+/** The request for the plain client (store.hot): the key and values marshalled as the table stores them. */
+export function lowLevelUpdate(input: UpdateCommandInput): UpdateItemCommandInput {
+  const output: UpdateItemCommandInput = { TableName: input.TableName, Key: marshall(input.Key) };
+  if (input.UpdateExpression) output.UpdateExpression = input.UpdateExpression;
+  if (input.ConditionExpression) output.ConditionExpression = input.ConditionExpression;
+  if (input.ExpressionAttributeNames) output.ExpressionAttributeNames = input.ExpressionAttributeNames;
+  if (input.ExpressionAttributeValues) output.ExpressionAttributeValues = marshall(input.ExpressionAttributeValues, { removeUndefinedValues: true });
+  if (input.ReturnValues) output.ReturnValues = input.ReturnValues;
+  return output;
 }

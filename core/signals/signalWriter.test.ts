@@ -1,27 +1,27 @@
-import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SignalWriter } from './signalWriter.js';
 
 type Sent = { kind: 'put' | 'batch'; keys: string[] };
 
-/** A stand-in for the table client that records requests and answers them as told. */
+/** A stand-in for the ping path's table client that records requests and answers them as told. */
 function fakeStore(answer: (sent: Sent, call: number) => { unprocessed?: string[]; fail?: boolean } = () => ({})) {
   const sent: Sent[] = [];
   const client = {
     send: async (command: unknown) => {
       await Promise.resolve();
       let entry: Sent;
-      if (command instanceof PutCommand) entry = { kind: 'put', keys: [String(command.input.Item?.sk)] };
-      else if (command instanceof BatchWriteCommand) entry = { kind: 'batch', keys: (command.input.RequestItems?.t ?? []).map((r) => String(r.PutRequest?.Item?.sk)) };
+      if (command instanceof PutItemCommand) entry = { kind: 'put', keys: [String(command.input.Item?.sk?.S)] };
+      else if (command instanceof BatchWriteItemCommand) entry = { kind: 'batch', keys: (command.input.RequestItems?.t ?? []).map((r) => String(r.PutRequest?.Item?.sk?.S)) };
       else throw new Error('unexpected command');
       sent.push(entry);
       const reply = answer(entry, sent.length);
       if (reply.fail) throw new Error('store down');
-      const left = (reply.unprocessed ?? []).map((sk) => ({ PutRequest: { Item: { pk: 'p', sk } } }));
+      const left = (reply.unprocessed ?? []).map((sk) => ({ PutRequest: { Item: { pk: { S: 'p' }, sk: { S: sk } } } }));
       return left.length ? { UnprocessedItems: { t: left } } : {};
     },
   };
-  return { sent, store: { client: client as unknown as DynamoDBDocumentClient, table: 't' } };
+  return { sent, store: { hot: client as unknown as DynamoDBClient, table: 't' } };
 }
 const item = (sk: string) => ({ pk: 'p', sk });
 

@@ -1,7 +1,9 @@
-import { BatchWriteCommand, PutCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteItemCommand, PutItemCommand, type AttributeValue, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Store } from '../store/service.js';
 
-type Pending = { item: Record<string, unknown>; resolve: () => void; reject: (err: unknown) => void };
+type StoredItem = Record<string, AttributeValue>;
+type Pending = { item: StoredItem; resolve: () => void; reject: (err: unknown) => void };
 
 const BATCH_LIMIT = 25; // DynamoDB's BatchWriteItem maximum
 /** One request at a time: the pings that arrive meanwhile share the next one (fewest requests). */
@@ -20,13 +22,15 @@ export class SignalWriter {
   private inFlight = 0;
 
   constructor(
-    private readonly store: Pick<Store, 'client' | 'table'>,
+    private readonly store: Pick<Store, 'hot' | 'table'>,
     private readonly backoffMs = 10,
   ) {}
 
+  /** Stores `item` (as the document client would write it); settles once it is stored. */
   write(item: Record<string, unknown>): Promise<void> {
+    const stored = marshall(item, { removeUndefinedValues: true });
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item: stored, resolve, reject });
       this.pump();
     });
   }
@@ -46,7 +50,7 @@ export class SignalWriter {
     const [only] = batch;
     if (batch.length === 1 && only) {
       try {
-        await this.store.client.send(new PutCommand({ TableName: this.store.table, Item: only.item }));
+        await this.store.hot.send(new PutItemCommand({ TableName: this.store.table, Item: only.item }));
         only.resolve();
       } catch (err) {
         only.reject(err);
@@ -58,8 +62,8 @@ export class SignalWriter {
       for (let attempt = 0; waiting.length > 0; attempt++) {
         if (attempt > UNPROCESSED_RETRIES) throw new Error(`${waiting.length} signals left unprocessed by the store`);
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** attempt));
-        const result = await this.store.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.store.table]: waiting.map((p) => ({ PutRequest: { Item: p.item } })) } }),
+        const result = await this.store.hot.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.store.table]: waiting.map((p) => ({ PutRequest: { Item: p.item } })) } }),
         );
         const left = unprocessedKeys(result, this.store.table);
         for (const pending of waiting) if (!left.has(keyOf(pending.item))) pending.resolve();
@@ -71,9 +75,9 @@ export class SignalWriter {
   }
 }
 
-const keyOf = (item: Record<string, unknown>): string => `${String(item.pk)}\u0000${String(item.sk)}`;
+const keyOf = (item: StoredItem): string => `${String(item.pk?.S)}\u0000${String(item.sk?.S)}`;
 
-function unprocessedKeys(result: BatchWriteCommandOutput, table: string): Set<string> {
+function unprocessedKeys(result: BatchWriteItemCommandOutput, table: string): Set<string> {
   const keys = new Set<string>();
   for (const request of result.UnprocessedItems?.[table] ?? []) {
     if (request.PutRequest?.Item) keys.add(keyOf(request.PutRequest.Item));
@@ -84,7 +88,7 @@ function unprocessedKeys(result: BatchWriteCommandOutput, table: string): Set<st
 const writers = new WeakMap<object, SignalWriter>();
 
 /** One writer per store, so every path of one process shares the group commit. */
-export function signalWriterFor(store: Pick<Store, 'client' | 'table'>): SignalWriter {
+export function signalWriterFor(store: Pick<Store, 'hot' | 'table'>): SignalWriter {
   let writer = writers.get(store);
   if (!writer) {
     writer = new SignalWriter(store);

@@ -1,7 +1,7 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
 import type { SignalItem } from '../store/entities/signal.js';
+import type { Store } from '../store/service.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 export type Job = { id: number; token: string; slug: string | null; status: string };
@@ -21,18 +21,21 @@ export async function createJob(
   return res.body;
 }
 
-/** Every command sent to the table from now on, by name (one per logical request). */
-export function recordStoreRequests(client: DynamoDBDocumentClient): { commands: string[]; stop(): void } {
+/** Every command sent to the table from now on, through either client, by name (one per logical request). */
+export function recordStoreRequests(store: Pick<Store, 'client' | 'hot'>): { commands: string[]; stop(): void } {
   const name = `count-${Math.random().toString(36).slice(2)}`;
   const commands: string[] = [];
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      commands.push(context.commandName ?? 'unknown');
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return { commands, stop: () => void client.middlewareStack.remove(name) };
+  const stacks = [store.client.middlewareStack, store.hot.middlewareStack];
+  for (const stack of stacks) {
+    stack.add(
+      (next, context) => async (args) => {
+        commands.push(context.commandName ?? 'unknown');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+  }
+  return { commands, stop: () => stacks.forEach((stack) => stack.remove(name)) };
 }
 
 export async function signalsOf(t: TestContext, checkId: number): Promise<SignalItem[]> {

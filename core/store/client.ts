@@ -3,13 +3,42 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { systemClock } from '../clock.js';
 import { createTableInput } from './table.js';
 
-export type DynamoOptions = { endpoint?: string; region?: string };
+export type DynamoOptions = {
+  endpoint?: string;
+  region?: string;
+  /**
+   * Whether the hot-path client caches its resolved middleware per command (default true). Tests
+   * that add observers or faults to it mid-file turn it off: the cache pins the list at first use.
+   */
+  cacheHotPath?: boolean;
+};
+
+const hotClients = new WeakMap<DynamoDBDocumentClient, DynamoDBClient>();
 
 /**
  * A DynamoDB client for AWS (no endpoint) or for a DynamoDB-compatible endpoint such as the
- * embedded dynalite store. The same ElectroDB code runs against both.
+ * embedded dynalite store. The same ElectroDB code runs against both. Alongside it, a plain
+ * client for the ping path (hotPathClient).
  */
 export function createDynamoClient(options: DynamoOptions = {}): DynamoDBDocumentClient {
+  const document = DynamoDBDocumentClient.from(baseClient(options, false), { marshallOptions: { removeUndefinedValues: true } });
+  hotClients.set(document, baseClient(options, options.cacheHotPath ?? true));
+  return document;
+}
+
+/**
+ * The low-level client made with `document`, for the requests every ping makes (its UpdateItem,
+ * the signal puts). It takes marshalled items and caches its resolved middleware per command
+ * class, which the document client cannot (lib-dynamodb refuses `cacheMiddleware`): measured, an
+ * UpdateItem costs about 90 us of SDK CPU this way against 160 us through the document client.
+ */
+export function hotPathClient(document: DynamoDBDocumentClient): DynamoDBClient {
+  const hot = hotClients.get(document);
+  if (!hot) throw new Error('hotPathClient: the client was not made by createDynamoClient');
+  return hot;
+}
+
+function baseClient(options: DynamoOptions, cacheMiddleware: boolean): DynamoDBClient {
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const client = new DynamoDBClient({
     region,
@@ -17,11 +46,14 @@ export function createDynamoClient(options: DynamoOptions = {}): DynamoDBDocumen
       ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, signer: unverifiedSigner(region) }
       : {}),
     maxAttempts: 3,
+    ...(cacheMiddleware ? { cacheMiddleware: true } : {}),
   });
   // No logger is ever configured, yet the SDK's logger step runs the sensitive-data filter over
   // every request and response to hand the result to a no-op: a few percent of a ping's CPU.
   client.middlewareStack.remove('loggerMiddleware');
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
+  if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
+  return client;
 }
 
 /**

@@ -26,6 +26,7 @@ import { createProbeRunEntity } from './entities/probeRun.js';
 import { createProbeRoundEntity } from './entities/probeRound.js';
 import { createProbeRollupEntity } from './entities/probeRollup.js';
 import { currentId, nextId } from './counters.js';
+import { hotPathClient } from './client.js';
 
 /** Every entity of the single table, built against one injected client and table name. */
 export function createStore(client: DynamoDBDocumentClient, table: string) {
@@ -62,6 +63,8 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
   const service = new Service(entities);
   return {
     client,
+    /** The plain client of the ping path (core/store/client.ts, hotPathClient). */
+    hot: hotPathClient(client),
     table,
     service,
     entities: service.entities,
