@@ -56,3 +56,16 @@ describe('signal group commit', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
   });
 });
+
+describe('signal group commit with one key written twice', () => {
+  it('sends the key once per batch and settles both writes', async () => {
+    const { sent, store } = fakeStore((entry) => (new Set(entry.keys).size < entry.keys.length ? { fail: true } : {}));
+    const writer = new SignalWriter(store, 0);
+    const results = await Promise.allSettled(['a', 'same', 'b', 'same'].map((k) => writer.write(item(k))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(sent).toEqual([
+      { kind: 'put', keys: ['a'] },
+      { kind: 'batch', keys: ['same', 'b'] },
+    ]);
+  });
+});

@@ -57,20 +57,30 @@ export class SignalWriter {
       }
       return;
     }
-    let waiting = batch;
+    // A batch may not name one key twice (an idempotent signal written by concurrent requests):
+    // such puts share one request item, the last one's, and settle together.
+    const byKey = new Map<string, { item: StoredItem; pendings: Pending[] }>();
+    for (const pending of batch) {
+      const key = keyOf(pending.item);
+      const group = byKey.get(key);
+      if (group) {
+        group.item = pending.item;
+        group.pendings.push(pending);
+      } else byKey.set(key, { item: pending.item, pendings: [pending] });
+    }
+    let waiting = [...byKey.entries()];
     try {
       for (let attempt = 0; waiting.length > 0; attempt++) {
         if (attempt > UNPROCESSED_RETRIES) throw new Error(`${waiting.length} signals left unprocessed by the store`);
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** attempt));
-        const result = await this.store.hot.send(
-          new BatchWriteItemCommand({ RequestItems: { [this.store.table]: waiting.map((p) => ({ PutRequest: { Item: p.item } })) } }),
-        );
+        const items = waiting.map(([, group]) => ({ PutRequest: { Item: group.item } }));
+        const result = await this.store.hot.send(new BatchWriteItemCommand({ RequestItems: { [this.store.table]: items } }));
         const left = unprocessedKeys(result, this.store.table);
-        for (const pending of waiting) if (!left.has(keyOf(pending.item))) pending.resolve();
-        waiting = waiting.filter((pending) => left.has(keyOf(pending.item)));
+        for (const [key, group] of waiting) if (!left.has(key)) group.pendings.forEach((pending) => pending.resolve());
+        waiting = waiting.filter(([key]) => left.has(key));
       }
     } catch (err) {
-      for (const pending of waiting) pending.reject(err);
+      for (const [, group] of waiting) group.pendings.forEach((pending) => pending.reject(err));
     }
   }
 }
