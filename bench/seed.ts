@@ -43,7 +43,7 @@ export async function seedChecks(
     const slice = checks.slice(i, i + 500);
     await Promise.all([
       deps.store.entities.check.put(slice).go(),
-      deps.store.entities.checkRef.put(slice.map((c) => ({ checkId: c.checkId, token: c.token, workspaceId: c.workspaceId }))).go(),
+      deps.store.entities.checkRef.put(slice.map((c) => ({ checkId: c.checkId, token: c.token, workspaceId: c.workspaceId, projectId: target.projectId }))).go(),
     ]);
   }
   return checks;

@@ -34,8 +34,14 @@ describe('checks under a dependency', () => {
 
     const moved = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}/transfer`, { token: user.token, body: { projectId: user.projectId } }), 200);
     expect(moved).toMatchObject({ projectId: user.projectId, dependencyId: null });
+    const inProject = async () =>
+      expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', `/checks?projectId=${user.projectId}&limit=100`, { token: user.token }), 200).items.map((c) => c.id);
+    expect(await inProject()).toContain(check.id);
     const back = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { dependencyId } }), 200);
     expect(back).toMatchObject({ projectId: null, dependencyId });
+    expect(await inProject()).not.toContain(check.id);
+    const inWorkspace = expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', `/checks?workspaceId=${user.workspaceId}&limit=100`, { token: user.token }), 200);
+    expect(inWorkspace.items.map((c) => c.id)).toContain(check.id);
   });
 
   it('404s dependencies of another workspace', async () => {

@@ -68,7 +68,7 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
       })
       .go();
     written = true;
-    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId }).go();
+    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId, ...(draft.projectId != null ? { projectId: draft.projectId } : {}) }).go();
     check = created.data;
   } catch (err) {
     // Without its ref the check could be listed but never opened: take it back out.

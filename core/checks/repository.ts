@@ -3,7 +3,7 @@ import { authorize } from '../auth/middleware.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
-import type { CheckItem } from '../store/entities/check.js';
+import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
 import { isConditionalFailure, lockOwner } from '../store/locks.js';
 
 export type Ctx = { deps: Deps; actor: Actor };
@@ -59,13 +59,37 @@ export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minR
 
 /** Every live check of a workspace, in id order. */
 export async function listWorkspaceChecks(deps: Deps, workspaceId: number): Promise<CheckItem[]> {
-  const result = await deps.store.entities.check.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
-  return result.data.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+  const refs = await deps.store.entities.checkRef.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  return (await checksOf(deps, refs.data)).filter((check) => check.workspaceId === workspaceId);
 }
 
+/** Every live check of a project, in id order. */
 export async function listProjectChecks(deps: Deps, projectId: number): Promise<CheckItem[]> {
-  const result = await deps.store.entities.check.query.byProject({ projectId }).go({ pages: 'all' });
-  return result.data.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+  const refs = await deps.store.entities.checkRef.query.byProject({ projectId }).go({ pages: 'all' });
+  // The check's own projectId decides: a ref is rewritten just after a move.
+  return (await checksOf(deps, refs.data)).filter((check) => check.projectId === projectId);
+}
+
+const READ_ATTEMPTS = 5;
+
+/** The live checks the refs point to, in id order (one BatchGetItem per 100). */
+async function checksOf(deps: Deps, refs: readonly CheckRefItem[]): Promise<CheckItem[]> {
+  let keys = refs.map((ref) => ({ token: ref.token }));
+  const found: CheckItem[] = [];
+  for (let attempt = 0; keys.length > 0; attempt++) {
+    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
+    const { data, unprocessed } = await deps.store.entities.check.get(keys).go({ consistent: true });
+    found.push(...data);
+    keys = unprocessed;
+  }
+  return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+}
+
+/** Keeps the ref's projectId (what the project lists query) with the check's after a move. */
+async function syncRef(deps: Deps, before: CheckItem, after: CheckItem): Promise<void> {
+  if (before.projectId === after.projectId) return;
+  const { checkId, token, workspaceId, projectId } = after;
+  await deps.store.entities.checkRef.put({ checkId, token, workspaceId, ...(projectId !== undefined ? { projectId } : {}) }).go();
 }
 
 /** The attributes a patch may remove (ElectroDB refuses to remove required ones). */
@@ -101,6 +125,7 @@ export async function updateCheckGuarded(
           ].join(' AND '),
         )
         .go({ response: 'all_new' });
+      await syncRef(deps, current, written.data as CheckItem);
       return written.data as CheckItem;
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;

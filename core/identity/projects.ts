@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/context.js';
 import { authorize } from '../auth/middleware.js';
+import { listProjectChecks } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
@@ -67,8 +68,7 @@ export async function updateProject(ctx: Ctx, projectId: number, input: { name?:
  */
 export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {
   await getProject(ctx, projectId, 'ADMIN');
-  const checks = await ctx.deps.store.entities.check.query.byProject({ projectId }).go({ pages: 'all' });
-  const live = checks.data.filter((check) => check.deletedAt === undefined).length;
+  const live = (await listProjectChecks(ctx.deps, projectId)).length;
   if (live > 0) throw conflict(`Project still has ${live} check(s): delete or transfer them first`);
   await ctx.deps.store.entities.project.delete({ projectId }).go();
 }

@@ -8,7 +8,9 @@ export const SEVERITIES = ['P1', 'P2', 'P3', 'P4'] as const;
 /**
  * A check (a heartbeat job or an outbound HTTP check). Its primary key is the ping token, so the
  * ping path reaches it with one conditional update and no index read. Reads by id go through
- * `checkRef` (id -> token), which stays strongly consistent.
+ * `checkRef` (id -> token), which stays strongly consistent. The check sits in one index only,
+ * the due index its pings move: the lists by project and workspace index the refs instead, which
+ * a ping never writes (on AWS a projection-ALL index is written on every change of its items).
  *
  * `dueAt`/`dueShard` are set only while a timing transition is pending (OK/RESUMED -> LATE at
  * nextDueAt, LATE -> DOWN at nextDueAt + grace), making `byDue` a sparse index of exactly the
@@ -68,27 +70,20 @@ export const createCheckEntity = (config: EntityConfiguration) =>
       },
       indexes: {
         byToken: { pk: { field: 'pk', composite: ['token'] }, sk: { field: 'sk', composite: [] } },
-        byProject: {
-          index: 'gsi1',
-          pk: { field: 'gsi1pk', composite: ['projectId'] },
-          sk: { field: 'gsi1sk', composite: ['checkId'] },
-        },
         byDue: {
           index: 'gsi2',
           pk: { field: 'gsi2pk', composite: ['dueShard'] },
           sk: { field: 'gsi2sk', composite: ['dueAt'] },
-        },
-        byWorkspace: {
-          index: 'gsi3',
-          pk: { field: 'gsi3pk', composite: ['workspaceId'] },
-          sk: { field: 'gsi3sk', composite: ['checkId'] },
         },
       },
     },
     config,
   );
 
-/** id -> token, written with the check and never changed. */
+/**
+ * id -> token, written with the check; also what the lists of a project's or a workspace's checks
+ * query (they then read the checks by token). `projectId` follows the check's.
+ */
 export const createCheckRefEntity = (config: EntityConfiguration) =>
   new Entity(
     {
@@ -97,9 +92,20 @@ export const createCheckRefEntity = (config: EntityConfiguration) =>
         checkId: { type: 'number', required: true },
         token: { type: 'string', required: true },
         workspaceId: { type: 'number', required: true },
+        projectId: { type: 'number' },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['checkId'] }, sk: { field: 'sk', composite: [] } },
+        byProject: {
+          index: 'gsi1',
+          pk: { field: 'gsi1pk', composite: ['projectId'] },
+          sk: { field: 'gsi1sk', composite: ['checkId'] },
+        },
+        byWorkspace: {
+          index: 'gsi3',
+          pk: { field: 'gsi3pk', composite: ['workspaceId'] },
+          sk: { field: 'gsi3sk', composite: ['checkId'] },
+        },
       },
     },
     config,
