@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
+import { moveCheckListsToRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 
 export type LocalServer = {
@@ -23,6 +24,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   let store: EmbeddedStore | undefined;
   const endpoint = config.dynamoEndpoint ?? (store = await startEmbeddedStore(config.dataDir, 0, { isolate: 'child' })).endpoint;
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
+  await moveCheckListsToRefs(deps);
   const stopWorkers = startLocalWorkers(deps);
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
