@@ -42,9 +42,7 @@ function baseClient(options: DynamoOptions, cacheMiddleware: boolean): DynamoDBC
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const client = new DynamoDBClient({
     region,
-    ...(options.endpoint
-      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, signer: unverifiedSigner(region) }
-      : {}),
+    ...(options.endpoint ? localEndpoint(options.endpoint, region) : {}),
     maxAttempts: 3,
     ...(cacheMiddleware ? { cacheMiddleware: true } : {}),
   });
@@ -54,6 +52,19 @@ function baseClient(options: DynamoOptions, cacheMiddleware: boolean): DynamoDBC
   // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
   if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
   return client;
+}
+
+/**
+ * A DynamoDB-compatible endpoint: fixed `local` credentials, and the endpoint itself handed over
+ * as is (the SDK otherwise walks its endpoint rule set on every request to arrive at the same URL).
+ */
+function localEndpoint(endpoint: string, region: string): Pick<DynamoDBClientConfig, 'endpoint' | 'endpointProvider' | 'credentials' | 'signer'> {
+  return {
+    endpoint,
+    endpointProvider: () => ({ url: new URL(endpoint) }),
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    signer: unverifiedSigner(region),
+  };
 }
 
 /**
