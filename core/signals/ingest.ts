@@ -155,21 +155,21 @@ async function conditionalPingUpdate(
   }
   // A timed ping writes the status, so the old values of what it writes (status, startedAt, ...)
   // plus what the condition pinned are all the ping needs back; anything else returns the item.
-  const partial = hint !== undefined && plan.set.status !== undefined;
+  const known = plan.set.status !== undefined ? hint : undefined;
   const input = checkUpdateInput(
     deps.store.table,
     token,
     plan,
     { expression: guards.join(' AND '), names, values },
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
-    partial ? 'UPDATED_OLD' : 'ALL_OLD',
+    known ? 'UPDATED_OLD' : 'ALL_OLD',
   );
   const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
-  if (hint !== undefined && partial) {
+  if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    return { ...old, checkId: hint.checkId, workspaceId: hint.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
+    return { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
   }
   const parsed = deps.store.entities.check.parse({ Attributes: attributes });
   if (!parsed?.data) throw new Error('ping update returned no previous item');
