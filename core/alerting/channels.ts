@@ -1,5 +1,5 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -8,8 +8,6 @@ import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
 import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 type Destination = { email?: string; webhookUrl?: string; url?: string };
 

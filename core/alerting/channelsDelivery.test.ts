@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserActor } from '../auth/context.js';
+import type { UserActor } from '../context.js';
 import { createNodeConnect } from '../outbound/index.js';
 import { fakeResolver, spyConnect, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../outbound/test-support.js';
 import { TEST_CERT_PEM, TEST_KEY_PEM } from '../outbound/test-tls-fixture.js';

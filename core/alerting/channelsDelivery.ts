@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { Actor } from '../auth/context.js';
+import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, type ChannelMessage } from './channelsDelivery.js';
 import { claimDelivery } from './deliveryClaim.js';

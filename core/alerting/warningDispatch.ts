@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CheckLatencyWarning, CheckSslExpiryWarning } from '../checks/events.js';
 import type { Deps } from '../deps.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeWarningAlert, warningDeliveryKey, type WarningAlertMessage } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';

@@ -1,11 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/env.js';
-import { forbidden, notFound, unauthorized } from '../http/errors.js';
+import { forbidden, unauthorized } from '../http/errors.js';
 import { clientIp } from '../http/clientIp.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, rateLimitHeaders } from '../http/rateLimit.js';
-import type { Actor, ApiKeyActor, Scope } from './context.js';
-import { requireRole, type Role } from './roles.js';
+import type { ApiKeyActor } from '../context.js';
 import { isWellFormedApiKey, sha256Hex } from './secrets.js';
 import { verifyAccessToken, type AccessClaims } from './tokens.js';
 
@@ -81,31 +80,6 @@ export async function authenticateApiKey(deps: Deps, token: string | undefined):
     keyKind: key.kind,
     name: key.name,
   };
-}
-
-/**
- * Object-level authorisation, the first line of every verb: the caller must belong to the
- * resource's workspace (otherwise the resource does not exist for them: 404) and hold at least
- * `minimum` (otherwise 403). A read_only key acts as VIEWER, a read_write key as MEMBER.
- */
-export async function authorize(
-  deps: Deps,
-  actor: Actor,
-  workspaceId: number,
-  minimum: Role,
-  what = 'Resource',
-): Promise<Scope> {
-  if (actor.kind === 'apiKey') {
-    if (actor.workspaceId !== workspaceId) throw notFound(what);
-    const role: Role = actor.permission === 'read_write' ? 'MEMBER' : 'VIEWER';
-    if (actor.permission === 'read_only' && minimum !== 'VIEWER') throw forbidden('This API key is read-only');
-    requireRole(role, minimum);
-    return { workspaceId, role, actor };
-  }
-  const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
-  if (!membership.data) throw notFound(what);
-  requireRole(membership.data.role, minimum);
-  return { workspaceId, role: membership.data.role, actor };
 }
 
 /** For unauthenticated routes (sign-up, token endpoint, pings): count by client address. */

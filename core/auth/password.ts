@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { HttpError, conflict } from '../http/errors.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { requireUser, startSession, type TokenResponse } from './sessions.js';
 

@@ -1,7 +1,8 @@
 import { ulid } from 'ulid';
 import type { Deps } from '../deps.js';
 import { HttpError, conflict, unauthorized } from '../http/errors.js';
-import { acquireLock, isConditionalFailure, lockOwner, releaseLock } from '../store/locks.js';
+import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import type { UserItem } from '../store/entities/user.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';

@@ -2,7 +2,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { HttpError, unauthorized } from '../http/errors.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import type { Store } from '../store/service.js';
 
 const SECRET_SETTING = 'token-signing-secret';

@@ -1,8 +1,8 @@
-import { authorize } from '../auth/middleware.js';
+import { authorize } from '../auth/authorize.js';
 import { assertDependenciesInWorkspace, readDependency } from '../dependencies/registry.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
-import type { Ctx } from './repository.js';
+import type { Ctx } from '../context.js';
 
 /** The workspace a new check lands in (its project's or dependency's), with the caller authorised there. */
 export async function workspaceForNewCheck(ctx: Ctx, target: { projectId?: number | undefined; dependencyId?: number | undefined }): Promise<number> {

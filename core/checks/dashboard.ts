@@ -1,4 +1,4 @@
-import { authorize } from '../auth/middleware.js';
+import { authorize } from '../auth/authorize.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
@@ -7,7 +7,8 @@ import { assertReferencesInWorkspace, workspaceForNewCheck } from './association
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { listProjectChecks, listWorkspaceChecks, loadCheck, readCheckByToken, type Ctx } from './repository.js';
+import { listProjectChecks, listWorkspaceChecks, loadCheck, readCheckByToken } from './repository.js';
+import type { Ctx } from '../context.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
 import { toSignal } from '../signals/record.js';

@@ -1,12 +1,11 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Actor } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
-import { isConditionalFailure, lockOwner } from '../store/locks.js';
-
-export type Ctx = { deps: Deps; actor: Actor };
+import { lockOwner } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;

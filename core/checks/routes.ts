@@ -1,4 +1,4 @@
-import { requestCtx } from '../http/env.js';
+import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { authorize } from '../auth/middleware.js';
+import { authorize } from '../auth/authorize.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { zodDetails } from '../http/router.js';
@@ -8,7 +8,8 @@ import { assertReferencesInWorkspace, workspaceForNewCheck } from './association
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { listWorkspaceChecks, loadCheckByRef, type Ctx } from './repository.js';
+import { listWorkspaceChecks, loadCheckByRef } from './repository.js';
+import type { Ctx } from '../context.js';
 import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
 import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput } from './schema.js';
 

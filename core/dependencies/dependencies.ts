@@ -1,5 +1,5 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { listWorkspaceChecks, updateCheckGuarded } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { conflict, HttpError, notFound } from '../http/errors.js';
@@ -11,8 +11,6 @@ import { acquireLock, releaseLock } from '../store/locks.js';
 import { dependencyNameKey, dependencyNameScope, readDependency, toDependency } from './registry.js';
 
 type Category = NonNullable<DependencyItem['category']>;
-
-type Ctx = { deps: Deps; actor: Actor };
 
 /** A dependency the caller may act on at `minimum`, or 404: missing and foreign look the same. */
 async function loadDependency(ctx: Ctx, dependencyId: number, minimum: 'VIEWER' | 'MEMBER' | 'ADMIN'): Promise<DependencyItem> {

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
-import { isConditionalFailure, lockOwner } from '../store/locks.js';
+import { lockOwner } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 
 /** The lock scope that makes a dependency name unique in a workspace; its owner is the dependency id. */
 export const dependencyNameScope = (workspaceId: number): string => `dependency-name#${workspaceId}`;

@@ -1,15 +1,13 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { readCheckById } from '../checks/index.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { getProject } from '../identity/projects.js';
 import type { DeploymentItem } from '../store/entities/deployment.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { DEPLOYMENT_DUE_SHARD, reconcileDeployment } from './reconcile.js';
 import type { DashboardDeploymentView, DeploymentView } from './schema.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export const toDeployment = (d: DeploymentItem): DeploymentView => ({
   id: d.deploymentId,

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { DeploymentItem } from '../store/entities/deployment.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { deleteDeploymentHold, pauseTargets, putDeploymentHold, resumePaused, targetChecks } from './effects.js';
 
 /** The sweep's partition of the sparse due index for deployments (its own attribute name). */

@@ -1,4 +1,4 @@
-import { requestCtx } from '../http/env.js';
+import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
 import { jsonResponse, sessionSecurity } from '../http/openapi.js';

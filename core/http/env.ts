@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/context.js';
+import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
 
 export type AppEnv = {
@@ -7,8 +7,3 @@ export type AppEnv = {
     actor: Actor;
   };
 };
-
-/** What verbs take from a request: the injected ports and the authenticated caller. */
-export type RequestCtx = { deps: Deps; actor: Actor };
-
-export const requestCtx = (c: { var: AppEnv['Variables'] }): RequestCtx => ({ deps: c.var.deps, actor: c.var.actor });

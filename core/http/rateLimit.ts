@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 

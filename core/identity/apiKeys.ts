@@ -1,11 +1,8 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { generateApiKey, sha256Hex } from '../auth/secrets.js';
-import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { ApiKeyItem } from '../store/entities/apiKey.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export const toApiKey = (k: ApiKeyItem) => ({
   id: k.apiKeyId,

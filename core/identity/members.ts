@@ -1,14 +1,12 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import { findUserByEmail } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import type { MembershipItem } from '../store/entities/membership.js';
 import type { UserItem } from '../store/entities/user.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export type Member = { userId: number; email: string; name: string | null; role: Role; createdAt: string };
 

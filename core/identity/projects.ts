@@ -1,7 +1,6 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { listProjectChecks } from '../checks/repository.js';
-import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
 
@@ -13,8 +12,6 @@ export const toProject = (p: ProjectItem) => ({
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
 });
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export async function createProject(ctx: Ctx, input: { workspaceId: number; name: string; description?: string | null | undefined }) {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'MEMBER', 'Workspace');

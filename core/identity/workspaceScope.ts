@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/context.js';
+import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { badRequest } from '../http/errors.js';
 

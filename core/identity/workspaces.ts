@@ -1,13 +1,11 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import type { Role } from '../auth/roles.js';
 import { createWorkspace as createWorkspaceWithOwner } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({
   id: w.workspaceId,

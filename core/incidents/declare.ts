@@ -1,10 +1,11 @@
-import { authorize } from '../auth/middleware.js';
+import { authorize } from '../auth/authorize.js';
 import { readCheckById } from '../checks/repository.js';
 import { assertDependenciesInWorkspace } from '../dependencies/registry.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { incidentEnricher } from './enrich.js';
-import { actorRef, type Ctx } from './incidents.js';
+import { actorRef } from './incidents.js';
+import type { Ctx } from '../context.js';
 import { insertIncident } from './repository.js';
 import { describeActor, type Severity } from './transition.js';
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import type { ResolveCause, Severity } from './transition.js';
 

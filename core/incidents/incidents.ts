@@ -1,7 +1,6 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Actor, Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
-import type { Deps } from '../deps.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
@@ -10,8 +9,6 @@ import { incidentEnricher } from './enrich.js';
 import { episodeKeyFor, releaseResolvedEpisode } from './episodes.js';
 import { applyIncidentInput, listIncidentEvents, readIncident } from './repository.js';
 import type { ActorRef, IncidentInput } from './transition.js';
-
-export type Ctx = { deps: Deps; actor: Actor };
 
 export const actorRef = (actor: Actor): ActorRef =>
   actor.kind === 'user' ? { kind: 'user', userId: actor.userId, email: actor.email } : { kind: 'apiKey', apiKeyId: actor.apiKeyId, name: actor.name };

@@ -1,7 +1,8 @@
 import { forbidden, notFound } from '../http/errors.js';
 import type { IncidentNoteItem } from '../store/entities/incidentNote.js';
-import { isConditionalFailure } from '../store/locks.js';
-import { loadIncident, type Ctx } from './incidents.js';
+import { isConditionalFailure } from '../store/conditional.js';
+import { loadIncident } from './incidents.js';
+import type { Ctx } from '../context.js';
 
 type Author = { id: number; email: string } | null;
 

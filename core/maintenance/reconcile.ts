@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { deleteHolds, putHolds } from '../windows/holdStore.js';
 import { planWindow, type WindowTiming } from './recurrence.js';
 

@@ -1,15 +1,14 @@
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import type { Deps } from '../deps.js';
 import { badRequest, HttpError, notFound, type ErrorDetail } from '../http/errors.js';
 import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { deleteHolds } from '../windows/holdStore.js';
 import { cronProblem, isValidTimezone, occursWithin, planWindow } from './recurrence.js';
 import { isTerminal, reconcileWindow, timingOf, WINDOW_DUE_SHARD } from './reconcile.js';
 import type { MaintenanceWindowView } from './schema.js';
 
-type Ctx = { deps: Deps; actor: Actor };
 type State = MaintenanceWindowItem['state'];
 
 export const toMaintenanceWindow = (w: MaintenanceWindowItem): MaintenanceWindowView => ({

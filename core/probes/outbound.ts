@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/context.js';
+import type { Ctx } from '../context.js';
 import { outboundOf, updateCheck } from '../checks/lifecycle.js';
 import {
   effectiveRegions,
@@ -20,8 +20,6 @@ import { latestRunsByRegion, listRuns, type RunsQuery } from './runs.js';
 import type { OutboundDetails, ProbeRun, ProbeState } from './schema.js';
 
 /** Verbs of the outbound read/update API. Each authorises against the check's workspace first. */
-
-export type Ctx = { deps: Deps; actor: Actor };
 
 /** An outbound check the caller may act on; inbound, missing, deleted and foreign checks are all 404. */
 export async function loadOutboundCheck(ctx: Ctx, checkId: number, minRole: Role): Promise<CheckItem> {

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { broadcast, checkEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { ProbeRoundItem } from '../store/entities/probeRound.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { evaluateRound, type StreakState, type RoundResults, type StatusFlip } from './rules.js';
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { badRequest } from '../http/errors.js';
-import { loadOutboundCheck, type Ctx } from './outbound.js';
+import { loadOutboundCheck } from './outbound.js';
+import type { Ctx } from '../context.js';
 import { addItem, BUCKET_MS, DAY_MS, emptyTotals, floorTo, readRollups, summarize, type Totals } from './rollups.js';
 import { durationMs, type OutboundStats, type OutboundTimeline, type TimelineBucket } from './schema.js';
 

@@ -3,7 +3,7 @@ import type { OutboundConfig } from '../checks/outboundSchema.js';
 import type { Deps } from '../deps.js';
 import type { ProbeRunResult } from '../outbound/probe.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 
 /**
  * Latency and SSL-expiry warnings: at most one of each per check per hour (spec Events). The

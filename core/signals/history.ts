@@ -1,17 +1,14 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { countQuery } from '../store/count.js';
-import type { Actor } from '../auth/context.js';
-import { authorize } from '../auth/middleware.js';
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { readCheckByToken } from '../checks/repository.js';
-import type { Deps } from '../deps.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { envelope, type Page } from '../http/pagination.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { isTokenShaped } from './ingest.js';
 import { toSignal } from './record.js';
 import type { Signal } from './schema.js';
-
-type Ctx = { deps: Deps; actor: Actor };
 
 export const checkNotFound = (): HttpError => new HttpError('CHECK_NOT_FOUND', 'Check not found');
 

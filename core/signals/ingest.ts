@@ -6,7 +6,7 @@ import type { CheckStatusChanged, DependenciesReported } from '../checks/events.
 import { onPing, type CheckTiming, type PingKind, type StatusChanges } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { checkUpdateInput, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ApiKeyActor } from '../auth/context.js';
+import type { ApiKeyActor } from '../context.js';
 import { authenticateApiKey, bearerToken } from '../auth/middleware.js';
 import { findCheckBySlug } from '../checks/repository.js';
 import { createHeartbeatJob } from '../checks/v1.js';

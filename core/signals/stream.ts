@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { Actor } from '../auth/context.js';
+import type { Actor } from '../context.js';
 import type { AppEnv } from '../http/env.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';

@@ -2,7 +2,8 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
-import { acquireLock, isConditionalFailure, lockOwner, releaseLock } from './locks.js';
+import { isConditionalFailure } from './conditional.js';
+import { acquireLock, lockOwner, releaseLock } from './locks.js';
 import { createStore, type Store } from './service.js';
 
 // Runs on dynalite and, in the fidelity pass, on DynamoDB Local (test/fidelity.sh).

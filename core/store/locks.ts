@@ -1,3 +1,4 @@
+import { isConditionalFailure } from './conditional.js';
 import type { Store } from './service.js';
 
 /**
@@ -52,16 +53,4 @@ export async function releaseLock(store: Store, scope: string, value: string, ow
 export async function lockOwner(store: Store, scope: string, value: string): Promise<string | undefined> {
   const existing = await store.entities.lock.get({ scope, value }).go({ consistent: true });
   return existing.data?.ownerId;
-}
-
-/** ElectroDB wraps the SDK error; both carry the condition failure somewhere in the chain. */
-export function isConditionalFailure(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const name = (current as { name?: string }).name;
-    const message = (current as { message?: string }).message ?? '';
-    if (name === 'ConditionalCheckFailedException' || message.includes('conditional request failed')) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

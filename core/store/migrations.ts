@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.js';
-import { isConditionalFailure } from './locks.js';
+import { isConditionalFailure } from './conditional.js';
 
 /**
  * Data written before checks left the project and workspace indexes (2026-11-21) has check items

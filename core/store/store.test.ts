@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
-import { isConditionalFailure } from './locks.js';
+import { isConditionalFailure } from './conditional.js';
 import { createStore, type Store } from './service.js';
 
 // Runs on dynalite and, in the fidelity pass, on DynamoDB Local (test/fidelity.sh).

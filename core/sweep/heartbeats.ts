@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { putSignal, signalItem } from '../signals/record.js';
 import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { isConditionalFailure } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 
 export type HeartbeatSweepReport = { read: number; moved: number; held: number };

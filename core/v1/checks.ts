@@ -1,4 +1,4 @@
-import { requestCtx } from '../http/env.js';
+import { requestCtx } from '../context.js';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env.js';

@@ -1,4 +1,4 @@
-import { requestCtx } from '../http/env.js';
+import { requestCtx } from '../context.js';
 import { keyWorkspaceId } from './keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';

@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/context.js';
+import type { Actor } from '../context.js';
 import { unauthorized } from '../http/errors.js';
 
 /** The Integration API acts in the key's own workspace; the auth middleware guarantees a key. */

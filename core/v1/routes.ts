@@ -1,4 +1,4 @@
-import { requestCtx } from '../http/env.js';
+import { requestCtx } from '../context.js';
 import { keyWorkspaceId } from './keyScope.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';

@@ -1,0 +1,32 @@
+import type { Actor } from '../context.js';
+import type { Deps } from '../deps.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { requireRole, type Role } from './roles.js';
+
+/** What a verb needs to know about the caller once scope has been checked. */
+export type Scope = { workspaceId: number; role: Role; actor: Actor };
+
+/**
+ * Object-level authorisation, the first line of every verb: the caller must belong to the
+ * resource's workspace (otherwise the resource does not exist for them: 404) and hold at least
+ * `minimum` (otherwise 403). A read_only key acts as VIEWER, a read_write key as MEMBER.
+ */
+export async function authorize(
+  deps: Deps,
+  actor: Actor,
+  workspaceId: number,
+  minimum: Role,
+  what = 'Resource',
+): Promise<Scope> {
+  if (actor.kind === 'apiKey') {
+    if (actor.workspaceId !== workspaceId) throw notFound(what);
+    const role: Role = actor.permission === 'read_write' ? 'MEMBER' : 'VIEWER';
+    if (actor.permission === 'read_only' && minimum !== 'VIEWER') throw forbidden('This API key is read-only');
+    requireRole(role, minimum);
+    return { workspaceId, role, actor };
+  }
+  const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
+  if (!membership.data) throw notFound(what);
+  requireRole(membership.data.role, minimum);
+  return { workspaceId, role: membership.data.role, actor };
+}
