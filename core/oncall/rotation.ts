@@ -43,6 +43,7 @@ export type OnCallAt = {
 type Layer = { source: TurnSource; order: number; effectiveFrom: number };
 type Window = { id: number; userId: number; replaces: number | null; start: number; end: number; createdAt: number };
 type Base = { layer: Layer; turn: Turn };
+type Piece = Base & { start: number; end: number };
 type Segment = { key: string; start: number; end: number; userId: number; base: Base | null; override: Window | null };
 
 const DAY_MS = 86_400_000;
@@ -91,37 +92,55 @@ function segmentAt(base: Base | null, windows: readonly Window[], start: number,
   return null;
 }
 
+/**
+ * The layered schedule before overrides, ordered: each layer fills only what the layers above it
+ * leave empty, so a fully covering top layer is the only one whose turns are computed.
+ */
+function layered(layers: readonly Layer[], from: number, to: number): Piece[] {
+  let holes: [number, number][] = [[from, to]];
+  const pieces: Piece[] = [];
+  for (const layer of layers) {
+    const left: [number, number][] = [];
+    for (const [a, b] of holes) {
+      let cursor = a;
+      for (const turn of layer.source.turnsIn(a, b)) {
+        const start = Math.max(turn.start, a);
+        const end = Math.min(turn.end, b);
+        if (start > cursor) left.push([cursor, start]);
+        pieces.push({ layer, turn, start, end });
+        cursor = end;
+      }
+      if (cursor < b) left.push([cursor, b]);
+    }
+    holes = left;
+    if (holes.length === 0) break;
+  }
+  return pieces.sort((x, y) => x.start - y.start);
+}
+
 /** The final schedule over `[from, to)` in epoch ms, clipped to the range, with the winning sources. */
 function segments(schedule: ScheduleSpec, from: number, to: number): Segment[] {
   if (to <= from) return [];
-  const layers = layersOf(schedule);
-  const turns = layers.map((layer) => layer.source.turnsIn(from, to));
+  const pieces = layered(layersOf(schedule), from, to);
   const windows = windowsOf(schedule, from, to);
   const cuts = new Set<number>([from, to]);
   const cut = (at: number) => {
     if (at > from && at < to) cuts.add(at);
   };
-  for (const list of turns) for (const t of list) (cut(t.start), cut(t.end));
+  for (const p of pieces) (cut(p.start), cut(p.end));
   for (const w of windows) (cut(w.start), cut(w.end));
   const instants = [...cuts].sort((a, b) => a - b);
 
-  // Every cut is a turn or override edge, so one instant per elementary interval decides it; each
-  // layer's cursor only moves forward, which keeps the sweep linear in the number of turns.
-  const cursors = turns.map(() => 0);
+  // Every cut is a piece or override edge, so one instant per elementary interval decides it; the
+  // cursor over the (non-overlapping, ordered) pieces only moves forward.
+  let cursor = 0;
   const result: Segment[] = [];
   for (let i = 0; i + 1 < instants.length; i++) {
     const start = instants[i] as number;
     const end = instants[i + 1] as number;
-    let base: Base | null = null;
-    for (let l = 0; l < layers.length; l++) {
-      const list = turns[l] as Turn[];
-      let c = cursors[l] as number;
-      while (c < list.length && (list[c] as Turn).end <= start) c++;
-      cursors[l] = c;
-      const turn = list[c];
-      if (!base && turn && turn.start <= start) base = { layer: layers[l] as Layer, turn };
-    }
-    const segment = segmentAt(base, windows, start, end);
+    while (cursor < pieces.length && (pieces[cursor] as Piece).end <= start) cursor++;
+    const piece = pieces[cursor];
+    const segment = segmentAt(piece && piece.start <= start ? piece : null, windows, start, end);
     if (!segment) continue;
     const previous = result[result.length - 1];
     if (previous && previous.key === segment.key && previous.end === start) previous.end = end;

@@ -74,7 +74,14 @@ export function turnSource(rotation: RotationSpec, timeZone: string): TurnSource
   if (users.length === 0) return null;
   const effectiveFrom = Date.parse(rotation.effectiveFrom);
   const effectiveUntil = rotation.effectiveUntil === null ? Number.POSITIVE_INFINITY : Date.parse(rotation.effectiveUntil);
-  const { candidate, estimate } = cadence(rotation, timeZone, Temporal.Instant.fromEpochMilliseconds(effectiveFrom).toZonedDateTimeISO(timeZone));
+  const { candidate: compute, estimate } = cadence(rotation, timeZone, Temporal.Instant.fromEpochMilliseconds(effectiveFrom).toZonedDateTimeISO(timeZone));
+  // Each candidate costs a time-zone lookup; neighbouring turns and the index search share them.
+  const known = new Map<number, number>();
+  const candidate = (k: number): number => {
+    let at = known.get(k);
+    if (at === undefined) known.set(k, (at = compute(k)));
+    return at;
+  };
   const firstHandoff = candidate(0) > effectiveFrom ? 0 : 1;
 
   const boundary = (index: number) => (index === 0 ? effectiveFrom : candidate(firstHandoff + index - 1));
