@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalShifts, gaps, onCallAt, report } from './rotation.js';
+import { finalShifts, gaps, gapsStartingIn, onCallAt, report, shiftsStartingIn } from './rotation.js';
 import { brief, override, rotation, schedule } from './testSupport.js';
 
 const at = (iso: string) => new Date(iso);
@@ -127,6 +127,20 @@ describe('gaps', () => {
     ]);
     expect(gaps(s, at('2026-06-01T07:00:00.000Z'), at('2026-06-01T17:00:00.000Z'))).toEqual([]);
     expect(gaps(schedule('UTC', []), at(DAY1), at('2026-06-02T00:00:00.000Z'))).toEqual([{ startAt: DAY1, endAt: '2026-06-02T00:00:00.000Z' }]);
+  });
+});
+
+describe('what starts in a range (handoff and gap notices)', () => {
+  it('keeps shifts and gaps that begin in [from, to), not those only clipped at from', () => {
+    const s = schedule('UTC', [rotation({ effectiveFrom: '2026-06-01T06:00:00.000Z', effectiveUntil: '2026-06-02T18:00:00.000Z' })]);
+    expect(brief(shiftsStartingIn(s, at('2026-06-01T09:00:00.000Z'), at('2026-06-02T10:00:00.000Z')))).toEqual([
+      { userId: 2, startAt: '2026-06-01T09:00:00.000Z', endAt: '2026-06-02T09:00:00.000Z', overrideId: null },
+      { userId: 1, startAt: '2026-06-02T09:00:00.000Z', endAt: '2026-06-02T10:00:00.000Z', overrideId: null },
+    ]);
+    expect(shiftsStartingIn(s, at('2026-06-01T09:00:00.001Z'), at('2026-06-02T09:00:00.000Z'))).toEqual([]);
+    expect(gapsStartingIn(s, at('2026-06-01T00:00:00.000Z'), at('2026-06-03T00:00:00.000Z'))).toEqual([
+      { startAt: '2026-06-02T18:00:00.000Z', endAt: '2026-06-03T00:00:00.000Z' },
+    ]);
   });
 });
 

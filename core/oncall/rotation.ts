@@ -214,6 +214,19 @@ export function gaps(schedule: ScheduleSpec, from: Date, to: Date): Gap[] {
 }
 
 /**
+ * Shifts and gaps whose true start lies in `[from, to)` (what handoff notices and gap notices
+ * need): computing from one millisecond earlier tells a shift that begins at `from` from one that
+ * was only clipped there.
+ */
+export function shiftsStartingIn(schedule: ScheduleSpec, from: Date, to: Date): Shift[] {
+  return finalShifts(schedule, new Date(from.getTime() - 1), to).filter((s) => Date.parse(s.startAt) >= from.getTime());
+}
+
+export function gapsStartingIn(schedule: ScheduleSpec, from: Date, to: Date): Gap[] {
+  return gaps(schedule, new Date(from.getTime() - 1), to).filter((g) => Date.parse(g.startAt) >= from.getTime());
+}
+
+/**
  * Hours on call per user in `[from, to)` from the final schedule, split by the schedule's local
  * calendar into weekday (Mon-Fri) and weekend (Sat, Sun), and night, which we define as 22:00 to
  * 07:00 local on any day (night hours are also counted in weekday or weekend). Hours are real

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isIanaTimeZone, OverrideCreate, RangeQuery, RotationInput, ScheduleCreate, ScheduleUpdate } from './schema.js';
+import type { ScheduleSpec } from './rotation.js';
+import { isIanaTimeZone, OverrideCreate, RangeQuery, RotationInput, ScheduleCreate, ScheduleUpdate, type Schedule } from './schema.js';
 
 const rotation = {
   type: 'daily',
@@ -106,5 +107,12 @@ describe('RangeQuery', () => {
     expect(RangeQuery.safeParse({ from: '2026-01-01T00:00:00Z', to: '2026-04-04T00:00:00Z' }).success).toBe(true);
     expect(issuePaths(RangeQuery.safeParse({ from: '2026-01-01T00:00:00Z', to: '2026-04-04T00:00:01Z' }))).toEqual(['to']);
     expect(issuePaths(RangeQuery.safeParse({ from: '2026-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }))).toEqual(['to']);
+  });
+});
+
+describe('Schedule (response)', () => {
+  it('feeds the pure computation as it is: the view is a ScheduleSpec (checked by tsc)', () => {
+    const asSpec = (view: Schedule): ScheduleSpec => view;
+    expect(asSpec).toBeTypeOf('function');
   });
 });

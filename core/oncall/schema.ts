@@ -62,7 +62,7 @@ export const TimeZone = z
 export const HandoffTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time of day HH:MM (00:00 to 23:59)')
-  .describe('Time of day HH:MM in the schedule time zone');
+  .describe('Time of day HH:MM in the schedule time zone (daily and weekly; custom shifts count from effectiveFrom)');
 
 export const ParticipantInput = z
   .strictObject({ userId: bodyId, position: z.number().int().min(0).max(MAX_PARTICIPANTS - 1).describe('0-indexed turn order') })
