@@ -86,7 +86,10 @@ export const AnnouncementListQuery = z.object({
   skip: z.coerce.number().int().min(0).max(100_000).default(0),
 });
 
+export type AnnouncementListQuery = z.output<typeof AnnouncementListQuery>;
+
 export const AnnouncementListQueryV1 = pageQuery(20).extend({ status: ListStatus.optional() });
+export type AnnouncementListQueryV1 = z.output<typeof AnnouncementListQueryV1>;
 
 export const AnnouncementIdParam = z.object({
   id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ANNOUNCEMENT_IMPACTS, ANNOUNCEMENT_STATUSES, type AnnouncementStatus } from './announcementSchema.js';
 import {
   inEffect,
+  maintenanceInProgress,
   phaseOf,
   transitionAnnouncement,
   type AnnouncementEffect,
@@ -188,14 +189,15 @@ describe('transitionAnnouncement (properties)', () => {
     );
   });
 
-  it('shows scheduled maintenance as SCHEDULED before its start, in effect only inside its window', () => {
+  it('shows scheduled maintenance as SCHEDULED before its start, in progress inside its window, in effect from its start', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3600 }), fc.integer({ min: 1, max: 3600 }), fc.integer({ min: 0, max: 10_000 }), (start, length, probe) => {
         const created = transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(start), scheduledUntil: iso(start + length) }, at(0));
         if (!created.ok) throw new Error(created.message);
         const phase = phaseOf(created.state, at(probe));
         expect(phase).toBe(probe < start ? 'SCHEDULED' : probe < start + length ? 'IN_PROGRESS' : 'ACTIVE');
-        expect(inEffect(created.state, at(probe))).toBe(phase === 'IN_PROGRESS');
+        expect(maintenanceInProgress(created.state, at(probe))).toBe(phase === 'IN_PROGRESS');
+        expect(inEffect(created.state, at(probe))).toBe(probe >= start);
       }),
     );
   });

@@ -78,14 +78,18 @@ export function phaseOf(a: Pick<AnnouncementState, 'status' | 'scheduledFor' | '
 }
 
 /**
- * Whether the announcement bears on its components' status at `now`: open, and for scheduled
- * maintenance only inside its window (before it, it is a notice; after it, the sweep closes it).
+ * Whether the announcement's impact bears on its components at `now`: open, and for scheduled
+ * maintenance not before its start (before it, it is a notice). One reopened after its window is
+ * an ordinary open announcement again.
  */
 export function inEffect(a: Pick<AnnouncementState, 'status' | 'scheduledFor' | 'scheduledUntil'>, now: Date): boolean {
-  if (a.status === 'RESOLVED') return false;
-  if (a.scheduledFor === null || a.scheduledUntil === null) return true;
-  return phaseOf(a, now) === 'IN_PROGRESS';
+  const phase = phaseOf(a, now);
+  return phase === 'IN_PROGRESS' || phase === 'ACTIVE';
 }
+
+/** Scheduled maintenance inside its window and not resolved: its components are UNDER_MAINTENANCE. */
+export const maintenanceInProgress = (a: Pick<AnnouncementState, 'status' | 'scheduledFor' | 'scheduledUntil'>, now: Date): boolean =>
+  phaseOf(a, now) === 'IN_PROGRESS';
 
 const unchanged = (state: AnnouncementState): AnnouncementTransitionResult => ({ ok: true, changed: false, state, effects: [] });
 

@@ -107,14 +107,16 @@ describe('computePageStatus (properties)', () => {
     );
   });
 
-  it('ignores resolved announcements and scheduled ones outside their window', () => {
+  it('ignores resolved announcements and scheduled ones before their window', () => {
     fc.assert(
       fc.property(inputs, announcement, (given, extra) => {
         const outside = { ...extra, scheduledFor: iso(600), scheduledUntil: iso(1200) };
+        const after = { ...extra, impact: null, scheduledFor: iso(-1200), scheduledUntil: iso(-600) };
         const resolved = { ...extra, status: 'RESOLVED' as const };
         const base = computePageStatus(given, NOW);
         expect(computePageStatus({ ...given, announcements: [...given.announcements, outside] }, NOW)).toEqual(base);
         expect(computePageStatus({ ...given, announcements: [...given.announcements, resolved] }, NOW)).toEqual(base);
+        expect(computePageStatus({ ...given, announcements: [...given.announcements, after] }, NOW)).toEqual(base);
       }),
     );
   });
@@ -199,6 +201,8 @@ describe('computePageStatus (the design table)', () => {
     const maintenance: AnnouncementInput = { status: 'IDENTIFIED', impact: null, componentIds: [1], scheduledFor: iso(-60), scheduledUntil: iso(60) };
     expect(page(down, { announcements: [maintenance] }).overall).toBe('UNDER_MAINTENANCE');
     expect(page(down, { announcements: [{ ...maintenance, scheduledFor: iso(60), scheduledUntil: iso(120) }] }).overall).toBe('MAJOR_OUTAGE');
+    // Reopened after its window with an impact: an ordinary announcement again, no maintenance.
+    expect(page([], { announcements: [{ ...maintenance, impact: 'MAJOR', scheduledFor: iso(-120), scheduledUntil: iso(-60) }] }).overall).toBe('PARTIAL_OUTAGE');
     const critical: AnnouncementInput = { status: 'INVESTIGATING', impact: 'CRITICAL', componentIds: [1], scheduledFor: null, scheduledUntil: null };
     expect(page(down, { announcements: [maintenance, critical] }).overall).toBe('MAJOR_OUTAGE');
     expect(page([], { announcements: [{ ...critical, impact: 'MINOR' }] }).overall).toBe('DEGRADED_PERFORMANCE');

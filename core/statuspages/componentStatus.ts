@@ -1,6 +1,6 @@
 import type { CHECK_STATUSES } from '../store/entities/check.js';
 import type { AnnouncementState } from './announcementTransition.js';
-import { inEffect, isScheduled } from './announcementTransition.js';
+import { inEffect, maintenanceInProgress } from './announcementTransition.js';
 import type { AnnouncementImpact } from './announcementSchema.js';
 
 /**
@@ -127,7 +127,7 @@ export function computePageStatus(inputs: StatusInputs, now: Date): PageStatusSn
       target = 'MAJOR_OUTAGE';
     }
     const mine = effective.filter((announcement) => announcement.componentIds.includes(component.id));
-    const underMaintenance = (project !== null && projectsInMaintenance.has(project)) || mine.some(isScheduled);
+    const underMaintenance = (project !== null && projectsInMaintenance.has(project)) || mine.some((announcement) => maintenanceInProgress(announcement, now));
     const announced = worst(mine.map((announcement) => (announcement.impact === null ? 'OPERATIONAL' : IMPACT_STATUS[announcement.impact])));
     return { componentId: component.id, status: combineStatus(target, underMaintenance, announced) };
   });

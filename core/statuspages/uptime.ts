@@ -96,6 +96,10 @@ export function mergeRollups(...lists: readonly (readonly DayRollup[])[]): DayRo
   return [...byDay.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 
+/** Day buckets with one more closed interval added: the in-memory twin of the store's `ADD`s. */
+export const addInterval = (buckets: readonly DayRollup[], interval: StatusInterval, maintenance: readonly MaintenanceSpan[]): DayRollup[] =>
+  mergeRollups(buckets, rollupDeltas(interval, maintenance));
+
 const clamp01 = (value: number): number => Math.min(1, Math.max(0, value));
 
 /** A day's uptime in [0, 1]; null when nothing was observed ("no data", never 100 %). */

@@ -154,6 +154,7 @@ describe('plain text', () => {
   it('keeps titles on one line so they cannot inject headers or stream fields', () => {
     expect(singleLine('Outage\r\nBcc: victim@example.com\n\ndata: {"x":1}')).toBe('Outage Bcc: victim@example.com data: {"x":1}');
     expect(singleLine('x'.repeat(300))).toHaveLength(255);
+    expect(singleLine('Invoice\u202Egpj.exe')).toBe('Invoice gpj.exe');
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         expect(singleLine(text)).not.toMatch(/[\r\n\u2028\u2029]/);

@@ -82,11 +82,12 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch
 
 /**
  * For tenant text in a one-line slot (e-mail subject, feed title, SSE field): control characters
- * and line breaks become spaces, so a title can never start a new header or event field.
+ * and line breaks become spaces, so a title can never start a new header or event field; bidi
+ * overrides go too, so a title cannot render reversed in a mail client.
  */
 export function singleLine(text: string, maxLength = 255): string {
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
   return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
 }
 
