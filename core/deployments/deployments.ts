@@ -5,8 +5,8 @@ import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { getProject } from '../identity/projects.js';
 import type { DeploymentItem } from '../store/entities/deployment.js';
-import { isConditionalFailure } from '../store/conditional.js';
-import { DEPLOYMENT_DUE_SHARD, reconcileDeployment } from './reconcile.js';
+import { DEPLOYMENT_DUE_SHARD, reconcileDeployment, runDeployment } from './reconcile.js';
+import { transitionDeployment } from './transition.js';
 import type { DashboardDeploymentView, DeploymentView } from './schema.js';
 
 export const toDeployment = (d: DeploymentItem): DeploymentView => ({
@@ -89,17 +89,22 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
       ? new Date(now.getTime() + input.ttlMinutes * 60_000)
       : oneOf(input.scheduledEndAt, input.endedAt, ['scheduledEndAt', 'endedAt']);
   const endPath = input.scheduledEndAt !== undefined ? 'scheduledEndAt' : 'endedAt';
-  if (end && end.getTime() <= start.getTime()) {
-    const hint = input.startedAt === undefined && input.scheduledStartAt === undefined ? ' (startedAt defaults to now: give it to record a finished deployment)' : '';
-    throw badRequest(`${endPath} must be after the start${hint}`, [{ path: endPath, message: `must be after the start${hint}` }]);
-  }
   // A past `endedAt` records a deployment that already happened ("the deploy that just ran");
-  // a past planned end (scheduledEndAt) is a mistake.
-  const finishedAt = end && end.getTime() <= now.getTime() && endPath === 'endedAt' && input.ttlMinutes === undefined ? end : undefined;
-  if (end && !finishedAt && end.getTime() <= now.getTime()) throw badRequest(`${endPath} must be in the future`, [{ path: endPath, message: 'must be in the future' }]);
+  // a past planned end (scheduledEndAt, or a TTL) is a mistake.
+  const opened = transitionDeployment(
+    null,
+    { type: 'open', startedAt: start.toISOString(), endAt: end?.toISOString() ?? null, endIsPlan: endPath !== 'endedAt' || input.ttlMinutes !== undefined, autoPause: input.autoPause },
+    now,
+  );
+  if (!opened.ok) {
+    if (opened.code === 'END_NOT_AFTER_START') {
+      const hint = input.startedAt === undefined && input.scheduledStartAt === undefined ? ' (startedAt defaults to now: give it to record a finished deployment)' : '';
+      throw badRequest(`${endPath} must be after the start${hint}`, [{ path: endPath, message: `must be after the start${hint}` }]);
+    }
+    throw badRequest(`${endPath} must be in the future`, [{ path: endPath, message: 'must be in the future' }]);
+  }
+  const state = opened.state;
   const checkIds = await checkTargets(deps, project.projectId, project.workspaceId, input.checkIds);
-  const scheduled = start.getTime() > now.getTime();
-  const status = finishedAt ? 'ENDED' : scheduled ? 'SCHEDULED' : 'ACTIVE';
   const deploymentId = await deps.store.nextId('deployment');
   const created = await deps.store.entities.deployment
     .create({
@@ -110,27 +115,24 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
       ...(input.version != null ? { version: input.version } : {}),
       ...(input.author != null ? { author: input.author } : {}),
       ...(input.link != null ? { link: input.link } : {}),
-      status,
-      autoPause: input.autoPause,
+      status: state.status,
+      autoPause: state.autoPause,
       ...(checkIds ? { checkIds } : {}),
       autoPausedCheckIds: [],
-      startedAt: start.toISOString(),
-      ...(scheduled ? { scheduledStartAt: start.toISOString() } : {}),
-      // A window that is already over pauses nothing and holds nothing: no effects are pending.
-      ...(finishedAt
-        ? { endedAt: finishedAt.toISOString(), startEffectsAt: iso, endEffectsAt: iso }
-        : {
-            ...(end ? { scheduledEndAt: end.toISOString() } : {}),
-            // Due at once: the reconcile below (or the sweep, if this request dies) applies the effects.
-            deploymentDueShard: DEPLOYMENT_DUE_SHARD,
-            deploymentDueAt: iso,
-          }),
+      startedAt: state.startedAt,
+      ...(state.status === 'SCHEDULED' ? { scheduledStartAt: state.startedAt } : {}),
+      ...(state.endedAt !== null ? { endedAt: state.endedAt } : {}),
+      ...(state.scheduledEndAt !== null ? { scheduledEndAt: state.scheduledEndAt } : {}),
+      ...(state.startEffectsAt !== null ? { startEffectsAt: state.startEffectsAt } : {}),
+      ...(state.endEffectsAt !== null ? { endEffectsAt: state.endEffectsAt } : {}),
+      // Due at once: the run below (or the sweep, if this request dies) applies the effects.
+      ...(state.dueAt !== null ? { deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: state.dueAt } : {}),
       createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
       createdAt: iso,
       updatedAt: iso,
     })
     .go();
-  return finishedAt ? created.data : reconcileDeployment(deps, created.data, now);
+  return reconcileDeployment(deps, created.data, now);
 }
 
 /** A deployment the caller may see at `minimum`; foreign or unknown ids are 404. */
@@ -146,30 +148,9 @@ export async function loadDeployment(ctx: Ctx, id: number, minimum: 'VIEWER' | '
  * it as it is (200, spec). A SCHEDULED deployment that is ended never starts.
  */
 export async function endDeployment(ctx: Ctx, id: number, endedAt?: string): Promise<DeploymentItem> {
-  const { deps } = ctx;
-  for (let attempt = 0; ; attempt++) {
-    const d = await loadDeployment(ctx, id, 'MEMBER');
-    const now = deps.clock.now();
-    // An end that was recorded but whose effects were cut short is finished, not repeated.
-    if (d.status === 'ENDED') return d.endEffectsAt ? d : reconcileDeployment(deps, d, now);
-    const at = endedAt === undefined ? now : new Date(endedAt);
-    if (at.getTime() > now.getTime()) throw badRequest('endedAt must not be in the future', [{ path: 'endedAt', message: 'must not be in the future' }]);
-    if (d.status === 'ACTIVE' && at.getTime() < Date.parse(d.startedAt)) {
-      throw badRequest('endedAt must not be before startedAt', [{ path: 'endedAt', message: 'must not be before startedAt' }]);
-    }
-    const iso = now.toISOString();
-    try {
-      const written = await deps.store.entities.deployment
-        .patch({ deploymentId: id })
-        .set({ status: 'ENDED', endedAt: at.toISOString(), deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: iso, updatedAt: iso })
-        .where((attr, op) => op.eq(attr.status, d.status))
-        .go({ response: 'all_new' });
-      return reconcileDeployment(deps, { ...d, ...written.data } as DeploymentItem, now);
-    } catch (err) {
-      // The sweep started or ended it meanwhile: read again.
-      if (!isConditionalFailure(err) || attempt >= 3) throw err;
-    }
-  }
+  const d = await loadDeployment(ctx, id, 'MEMBER');
+  const now = ctx.deps.clock.now();
+  return runDeployment(ctx.deps, d, { type: 'end', at: endedAt ?? now.toISOString() }, now);
 }
 
 export type DeploymentFilter = { status?: DeploymentItem['status'] | undefined; from?: string | undefined; to?: string | undefined; checkId?: number | undefined };

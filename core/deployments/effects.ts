@@ -35,6 +35,18 @@ export async function targetChecks(deps: Deps, d: Pick<DeploymentItem, 'projectI
   return found.filter((c): c is CheckItem => c !== undefined && c.projectId === d.projectId && c.workspaceId === d.workspaceId);
 }
 
+/** The targets to pause: those still running, and those an earlier, interrupted pass recorded as ours. */
+export async function pauseCandidates(deps: Deps, d: DeploymentItem): Promise<CheckItem[]> {
+  const recorded = new Set(d.autoPausedCheckIds);
+  return (await targetChecks(deps, d)).filter((c) => c.status !== 'PAUSED' || (recorded.has(c.checkId) && c.deploymentPaused === true));
+}
+
+/** The checks by id, from those already read in this run where possible; deleted ones drop out. */
+export async function targetsById(deps: Deps, ids: readonly number[], seen: ReadonlyMap<number, CheckItem>): Promise<CheckItem[]> {
+  const found = await Promise.all(ids.map(async (checkId) => seen.get(checkId) ?? (await readCheckById(deps, checkId))));
+  return found.filter((c): c is CheckItem => c !== undefined);
+}
+
 /** A ULID whose random part comes from `seed`: the same signal always gets the same id. */
 function stableUlid(at: string, seed: string): string {
   const bytes = createHash('sha256').update(seed).digest();

@@ -1,46 +1,129 @@
 import type { Deps } from '../deps.js';
+import { badRequest } from '../http/errors.js';
+import type { CheckItem } from '../store/entities/check.js';
 import type { DeploymentItem } from '../store/entities/deployment.js';
-import { isConditionalFailure } from '../store/conditional.js';
-import { deleteDeploymentHold, pauseTargets, putDeploymentHold, resumePaused, targetChecks } from './effects.js';
+import { retryOnConflict } from '../store/conditional.js';
+import { deleteDeploymentHold, pauseCandidates, pauseTargets, putDeploymentHold, resumePaused, targetsById } from './effects.js';
+import { transitionDeployment, type DeploymentEffect, type DeploymentEvent, type DeploymentRejection, type DeploymentState } from './transition.js';
 
 /** The sweep's partition of the sparse due index for deployments (its own attribute name). */
 export const DEPLOYMENT_DUE_SHARD = 'deployment';
 
-type Status = DeploymentItem['status'];
-const MAX_PASSES = 4;
+/** A run is a handful of steps (start: find, record intent, pause, record; end: resume, record). */
+const MAX_STEPS = 10;
+const ATTEMPTS = 4;
 
-async function reload(deps: Deps, d: DeploymentItem): Promise<DeploymentItem> {
-  const fresh = (await deps.store.entities.deployment.get({ deploymentId: d.deploymentId }).go({ consistent: true })).data;
-  return fresh ?? d;
+export const REJECTIONS: Record<DeploymentRejection, { path: string; message: string }> = {
+  END_NOT_AFTER_START: { path: 'endedAt', message: 'must be after the start' },
+  PLANNED_END_PASSED: { path: 'scheduledEndAt', message: 'must be in the future' },
+  END_IN_FUTURE: { path: 'endedAt', message: 'must not be in the future' },
+  END_BEFORE_START: { path: 'endedAt', message: 'must not be before startedAt' },
+};
+
+export const deploymentState = (d: DeploymentItem): DeploymentState => ({
+  status: d.status,
+  startedAt: d.startedAt,
+  scheduledEndAt: d.scheduledEndAt ?? null,
+  endedAt: d.endedAt ?? null,
+  autoPause: d.autoPause,
+  autoPausedCheckIds: d.autoPausedCheckIds,
+  startEffectsAt: d.startEffectsAt ?? null,
+  endEffectsAt: d.endEffectsAt ?? null,
+  dueAt: d.deploymentDueAt ?? null,
+});
+
+async function read(deps: Deps, deploymentId: number): Promise<DeploymentItem | undefined> {
+  return (await deps.store.entities.deployment.get({ deploymentId }).go({ consistent: true })).data ?? undefined;
 }
 
-/** A write that only lands while the deployment is still in `expected`; null when it moved on. */
-async function patchIf(deps: Deps, d: DeploymentItem, expected: Status, set: Partial<DeploymentItem>, removeDue = false): Promise<DeploymentItem | null> {
-  try {
-    const base = deps.store.entities.deployment.patch({ deploymentId: d.deploymentId }).set(set);
-    const written = await (removeDue ? base.remove(['deploymentDueShard', 'deploymentDueAt']) : base)
-      .where((attr, op) => op.eq(attr.status, expected))
-      .go({ response: 'all_new' });
-    const next = { ...d, ...written.data } as DeploymentItem;
-    if (removeDue) {
-      delete next.deploymentDueShard;
-      delete next.deploymentDueAt;
-    }
-    return next;
-  } catch (err) {
-    if (isConditionalFailure(err)) return null;
-    throw err;
+/** The one write: the new state, landing only while the deployment still has the status read. */
+async function writeState(deps: Deps, d: DeploymentItem, next: DeploymentState, now: Date): Promise<DeploymentItem> {
+  const set = {
+    status: next.status,
+    autoPausedCheckIds: [...next.autoPausedCheckIds],
+    updatedAt: now.toISOString(),
+    ...(next.endedAt !== null ? { endedAt: next.endedAt } : {}),
+    ...(next.startEffectsAt !== null ? { startEffectsAt: next.startEffectsAt } : {}),
+    ...(next.endEffectsAt !== null ? { endEffectsAt: next.endEffectsAt } : {}),
+    ...(next.dueAt !== null ? { deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: next.dueAt } : {}),
+  };
+  const base = deps.store.entities.deployment.patch({ deploymentId: d.deploymentId }).set(set);
+  await (next.dueAt === null ? base.remove(['deploymentDueShard', 'deploymentDueAt']) : base)
+    .where((attr, op) => op.eq(attr.status, d.status))
+    .go();
+  const written: DeploymentItem = { ...d, ...set };
+  if (next.dueAt === null) {
+    delete written.deploymentDueShard;
+    delete written.deploymentDueAt;
   }
+  return written;
 }
 
-/** Points the due index at the next scheduled transition, or takes the deployment out of it. */
-async function settleDue(deps: Deps, d: DeploymentItem, at: string | undefined, now: Date): Promise<DeploymentItem> {
-  if (d.deploymentDueAt === at) return d;
-  const updatedAt = now.toISOString();
-  const written = at === undefined
-    ? await patchIf(deps, d, d.status, { updatedAt }, true)
-    : await patchIf(deps, d, d.status, { deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: at, updatedAt });
-  return written ?? reload(deps, d);
+/**
+ * Read, transition, one conditional write on the status read; a lost race reads again and
+ * applies the same event to what is there now. The effects come back for the caller to perform.
+ */
+async function apply(deps: Deps, start: DeploymentItem, event: DeploymentEvent, now: Date): Promise<{ d: DeploymentItem; effects: DeploymentEffect[] }> {
+  return retryOnConflict(
+    async (attempt) => {
+      const d = attempt === 1 ? start : ((await read(deps, start.deploymentId)) ?? start);
+      const result = transitionDeployment(deploymentState(d), event, now);
+      if (!result.ok) {
+        const { path, message } = REJECTIONS[result.code];
+        throw badRequest(`${path} ${message}`, [{ path, message }]);
+      }
+      return { d: result.changed ? await writeState(deps, d, result.state, now) : d, effects: result.effects };
+    },
+    { attempts: ATTEMPTS, what: `deployment ${start.deploymentId}` },
+  );
+}
+
+/** Performs the effects in order; returns the event the last of them reports, if any. */
+async function perform(deps: Deps, d: DeploymentItem, effects: readonly DeploymentEffect[], seen: Map<number, CheckItem>, now: Date): Promise<DeploymentEvent | null> {
+  let report: DeploymentEvent | null = null;
+  for (const effect of effects) {
+    switch (effect.type) {
+      case 'putHold':
+        await putDeploymentHold(deps, d);
+        break;
+      case 'deleteHold':
+        await deleteDeploymentHold(deps, d);
+        break;
+      case 'findPauseTargets': {
+        const candidates = await pauseCandidates(deps, d);
+        for (const check of candidates) seen.set(check.checkId, check);
+        report = { type: 'pausing', checkIds: candidates.map((c) => c.checkId) };
+        break;
+      }
+      case 'pauseChecks':
+        report = { type: 'started', paused: await pauseTargets(deps, d, await targetsById(deps, effect.checkIds, seen), now) };
+        break;
+      case 'resumeChecks':
+        await resumePaused(deps, d, effect.checkIds, now);
+        break;
+      case 'confirm':
+        report = effect.event;
+        break;
+    }
+  }
+  return report;
+}
+
+/**
+ * Runs one event and the events its effects report, until nothing is left to do. Every step is a
+ * conditional write followed by idempotent effects, so running it twice or concurrently is safe,
+ * and a crash leaves the deployment due for the sweep to finish.
+ */
+export async function runDeployment(deps: Deps, start: DeploymentItem, event: DeploymentEvent, now: Date): Promise<DeploymentItem> {
+  const seen = new Map<number, CheckItem>();
+  let d = start;
+  let next: DeploymentEvent | null = event;
+  for (let step = 0; next !== null && step < MAX_STEPS; step++) {
+    const applied = await apply(deps, d, next, now);
+    d = applied.d;
+    next = await perform(deps, d, applied.effects, seen, now);
+  }
+  return d;
 }
 
 /**
@@ -48,68 +131,8 @@ async function settleDue(deps: Deps, d: DeploymentItem, at: string | undefined, 
  * come becomes ACTIVE; an ACTIVE one gets its hold and (autoPause) pauses its checks; one past its
  * scheduled end is ENDED; an ENDED one resumes what it paused and drops its hold. Every write path
  * leaves `deploymentDueAt` at "now" before calling this, so the sweep finishes what a crashed
- * request left half done. Safe to run twice or concurrently: each step is idempotent and every
- * status change is a conditional write on the status read.
+ * request left half done.
  */
-export async function reconcileDeployment(deps: Deps, start: DeploymentItem, now: Date): Promise<DeploymentItem> {
-  let d = start;
-  const iso = now.toISOString();
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    if (d.status === 'SCHEDULED') {
-      await putDeploymentHold(deps, d);
-      if (Date.parse(d.startedAt) > now.getTime()) return settleDue(deps, d, d.startedAt, now);
-      d = (await patchIf(deps, d, 'SCHEDULED', { status: 'ACTIVE', updatedAt: iso })) ?? (await reload(deps, d));
-      continue;
-    }
-    if (d.status === 'ACTIVE') {
-      if (!d.startEffectsAt) {
-        const started = await applyStart(deps, d, now);
-        if (!started) {
-          d = await reload(deps, d);
-          continue;
-        }
-        d = started;
-      }
-      if (!d.scheduledEndAt || Date.parse(d.scheduledEndAt) > now.getTime()) return settleDue(deps, d, d.scheduledEndAt, now);
-      d = (await patchIf(deps, d, 'ACTIVE', { status: 'ENDED', endedAt: iso, updatedAt: iso })) ?? (await reload(deps, d));
-      continue;
-    }
-    if (d.endEffectsAt) return settleDue(deps, d, undefined, now);
-    await resumePaused(deps, d, d.autoPausedCheckIds, now);
-    await deleteDeploymentHold(deps, d);
-    return (await patchIf(deps, d, 'ENDED', { endEffectsAt: iso, updatedAt: iso }, true)) ?? reload(deps, d);
-  }
-  return d;
-}
-
-/**
- * Start effects of an ACTIVE deployment: its hold, and with autoPause its target checks paused.
- * The ids about to be paused are written first, so an end that races this step (or a sweep that
- * finishes it after a crash) knows what to resume. Null when the deployment left ACTIVE meanwhile.
- */
-async function applyStart(deps: Deps, d: DeploymentItem, now: Date): Promise<DeploymentItem | null> {
-  const iso = now.toISOString();
-  await putDeploymentHold(deps, d);
-  let paused: number[] = [];
-  if (d.autoPause) {
-    const recorded = new Set(d.autoPausedCheckIds);
-    // A check already paused counts as ours only if an earlier, interrupted pass recorded it.
-    const candidates = (await targetChecks(deps, d)).filter(
-      (c) => c.status !== 'PAUSED' || (recorded.has(c.checkId) && c.deploymentPaused === true),
-    );
-    const intent = [...new Set([...d.autoPausedCheckIds, ...candidates.map((c) => c.checkId)])];
-    if (intent.length > d.autoPausedCheckIds.length && !(await patchIf(deps, d, 'ACTIVE', { autoPausedCheckIds: intent, updatedAt: iso }))) {
-      return null;
-    }
-    paused = await pauseTargets(deps, d, candidates, now);
-  }
-  const started = await patchIf(deps, d, 'ACTIVE', { startEffectsAt: iso, autoPausedCheckIds: paused, updatedAt: iso });
-  if (started) return started;
-  // Ended while this step ran; its end may have resumed before these pauses landed, so resume
-  // them here too (resuming twice changes nothing) and keep the record complete.
-  const fresh = await reload(deps, d);
-  const missing = paused.filter((id) => !fresh.autoPausedCheckIds.includes(id));
-  if (missing.length > 0) await patchIf(deps, fresh, fresh.status, { autoPausedCheckIds: [...fresh.autoPausedCheckIds, ...missing], updatedAt: iso });
-  if (fresh.status === 'ENDED') await resumePaused(deps, fresh, paused, now);
-  return null;
+export function reconcileDeployment(deps: Deps, d: DeploymentItem, now: Date): Promise<DeploymentItem> {
+  return runDeployment(deps, d, { type: 'tick' }, now);
 }
