@@ -3,10 +3,11 @@ import { authorize } from '../auth/authorize.js';
 import type { Deps } from '../deps.js';
 import { badRequest, HttpError, notFound, type ErrorDetail } from '../http/errors.js';
 import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { deleteHolds } from '../windows/holdStore.js';
 import { cronProblem, isValidTimezone, occursWithin, planWindow } from './recurrence.js';
-import { isTerminal, reconcileWindow, timingOf, WINDOW_DUE_SHARD } from './reconcile.js';
+import { reconcileWindow, runWindow, WINDOW_DUE_SHARD, windowState, writeWindow, type Extra } from './reconcile.js';
+import { timingOf, transitionWindow, type Timing } from './transition.js';
 import type { MaintenanceWindowView } from './schema.js';
 
 type State = MaintenanceWindowItem['state'];
@@ -47,7 +48,6 @@ export type WindowInput = {
   recurringCron?: string | null | undefined;
 };
 
-type Timing = { startAt: string; endAt: string; timezone: string; recurringCron: string | null };
 
 /** The cross-field rules zod cannot see alone; every problem is one 400 with its field path. */
 function validateTiming(timing: Timing, now: Date): void {
@@ -197,41 +197,38 @@ export async function updateMaintenanceWindow(ctx: Ctx, id: number, input: Windo
   };
   validateTiming(timing, now);
   const projectIds = input.projectIds ? await resolveProjectIds(deps, window.workspaceId, input.projectIds) : window.projectIds;
-  const set = {
-    startAt: timing.startAt,
-    endAt: timing.endAt,
-    timezone: timing.timezone,
-    projectIds,
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(typeof input.description === 'string' ? { description: input.description } : {}),
-    ...(timing.recurringCron !== null ? { recurringCron: timing.recurringCron } : {}),
-    ...(input.suppressAlerts !== undefined ? { suppressAlerts: input.suppressAlerts } : {}),
-    ...(input.suppressIncidents !== undefined ? { suppressIncidents: input.suppressIncidents } : {}),
-    ...(input.autoPublishToStatusPage !== undefined ? { autoPublishToStatusPage: input.autoPublishToStatusPage } : {}),
-    revision: window.revision + 1,
-    windowDueShard: WINDOW_DUE_SHARD,
-    windowDueAt: now.toISOString(),
-    updatedAt: now.toISOString(),
+  const result = transitionWindow(
+    windowState(window),
+    {
+      type: 'reschedule',
+      changes: {
+        timing,
+        projectIds,
+        suppressAlerts: input.suppressAlerts ?? window.suppressAlerts,
+        suppressIncidents: input.suppressIncidents ?? window.suppressIncidents,
+      },
+    },
+    now,
+  );
+  if (!result.ok) throw immutable(window);
+  const extra: Extra = {
+    set: {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(typeof input.description === 'string' ? { description: input.description } : {}),
+      ...(input.autoPublishToStatusPage !== undefined ? { autoPublishToStatusPage: input.autoPublishToStatusPage } : {}),
+    },
+    remove: input.description === null && window.description !== undefined ? ['description'] : [],
   };
-  const removals = [
-    ...(input.description === null && window.description !== undefined ? (['description'] as const) : []),
-    ...(timing.recurringCron === null && window.recurringCron !== undefined ? (['recurringCron'] as const) : []),
-  ];
   let updated: MaintenanceWindowItem;
   try {
-    const base = deps.store.entities.maintenanceWindow.patch({ maintenanceWindowId: id }).set(set);
-    const written = await (removals.length > 0 ? base.remove([...removals]) : base)
-      .where((attr, op) => `${op.eq(attr.revision, window.revision)} AND ${op.eq(attr.state, 'SCHEDULED')}`)
-      .go({ response: 'all_new' });
-    updated = { ...window, ...written.data } as MaintenanceWindowItem;
-    for (const removed of removals) delete updated[removed];
+    updated = await writeWindow(deps, window, result.state, now, extra);
   } catch (err) {
+    // Not a lost race to retry: the window moved on (started, or was changed), and only a
+    // SCHEDULED window as the caller saw it may be changed.
     if (!isConditionalFailure(err)) throw err;
     throw immutable(await getMaintenanceWindow(ctx, id, 'MEMBER'));
   }
-  const dropped = window.projectIds.filter((projectId) => !projectIds.includes(projectId));
-  if (dropped.length > 0) await deleteHolds(deps, dropped, { kind: 'MAINTENANCE', windowId: id });
-  return reconcileWindow(deps, updated, now);
+  return runWindow(deps, updated, result.effects, now);
 }
 
 /**
@@ -240,31 +237,19 @@ export async function updateMaintenanceWindow(ctx: Ctx, id: number, input: Windo
  */
 export async function finishMaintenanceWindow(ctx: Ctx, id: number, to: 'COMPLETED' | 'CANCELLED'): Promise<MaintenanceWindowItem> {
   const { deps } = ctx;
-  for (let attempt = 0; ; attempt++) {
-    const window = await getMaintenanceWindow(ctx, id, 'MEMBER');
-    const now = deps.clock.now();
-    // Terminal: unchanged, unless its own end was cut short (holds left): finish that first.
-    if (isTerminal(window)) return window.windowDueAt === undefined ? window : reconcileWindow(deps, window, now);
-    const iso = now.toISOString();
-    try {
-      const written = await deps.store.entities.maintenanceWindow
-        .patch({ maintenanceWindowId: id })
-        .set({
-          state: to,
-          ...(to === 'COMPLETED' ? { completedAt: iso } : { cancelledAt: iso }),
-          revision: window.revision + 1,
-          windowDueShard: WINDOW_DUE_SHARD,
-          windowDueAt: iso,
-          updatedAt: iso,
-        })
-        .where((attr, op) => op.eq(attr.revision, window.revision))
-        .go({ response: 'all_new' });
-      return reconcileWindow(deps, { ...window, ...written.data } as MaintenanceWindowItem, now);
-    } catch (err) {
-      // A processor pass wrote it meanwhile: read again (it may even be terminal now).
-      if (!isConditionalFailure(err) || attempt >= 3) throw err;
-    }
-  }
+  const { window, effects, now } = await retryOnConflict(
+    async () => {
+      const read = await getMaintenanceWindow(ctx, id, 'MEMBER');
+      const now = deps.clock.now();
+      const result = transitionWindow(windowState(read), { type: 'finish', to }, now);
+      if (!result.ok) throw new Error(`finishing maintenance window ${id}: ${result.code}`);
+      // A processor pass may write it meanwhile: the write is on the revision read, and a lost race reads again.
+      const window = result.changed ? await writeWindow(deps, read, result.state, now) : read;
+      return { window, effects: result.effects, now };
+    },
+    { attempts: 4, what: `finishing maintenance window ${id}` },
+  );
+  return runWindow(deps, window, effects, now);
 }
 
 /** Deletes a window that is not running; an ACTIVE one must be cancelled first (immutable). */

@@ -29,7 +29,10 @@ export async function deleteHolds(deps: Deps, projectIds: readonly number[], win
   });
 }
 
-/** DynamoDB may hand back part of a batch under load; those items are sent again. */
+/**
+ * DynamoDB may hand back part of a batch under load; those items are sent again. Not an
+ * optimistic-concurrency loop (nothing is read or conditioned), so not `retryOnConflict`.
+ */
 async function untilProcessed<T>(items: T[], send: (items: T[]) => Promise<T[]>): Promise<void> {
   let pending = items;
   for (let attempt = 0; pending.length > 0; attempt++) {
