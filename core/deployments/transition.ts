@@ -114,6 +114,18 @@ function settle(before: DeploymentState, s: DeploymentState, now: Date): Deploym
 }
 
 /**
+ * A report of start effects (hold put, checks paused) that reaches a deployment which ended
+ * meanwhile: its end may have cleaned up before they landed, so undo them again (resuming or
+ * deleting twice is harmless). An end still pending does all of it anyway.
+ */
+function afterEnd(before: DeploymentState, s: DeploymentState, paused: readonly number[], now: Date): DeploymentTransition {
+  const next = settle(before, s, now);
+  if (!next.ok || s.status !== 'ENDED' || s.endEffectsAt === null) return next;
+  const late: DeploymentEffect[] = paused.length > 0 ? [{ type: 'resumeChecks', checkIds: paused }] : [];
+  return { ...next, effects: [...late, { type: 'deleteHold' }, ...next.effects] };
+}
+
+/**
  * The deployment state machine: from the current state (null before the deployment exists) and
  * one event, the next state and the effects to perform. Pure; the caller writes the state with a
  * condition on the status it read, then performs the effects in order.
@@ -138,7 +150,7 @@ export function transitionDeployment(current: DeploymentState | null, event: Dep
       return settle(s, s, now);
     case 'scheduled':
       if (s.status === 'SCHEDULED' && at(s.startedAt) > now.getTime()) return result(s, { ...s, dueAt: s.startedAt }, []);
-      return settle(s, s, now);
+      return afterEnd(s, s, [], now);
     case 'end': {
       if (s.status === 'ENDED') return settle(s, s, now);
       const endedAt = new Date(event.at);
@@ -148,23 +160,21 @@ export function transitionDeployment(current: DeploymentState | null, event: Dep
       return result(s, ended, END_EFFECTS(ended));
     }
     case 'pausing': {
-      if (s.status !== 'ACTIVE' || s.startEffectsAt !== null || !s.autoPause) return settle(s, s, now);
+      if (s.status !== 'ACTIVE' || s.startEffectsAt !== null || !s.autoPause) return afterEnd(s, s, [], now);
       // The intent is recorded before any pause lands, so an end racing this step knows what to resume.
       const intent = [...s.autoPausedCheckIds, ...event.checkIds.filter((id) => !s.autoPausedCheckIds.includes(id))];
       return result(s, { ...s, autoPausedCheckIds: intent }, [{ type: 'pauseChecks', checkIds: event.checkIds }]);
     }
     case 'started': {
+      // Pauses are only reported by a deployment that started: a stray report changes nothing.
+      if (s.status === 'SCHEDULED') return settle(s, s, now);
       const paused = s.autoPause ? sorted(event.paused) : [];
       if (s.status === 'ACTIVE' && s.startEffectsAt === null) {
         return settle(s, { ...s, startEffectsAt: nowIso, autoPausedCheckIds: paused }, now);
       }
-      // The deployment moved on while the pauses ran: keep the record complete, and if it ended,
-      // its end may have resumed before these pauses landed, so resume them too (twice is harmless).
+      // The deployment moved on while the pauses ran: keep the record complete.
       const missing = paused.filter((id) => !s.autoPausedCheckIds.includes(id));
-      const recorded: DeploymentState = { ...s, autoPausedCheckIds: [...s.autoPausedCheckIds, ...missing] };
-      const late: DeploymentEffect[] = s.status === 'ENDED' && paused.length > 0 ? [{ type: 'resumeChecks', checkIds: paused }] : [];
-      const next = settle(s, recorded, now);
-      return next.ok ? { ...next, effects: [...late, ...next.effects] } : next;
+      return afterEnd(s, { ...s, autoPausedCheckIds: [...s.autoPausedCheckIds, ...missing] }, paused, now);
     }
     case 'endApplied':
       if (s.status === 'ENDED' && s.endEffectsAt === null) return result(s, { ...s, endEffectsAt: nowIso, dueAt: null }, []);
