@@ -26,14 +26,14 @@ export type Reschedule = Pick<WindowState, 'timing' | 'projectIds' | 'suppressIn
 /**
  * `tick` is "time passed, or a write left the window due: bring the holds in line"; `finish` and
  * `reschedule` are the verbs; `holdsSettled` reports that the holds a tick named are in place for
- * `revision`, and commits the state they were put for (the holds go first, so a crash in between
+ * `revision`, and commits the state they were planned for at `plannedAt` (the holds go first, so a crash in between
  * leaves the window due and the next pass puts them again).
  */
 export type WindowEvent =
   | { type: 'tick' }
   | { type: 'finish'; to: 'COMPLETED' | 'CANCELLED' }
   | { type: 'reschedule'; changes: Reschedule }
-  | { type: 'holdsSettled'; revision: number; heldProjectIds: readonly number[] };
+  | { type: 'holdsSettled'; revision: number; heldProjectIds: readonly number[]; plannedAt: string };
 
 export type HoldInterval = { startsAt: string; endsAt: string; suppressIncidents: boolean; suppressAlerts: boolean };
 
@@ -104,7 +104,10 @@ const occurrenceFields = (o: Occurrence) => ({ occurrenceStartAt: iso(o.startAt)
  */
 function holdEffects(s: WindowState, now: Date): WindowEffect[] {
   const target = planned(s, now);
-  const confirm = (heldProjectIds: readonly number[]): WindowEffect => ({ type: 'confirm', event: { type: 'holdsSettled', revision: s.revision, heldProjectIds } });
+  const confirm = (heldProjectIds: readonly number[]): WindowEffect => ({
+    type: 'confirm',
+    event: { type: 'holdsSettled', revision: s.revision, heldProjectIds, plannedAt: iso(now) },
+  });
   if (isTerminalState(target.state) || target.occurrenceStartAt === null || target.occurrenceEndAt === null) {
     return [{ type: 'deleteHolds', projectIds: s.projectIds }, confirm([])];
   }
@@ -148,7 +151,8 @@ export function transitionWindow(s: WindowState, event: WindowEvent, now: Date):
       return { ok: true, changed: true, state, effects: [...(dropped.length > 0 ? [{ type: 'deleteHolds' as const, projectIds: dropped }] : []), ...holdEffects(state, now)] };
     }
     case 'holdsSettled': {
-      if (event.revision === s.revision) return result(s, planned(s, now), []);
+      // Commits the plan the holds were put for (a due time already passed is picked up again).
+      if (event.revision === s.revision) return result(s, planned(s, new Date(event.plannedAt)), []);
       // Written meanwhile: the holds just put may sit on projects the window no longer covers.
       const stray = event.heldProjectIds.filter((id) => !s.projectIds.includes(id));
       const tick = transitionWindow(s, { type: 'tick' }, now);
