@@ -13,7 +13,7 @@ export const DEPLOYMENT_DUE_SHARD = 'deployment';
 const MAX_STEPS = 10;
 const ATTEMPTS = 4;
 
-export const REJECTIONS: Record<DeploymentRejection, { path: string; message: string }> = {
+const REJECTIONS: Record<DeploymentRejection, { path: string; message: string }> = {
   END_NOT_AFTER_START: { path: 'endedAt', message: 'must be after the start' },
   PLANNED_END_PASSED: { path: 'scheduledEndAt', message: 'must be in the future' },
   END_IN_FUTURE: { path: 'endedAt', message: 'must not be in the future' },
@@ -66,7 +66,9 @@ async function writeState(deps: Deps, d: DeploymentItem, next: DeploymentState, 
 async function apply(deps: Deps, start: DeploymentItem, event: DeploymentEvent, now: Date): Promise<{ d: DeploymentItem; effects: DeploymentEffect[] }> {
   return retryOnConflict(
     async (attempt) => {
-      const d = attempt === 1 ? start : ((await read(deps, start.deploymentId)) ?? start);
+      const d = attempt === 1 ? start : await read(deps, start.deploymentId);
+      // Deleted with its project meanwhile: nothing is left to do for it.
+      if (!d) return { d: start, effects: [] };
       const result = transitionDeployment(deploymentState(d), event, now);
       if (!result.ok) {
         const { path, message } = REJECTIONS[result.code];
