@@ -152,7 +152,9 @@ export function transitionWindow(s: WindowState, event: WindowEvent, now: Date):
     }
     case 'holdsSettled': {
       // Commits the plan the holds were put for (a due time already passed is picked up again).
-      if (event.revision === s.revision) return result(s, planned(s, new Date(event.plannedAt)), []);
+      // Written even when nothing changed: the conditional write is what tells a run that the
+      // window was deleted or changed while its holds went in.
+      if (event.revision === s.revision) return { ok: true, changed: true, state: { ...planned(s, new Date(event.plannedAt)), revision: s.revision + 1 }, effects: [] };
       // Written meanwhile: the holds just put may sit on projects the window no longer covers.
       const stray = event.heldProjectIds.filter((id) => !s.projectIds.includes(id));
       const tick = transitionWindow(s, { type: 'tick' }, now);
