@@ -1,33 +1,70 @@
-import type { CheckItem } from '../store/entities/check.js';
-
-type Status = CheckItem['status'];
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
 
 /**
- * The messages on the `incidents` queue. Published only when something changed; consumers are
- * idempotent (the same message may arrive twice, or two at once).
+ * The messages on the `incidents` queue: one zod schema each, which the incident worker parses
+ * with and whose types the publishers build. Published only when something changed; consumers
+ * are idempotent (the same message may arrive twice, or two at once).
  */
-export type CheckStatusChanged = {
-  type: 'check.status_changed';
-  checkId: number;
-  workspaceId: number;
-  projectId: number | null;
-  from: Status;
-  to: Status;
+
+const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
+
+/** What moved a check: PING, FAIL_PING, SWEEP, PROBE, PAUSE, RESUME, DEPLOYMENT, or DELETE (from = to: the check is gone). */
+export const STATUS_CHANGE_CAUSES = ['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE'] as const;
+export type StatusChangeCause = (typeof STATUS_CHANGE_CAUSES)[number];
+
+export const CheckStatusChanged = z.object({
+  type: z.literal('check.status_changed'),
+  checkId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+  projectId: z.number().int().positive().nullable(),
+  from: z.enum(CHECK_STATUSES),
+  to: z.enum(CHECK_STATUSES),
   /** When the transition happened (the unit of work's captured instant). */
-  at: string;
-  /** What caused it: PING, FAIL_PING, SWEEP, PROBE, PAUSE, RESUME, DEPLOYMENT, DELETE. */
-  cause: 'PING' | 'FAIL_PING' | 'SWEEP' | 'PROBE' | 'PAUSE' | 'RESUME' | 'DEPLOYMENT' | 'DELETE';
-};
+  at: instant,
+  cause: z.enum(STATUS_CHANGE_CAUSES),
+});
+export type CheckStatusChanged = z.infer<typeof CheckStatusChanged>;
 
 /** A ping payload reported dependencies: `down` opens a DEPENDENCY_DOWN incident, `ok` resolves it. */
-export type DependenciesReported = {
-  type: 'dependencies.reported';
-  checkId: number;
-  workspaceId: number;
-  projectId: number | null;
-  dependencies: { name: string; status: 'ok' | 'down' }[];
-  at: string;
-};
+export const DependenciesReported = z.object({
+  type: z.literal('dependencies.reported'),
+  checkId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+  projectId: z.number().int().positive().nullable(),
+  dependencies: z.array(z.object({ name: z.string(), status: z.enum(['ok', 'down']) })),
+  at: instant,
+});
+export type DependenciesReported = z.infer<typeof DependenciesReported>;
+
+export const IncidentQueueMessage = z.discriminatedUnion('type', [CheckStatusChanged, DependenciesReported]);
+export type IncidentQueueMessage = z.infer<typeof IncidentQueueMessage>;
+
+type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
+
+/** The one way to build a `check.status_changed`. */
+export function statusChangedMessage(
+  check: StatusSubject,
+  from: CheckItem['status'],
+  to: CheckItem['status'],
+  cause: StatusChangeCause,
+  at: Date,
+): CheckStatusChanged {
+  return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
+}
+
+/** Tells the incident worker that a check moved (or, with cause DELETE, is gone). */
+export async function publishStatusChange(
+  deps: Deps,
+  check: StatusSubject,
+  from: CheckItem['status'],
+  to: CheckItem['status'],
+  cause: StatusChangeCause,
+  now: Date,
+): Promise<void> {
+  await deps.queue.publish('incidents', [statusChangedMessage(check, from, to, cause, now)]);
+}
 
 /**
  * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate
@@ -56,5 +93,3 @@ export type CheckSslExpiryWarning = {
   thresholdDays: number;
   at: string;
 };
-
-export type IncidentQueueMessage = CheckStatusChanged | DependenciesReported;

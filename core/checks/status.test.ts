@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyChanges, onPing, onSweep, type CheckTiming, type PingKind } from './status.js';
-import { resumedTiming } from './timing.js';
+import { applyChanges, nextCheckStatus, onPing, onSweep, type CheckTiming, type PingKind } from './status.js';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -48,19 +47,10 @@ function step(check: CheckTiming, op: Op, now: Date): CheckTiming {
       return applyChanges(check, onPing(check, now, op.ping).changes);
     case 'sweep':
       return applyChanges(check, onSweep(check, now, op.held).changes);
-    case 'pause': {
-      const paused: CheckTiming = { ...check, status: 'PAUSED' };
-      delete paused.dueAt;
-      delete paused.dueShard;
-      return paused;
-    }
-    case 'resume': {
-      if (check.status !== 'PAUSED') return check;
-      const timing = resumedTiming(check, now);
-      const resumed: CheckTiming = { ...check, status: 'RESUMED', ...timing.set };
-      for (const key of timing.remove) delete resumed[key];
-      return resumed;
-    }
+    case 'pause':
+      return applyChanges(check, nextCheckStatus(check, { type: 'pause', cause: 'USER' }, now).changes);
+    case 'resume':
+      return applyChanges(check, nextCheckStatus(check, { type: 'resume', cause: 'USER' }, now).changes);
   }
 }
 
@@ -175,7 +165,8 @@ describe('check status transitions (examples)', () => {
     const resumeAt = new Date(T0 + 3_600_000);
     // A check that pinged before its pause (one that never pinged is never alerted).
     const pinged = { lastPingAt: new Date(T0).toISOString() };
-    const resumed: CheckTiming = { ...newCheck({ status: 'RESUMED', ...pinged }), ...resumedTiming(newCheck(pinged), resumeAt).set };
+    const paused = newCheck({ status: 'PAUSED', ...pinged });
+    const resumed = applyChanges(paused, nextCheckStatus(paused, { type: 'resume', cause: 'USER' }, resumeAt).changes);
     expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_000), false).status).toBe('RESUMED');
     expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_001), false).statusChange).toEqual({ from: 'RESUMED', to: 'LATE' });
   });

@@ -1,49 +1,50 @@
 import type { CheckItem } from '../store/entities/check.js';
 
-/** The sweep reads one shard of the sparse `byDue` index. */
-export const DUE_SHARD = '0';
+/**
+ * When a heartbeat check is due (DESIGN 6): nextDueAt = lastPingAt + interval, LATE once it
+ * passes, DOWN once nextDueAt + grace passes. The transitions in `status.ts` and the edit path
+ * (`retime`) both read their arithmetic and their due-index placement from here.
+ */
+
+/**
+ * The sweep reads every shard of the `byDue` index. One shard serves well past 10,000 checks;
+ * growing it means raising the count here (writers spread by check id, the sweep reads each).
+ */
+export const DUE_SHARD_COUNT = 1;
+export const DUE_SHARDS: readonly string[] = Array.from({ length: DUE_SHARD_COUNT }, (_, i) => String(i));
+const ONLY_SHARD = '0';
+export const dueShardFor = (checkId: number): string => (DUE_SHARD_COUNT === 1 ? ONLY_SHARD : String(checkId % DUE_SHARD_COUNT));
+
+export const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);
+
+type Waiting = Pick<CheckItem, 'checkMode' | 'status'> & Partial<Pick<CheckItem, 'lastPingAt'>>;
+
+/**
+ * Whether a check waits on a timing transition (and so belongs in the due index): a running
+ * inbound check, except one that never pinged, which waits for nothing (DESIGN 6: never
+ * alerted), also once resumed. Outbound checks are judged by probe rounds, not by pings arriving.
+ */
+export const awaitsTiming = (check: Waiting): boolean =>
+  check.checkMode === 'INBOUND' && (check.status === 'OK' || check.status === 'LATE' || (check.status === 'RESUMED' && check.lastPingAt !== undefined));
 
 export type TimingChanges = {
   set: Pick<Partial<CheckItem>, 'nextDueAt' | 'dueAt' | 'dueShard'>;
   remove: ('nextDueAt' | 'dueAt' | 'dueShard')[];
 };
 
-type Timed = Pick<CheckItem, 'checkMode' | 'status' | 'lastPingAt' | 'nextDueAt' | 'intervalSeconds' | 'graceSeconds'>;
-
-const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);
+type Timed = Pick<CheckItem, 'checkId' | 'checkMode' | 'status' | 'lastPingAt' | 'nextDueAt' | 'intervalSeconds' | 'graceSeconds'>;
 
 /**
  * Where a check's timing stands after its interval, grace or mode changed: `nextDueAt` and the
- * due index, following DESIGN 6 (nextDueAt = lastPingAt + interval; RESUMED counts from the
- * resume time; LATE becomes DOWN at nextDueAt + grace). Only inbound checks in OK, RESUMED or
- * LATE wait on a timing transition; everything else leaves the index.
+ * due index (RESUMED counts from the resume time, which is nextDueAt minus the old interval).
+ * Only checks that `awaitsTiming` stay in the index.
  */
 export function retime(check: Timed, previousIntervalSeconds: number, now: Date): TimingChanges {
-  const leaveIndex: TimingChanges = { set: {}, remove: ['dueAt', 'dueShard'] };
-  if (check.checkMode !== 'INBOUND') return leaveIndex;
+  if (!awaitsTiming(check)) return { set: {}, remove: ['dueAt', 'dueShard'] };
   let base: Date;
-  switch (check.status) {
-    case 'OK':
-    case 'LATE':
-      base = check.lastPingAt ? new Date(check.lastPingAt) : now;
-      break;
-    case 'RESUMED':
-      if (check.lastPingAt === undefined) return leaveIndex;
-      base = check.nextDueAt ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
-      break;
-    default:
-      return leaveIndex;
-  }
+  if (check.status === 'RESUMED') base = check.nextDueAt ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
+  else base = check.lastPingAt ? new Date(check.lastPingAt) : now;
   const nextDueAt = plusSeconds(base, check.intervalSeconds);
   const dueAt = check.status === 'LATE' ? plusSeconds(nextDueAt, check.graceSeconds) : nextDueAt;
-  return { set: { nextDueAt: nextDueAt.toISOString(), dueShard: DUE_SHARD, dueAt: dueAt.toISOString() }, remove: [] };
-}
-
-/** A resumed check is next due one interval from the resume (spec: "from the next expected interval"). */
-export function resumedTiming(check: Pick<CheckItem, 'checkMode' | 'intervalSeconds' | 'lastPingAt'>, now: Date): TimingChanges {
-  const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
-  // Outbound checks are judged by probe rounds, not by pings arriving; a check that never pinged
-  // is never alerted (DESIGN 6): neither waits on a timing transition.
-  if (check.checkMode !== 'INBOUND' || check.lastPingAt === undefined) return { set: { nextDueAt }, remove: ['dueAt', 'dueShard'] };
-  return { set: { nextDueAt, dueShard: DUE_SHARD, dueAt: nextDueAt }, remove: [] };
+  return { set: { nextDueAt: nextDueAt.toISOString(), dueShard: dueShardFor(check.checkId), dueAt: dueAt.toISOString() }, remove: [] };
 }

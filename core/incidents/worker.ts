@@ -1,46 +1,21 @@
-import { z } from 'zod';
-import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
+import { IncidentQueueMessage, type CheckStatusChanged, type DependenciesReported } from '../checks/events.js';
 import { readCheckById } from '../checks/repository.js';
 import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../dependencies/registry.js';
 import type { Deps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import type { QueueMessage } from '../ports/index.js';
-import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
+import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
 import { applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
-
-const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
-
-const StatusChanged = z.object({
-  type: z.literal('check.status_changed'),
-  checkId: z.number().int().positive(),
-  workspaceId: z.number().int().positive(),
-  projectId: z.number().int().positive().nullable(),
-  from: z.enum(CHECK_STATUSES),
-  to: z.enum(CHECK_STATUSES),
-  at: instant,
-  cause: z.enum(['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE']),
-}) satisfies z.ZodType<CheckStatusChanged, unknown>;
-
-const Reported = z.object({
-  type: z.literal('dependencies.reported'),
-  checkId: z.number().int().positive(),
-  workspaceId: z.number().int().positive(),
-  projectId: z.number().int().positive().nullable(),
-  dependencies: z.array(z.object({ name: z.string(), status: z.enum(['ok', 'down']) })),
-  at: instant,
-}) satisfies z.ZodType<DependenciesReported, unknown>;
-
-const IncidentMessage = z.discriminatedUnion('type', [StatusChanged, Reported]);
 
 /**
  * A message of a type this worker does not know is acknowledged without a word: it can never be
  * acted on here, and retrying it would only dead-letter it. Latency and SSL-expiry warnings
  * published here before they moved to the `alerts` queue are such messages.
  */
-const HANDLED_TYPES: ReadonlySet<string> = new Set(IncidentMessage.options.map((option) => option.shape.type.value));
+const HANDLED_TYPES: ReadonlySet<string> = new Set(IncidentQueueMessage.options.map((option) => option.shape.type.value));
 const isForeignType = (body: unknown): boolean => {
   const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
   return typeof type === 'string' && !HANDLED_TYPES.has(type);
@@ -55,7 +30,7 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
   const failedIds: string[] = [];
   for (const message of messages) {
     if (isForeignType(message.body)) continue;
-    const parsed = IncidentMessage.safeParse(message.body);
+    const parsed = IncidentQueueMessage.safeParse(message.body);
     if (!parsed.success) {
       console.error(`incidents queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
       continue;

@@ -1,10 +1,11 @@
 import { effectiveRegions, readOutboundConfig, type ProbeRegion } from '../checks/outboundSchema.js';
-import { publishStatusChange } from '../checks/pause.js';
+import { publishStatusChange } from '../checks/events.js';
+import { causeOf, nextCheckStatus, type CheckObservation } from '../checks/status.js';
 import type { Deps } from '../deps.js';
 import { broadcast, checkEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { ProbeRoundItem } from '../store/entities/probeRound.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { evaluateRound, type StreakState, type RoundResults, type StatusFlip } from './rules.js';
 
@@ -70,56 +71,56 @@ const stateOf = (check: CheckItem): StreakState => ({
 /**
  * Folds one round into the check with a conditional write on what was read; returns the flip it
  * made, or null (nothing changed, the round was already folded or superseded, the check is paused,
- * deleted or no longer outbound). Then marks the round folded.
+ * deleted or no longer outbound). Then marks the round folded. Losing every race throws and
+ * leaves the round unfolded: the next report of a later round folds it.
  */
 export async function foldRound(deps: Deps, token: string, round: ProbeRoundItem, now: Date): Promise<StatusFlip | null> {
-  const { check: checks } = deps.store.entities;
-  let flip: StatusFlip | null = null;
-  for (let attempt = 0; attempt < FOLD_ATTEMPTS; attempt++) {
-    const check = (await checks.get({ token }).go({ consistent: true })).data;
-    if (!check || check.deletedAt !== undefined || check.checkMode !== 'OUTBOUND' || check.status === 'PAUSED') break;
-    if (check.probeRoundAt !== undefined && check.probeRoundAt >= round.roundAt) break;
-    const config = readOutboundConfig(check.outbound);
-    if (!config) break;
-    const results = resultsOf(round, effectiveRegions(config, deps.config.homeRegion));
-    let outcome = evaluateRound(stateOf(check), results, config);
-    if (outcome.flip?.to === 'DOWN') {
-      const effects = await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now);
-      if (effects.deploymentActive || effects.suppressIncidents) outcome = evaluateRound(stateOf(check), results, config, { holdDown: true });
-    }
-    const { state } = outcome;
-    try {
-      const written = await checks
-        .patch({ token })
-        .set({
-          probeRoundAt: round.roundAt,
-          probeFailStreak: state.failStreak,
-          probeOkStreak: state.okStreak,
-          probeStreakStatus: state.status,
-          ...(outcome.flip ? { status: outcome.flip.to, updatedAt: now.toISOString() } : {}),
-        })
-        .where((attr, op) =>
-          [
-            op.eq(attr.status, check.status),
-            op.eq(attr.checkMode, 'OUTBOUND'),
-            op.notExists(attr.deletedAt),
-            check.probeRoundAt === undefined ? op.notExists(attr.probeRoundAt) : op.eq(attr.probeRoundAt, check.probeRoundAt),
-          ].join(' AND '),
-        )
-        .go({ response: 'all_new' });
-      flip = outcome.flip;
-      if (flip) {
-        const after = written.data as CheckItem;
-        await publishStatusChange(deps, after, flip.from, flip.to, 'PROBE', now);
-        await broadcast(deps, [checkEvent(after)]);
-      }
-      break;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      // Another region (or a pause, an edit) wrote first: read again and judge afresh.
-    }
-  }
+  const flip = await retryOnConflict(() => foldOnce(deps, token, round, now), { attempts: FOLD_ATTEMPTS, what: `folding probe round ${round.roundAt}` });
   await markFolded(deps, round, now);
+  return flip;
+}
+
+/** One attempt; a conditional failure means another region (or a pause, an edit) wrote first. */
+async function foldOnce(deps: Deps, token: string, round: ProbeRoundItem, now: Date): Promise<StatusFlip | null> {
+  const { check: checks } = deps.store.entities;
+  const check = (await checks.get({ token }).go({ consistent: true })).data;
+  if (!check || check.deletedAt !== undefined || check.checkMode !== 'OUTBOUND' || check.status === 'PAUSED') return null;
+  if (check.probeRoundAt !== undefined && check.probeRoundAt >= round.roundAt) return null;
+  const config = readOutboundConfig(check.outbound);
+  if (!config) return null;
+  const results = resultsOf(round, effectiveRegions(config, deps.config.homeRegion));
+  let outcome = evaluateRound(stateOf(check), results, config);
+  if (outcome.flip?.to === 'DOWN') {
+    const effects = await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now);
+    if (effects.deploymentActive || effects.suppressIncidents) outcome = evaluateRound(stateOf(check), results, config, { holdDown: true });
+  }
+  const { state, flip } = outcome;
+  // The streaks' verdict moves the status through the one status function.
+  const observation: CheckObservation | null = flip ? { type: 'probe', verdict: flip.to } : null;
+  const transition = observation ? nextCheckStatus(check, observation, now) : null;
+  const written = await checks
+    .patch({ token })
+    .set({
+      probeRoundAt: round.roundAt,
+      probeFailStreak: state.failStreak,
+      probeOkStreak: state.okStreak,
+      probeStreakStatus: state.status,
+      ...transition?.changes?.set,
+    })
+    .where((attr, op) =>
+      [
+        op.eq(attr.status, check.status),
+        op.eq(attr.checkMode, 'OUTBOUND'),
+        op.notExists(attr.deletedAt),
+        check.probeRoundAt === undefined ? op.notExists(attr.probeRoundAt) : op.eq(attr.probeRoundAt, check.probeRoundAt),
+      ].join(' AND '),
+    )
+    .go({ response: 'all_new' });
+  const moved = transition?.statusChange;
+  if (!observation || !moved) return null;
+  const after = written.data as CheckItem;
+  await publishStatusChange(deps, after, moved.from, moved.to, causeOf(observation), now);
+  await broadcast(deps, [checkEvent(after)]);
   return flip;
 }
 

@@ -1,4 +1,4 @@
-import type { CheckItem } from '../store/entities/check.js';
+import type { CheckStatus } from '../checks/status.js';
 
 /**
  * The outbound status rule as a pure function (DESIGN 7, spec "Check status" OUTBOUND rows).
@@ -10,9 +10,11 @@ import type { CheckItem } from '../store/entities/check.js';
  * `resolveAfterConsecutiveSuccess` SUCCEEDING rounds in a row; a MIXED round breaks both runs.
  * A region that did not report is no evidence either way: it cannot make a round fail (our own
  * outage is not the target's), and it keeps the round from counting as "all regions succeeded".
+ * The fold only counts: the check's status takes its verdict through `nextCheckStatus`
+ * (core/checks/status.ts), as every other status move does.
  */
 
-export type CheckStatus = CheckItem['status'];
+export type { CheckStatus };
 export type RoundVerdict = 'FAILING' | 'SUCCEEDING' | 'MIXED';
 
 export type StreakState = {

@@ -2,11 +2,11 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
-import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
-import { onPing, type CheckTiming, type PingKind, type StatusChanges } from '../checks/status.js';
+import { publishStatusChange, type DependenciesReported } from '../checks/events.js';
+import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange, type StatusChanges } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { checkUpdateInput, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
@@ -29,10 +29,10 @@ export type PingInput = {
  * (a timed ping, whose update sets the status), the old values of what it wrote plus the identity
  * and timing its condition pinned. `projectId` is only known from a whole item.
  */
-export type PingPrevious = Omit<CheckTiming, 'graceSeconds'> & Pick<CheckItem, 'workspaceId'> & Partial<CheckItem> & { complete: boolean };
+export type PingPrevious = PingState & Pick<CheckItem, 'workspaceId'> & Partial<CheckItem> & { complete: boolean };
 
 export type PingResult =
-  | { outcome: 'recorded'; previous: PingPrevious; signal: SignalItem; statusChange: { from: CheckItem['status']; to: CheckItem['status'] } | null }
+  | { outcome: 'recorded'; previous: PingPrevious; signal: SignalItem; statusChange: StatusChange | null }
   | { outcome: 'deduplicated' }
   | { outcome: 'unknown' }
   | { outcome: 'rate_limited'; retryAfterSeconds: number };
@@ -52,36 +52,39 @@ const MAX_ATTEMPTS = 3;
  * Steady state: exactly two requests to the table and no queue message.
  */
 export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput): Promise<PingResult> {
-  const { token, kind, now } = input;
+  const { token, now } = input;
   if (!isTokenShaped(token)) return { outcome: 'unknown' };
   const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
+  // A failed condition means the hint was stale: every later attempt reads first.
+  const taken = await retryOnConflict((attempt) => takePing(deps, hints, input, windowStart, attempt > 1), {
+    attempts: MAX_ATTEMPTS,
+    onExhausted: () => conflict('The check changed while the ping was recorded; send it again'),
+  });
+  return 'outcome' in taken ? taken : record(deps, input, taken);
+}
+
+/**
+ * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
+ * read finds (which may refuse the ping instead). Returns the check as it was before the ping.
+ */
+async function takePing(deps: Deps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<PingPrevious | PingResult> {
+  const { token, kind, now } = input;
   let hint = hints.get(token);
   // `start` writes no timing, so without a hint it can still try blind; the others need the interval.
-  let mustRead = hint === undefined && kind !== 'start';
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (mustRead) {
-      const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data ?? undefined;
-      const refusal = judge(current, kind, now, windowStart);
-      if (!current || refusal?.outcome === 'unknown') {
-        hints.delete(token);
-        return { outcome: 'unknown' };
-      }
-      hint = hintOf(current);
-      hints.set(token, hint);
-      if (refusal) return refusal;
+  if (retry || (hint === undefined && kind !== 'start')) {
+    const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data ?? undefined;
+    const refusal = judge(current, kind, now, windowStart);
+    if (!current || refusal?.outcome === 'unknown') {
+      hints.delete(token);
+      return { outcome: 'unknown' };
     }
-    let previous: PingPrevious;
-    try {
-      previous = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      mustRead = true;
-      continue;
-    }
-    hints.set(token, { ...hintOf(previous), windowStart });
-    return record(deps, input, previous);
+    hint = hintOf(current);
+    hints.set(token, hint);
+    if (refusal) return refusal;
   }
-  throw conflict('The check changed while the ping was recorded; send it again');
+  const previous = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
+  hints.set(token, { ...hintOf(previous), windowStart });
+  return previous;
 }
 
 /** Why a ping is refused, read from the current item (the fallback after a failed condition). */
@@ -109,9 +112,8 @@ async function conditionalPingUpdate(
     status: hint?.paused ? ('PAUSED' as const) : ('OK' as const),
     checkMode: hint?.checkMode ?? ('INBOUND' as const),
     intervalSeconds: hint?.intervalSeconds ?? 0,
-    graceSeconds: 0,
   };
-  const plan: StatusChanges = onPing(guess, now, kind).changes;
+  const plan: StatusChanges = nextCheckStatus(guess, PING_OBSERVATIONS[kind], now).changes;
   const sameWindow = hint?.windowStart === windowStart;
   // Kept free of parentheses and functions where the meaning allows: the embedded store parses
   // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
@@ -185,8 +187,9 @@ async function completed(deps: Deps, token: string, previous: PingPrevious): Pro
 
 async function record(deps: Deps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
   const { now, kind } = input;
+  const observation = PING_OBSERVATIONS[kind];
   // The guards made the written changes exactly these; the previous item adds status and duration.
-  const outcome = onPing(returned, now, kind);
+  const outcome = nextCheckStatus(returned, observation, now);
   const body = input.body ? parseBody(input.body) : undefined;
   const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
   const previous = outcome.statusChange || dependencies ? await completed(deps, input.token, returned) : returned;
@@ -204,13 +207,9 @@ async function record(deps: Deps, input: PingInput, returned: PingPrevious): Pro
     },
     now,
   );
-  const base = { checkId: previous.checkId, workspaceId: previous.workspaceId, projectId: previous.projectId ?? null, at: now.toISOString() };
   // The check has moved: its status change goes out before the signal put, because a client
   // retrying after a failed put finds the check already moved and could not publish it again.
-  if (outcome.statusChange) {
-    const cause: CheckStatusChanged['cause'] = kind === 'fail' ? 'FAIL_PING' : 'PING';
-    await deps.queue.publish('incidents', [{ type: 'check.status_changed', ...base, ...outcome.statusChange, cause }]);
-  }
+  if (outcome.statusChange) await publishStatusChange(deps, previous, outcome.statusChange.from, outcome.statusChange.to, causeOf(observation), now);
   try {
     await putSignal(deps, signal);
   } catch (err) {
@@ -218,7 +217,17 @@ async function record(deps: Deps, input: PingInput, returned: PingPrevious): Pro
     throw err;
   }
   // Reported dependencies ride on the payload, so a retried ping reports them again.
-  if (dependencies) await deps.queue.publish('incidents', [{ type: 'dependencies.reported', ...base, dependencies } satisfies DependenciesReported]);
+  if (dependencies) {
+    const message: DependenciesReported = {
+      type: 'dependencies.reported',
+      checkId: previous.checkId,
+      workspaceId: previous.workspaceId,
+      projectId: previous.projectId ?? null,
+      dependencies,
+      at: now.toISOString(),
+    };
+    await deps.queue.publish('incidents', [message]);
+  }
 
   const after = { ...previous, ...outcome.changes.set };
   await broadcast(deps, kind === 'start' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);

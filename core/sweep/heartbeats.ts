@@ -1,5 +1,6 @@
-import type { CheckStatusChanged } from '../checks/events.js';
-import { DUE_SHARDS, onSweep, type StatusChanges } from '../checks/status.js';
+import { publishStatusChange } from '../checks/events.js';
+import { causeOf, nextCheckStatus, type StatusChanges, type SweepObservation } from '../checks/status.js';
+import { DUE_SHARDS } from '../checks/timing.js';
 import type { Deps } from '../deps.js';
 import { putSignal, signalItem } from '../signals/record.js';
 import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
@@ -52,11 +53,14 @@ export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatS
   return report;
 }
 
+const SWEEP: SweepObservation = { type: 'sweep', held: false };
+const HELD_SWEEP: SweepObservation = { type: 'sweep', held: true };
+
 async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (check: CheckItem) => Promise<boolean>): Promise<'moved' | 'held' | 'none'> {
-  let outcome = onSweep(check, now, false);
+  let outcome = nextCheckStatus(check, SWEEP, now);
   // Only a check about to move needs to know about windows.
   if (outcome.statusChange && (await isHeld(check))) {
-    outcome = onSweep(check, now, true);
+    outcome = nextCheckStatus(check, HELD_SWEEP, now);
     if (!outcome.changes) return 'held';
   }
   if (!outcome.changes) return 'none';
@@ -69,16 +73,7 @@ async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (chec
     events.push(signalEvent(signal));
   }
   if (outcome.statusChange) {
-    const message: CheckStatusChanged = {
-      type: 'check.status_changed',
-      checkId: check.checkId,
-      workspaceId: check.workspaceId,
-      projectId: check.projectId ?? null,
-      ...outcome.statusChange,
-      at: now.toISOString(),
-      cause: 'SWEEP',
-    };
-    await deps.queue.publish('incidents', [message]);
+    await publishStatusChange(deps, check, outcome.statusChange.from, outcome.statusChange.to, causeOf(SWEEP), now);
     events.push(checkEvent({ ...check, status: outcome.status }));
   }
   await broadcast(deps, events);
