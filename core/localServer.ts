@@ -11,7 +11,7 @@ export type LocalServer = {
   /** `{base_url}`: `http://localhost:<port>/api`. */
   baseUrl: string;
   deps: LocalDeps;
-  /** Stops taking requests, lets in-flight ones finish, drains queued work, then closes the store. */
+  /** Stops taking requests, lets in-flight ones finish, delivers what is due, then closes the store. */
   stop(): Promise<void>;
 };
 
@@ -26,6 +26,8 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
   await moveCheckListsToRefs(deps);
   const stopWorkers = startLocalWorkers(deps);
+  // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
+  deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
@@ -40,7 +42,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
         server.close(() => {
           void (async () => {
             await stopWorkers();
-            await deps.queue.drain();
+            await deps.queue.stop();
             await store?.close();
           })().then(resolve, reject);
         });
