@@ -56,6 +56,10 @@ export async function deliverOnce(
     // The claim may have been freed by a worker that has just finished this very delivery.
     if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
     const result = await deliverToChannel(deps, channel, delivery.compose(webhookIdFor(delivery.key)), options.outbound);
+    // The crash window: a worker that dies here, after the send and before the record, leaves the
+    // message to come back (after the visibility timeout) and send again. No store write can close
+    // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver
+    // can drop the copy (README, "What Vigil promises").
     if (result.ok) {
       await delivery.sent.record(`Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`);
       return outcome('SENT', result.message);
