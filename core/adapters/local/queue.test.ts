@@ -78,6 +78,27 @@ describe('the local queue keeps its messages in the store', () => {
     expect(mine(seen, 'poison')).toHaveLength(MAX_RECEIVE_COUNT);
   });
 
+  it('parks a message whose receivers all died, without delivering it again, and goes on to the next', async () => {
+    const first = runtime();
+    await first.publish('incidents', [{ marker: 'killer' }]);
+    for (let receive = 1; receive <= MAX_RECEIVE_COUNT; receive++) {
+      const dying = runtime();
+      dying.consume('incidents', () => new Promise(() => undefined));
+      void dying.deliverDue();
+      await expect.poll(async () => (await dying.pending('incidents')).find((m) => m.leased)?.receiveCount).toBe(receive);
+      t.clock.advanceSeconds(VISIBILITY_TIMEOUT_SECONDS);
+    }
+    await first.publish('incidents', [{ marker: 'behind' }]);
+    const survivor = runtime();
+    const { seen, consumer } = recorder();
+    survivor.consume('incidents', consumer);
+    await survivor.deliverDue();
+    expect(mine(seen, 'killer')).toEqual([]);
+    expect(mine(seen, 'behind')).toHaveLength(1);
+    expect((await survivor.deadLettered('incidents')).map((m) => m.body)).toContainEqual({ marker: 'killer' });
+    expect(await survivor.pending('incidents')).toEqual([]);
+  });
+
   it('holds a failed message back for its backoff, or the Retry-After its consumer reports, on the injected clock', async () => {
     let calls = 0;
     const { seen, consumer } = recorder((messages) => {

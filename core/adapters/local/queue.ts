@@ -144,16 +144,16 @@ export class LocalQueue implements Queue {
     for (let progressed = true; progressed; ) {
       progressed = false;
       for (const [queue, consumer] of this.consumers) {
-        const batch = await this.receive(queue, reach);
-        if (batch.length === 0) continue;
-        progressed = true;
-        await this.handle(queue, consumer, batch);
+        const { batch, seen } = await this.receive(queue, reach);
+        // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
+        if (seen > 0) progressed = true;
+        if (batch.length > 0) await this.handle(queue, consumer, batch);
       }
     }
   }
 
   /** Takes up to a batch of messages, oldest visible first, each under a lease of its own. */
-  private async receive(queue: QueueName, reach: Reach): Promise<QueueMessageItem[]> {
+  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number }> {
     const { queueMessage } = this.options.store.entities;
     const batchSize = this.options.batchSize ?? 10;
     const now = this.options.clock.now();
@@ -166,7 +166,8 @@ export class LocalQueue implements Queue {
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
     const claimed: QueueMessageItem[] = [];
-    for (const candidate of candidates.slice(0, batchSize)) {
+    const taking = candidates.slice(0, batchSize);
+    for (const candidate of taking) {
       // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
       if (candidate.receiveCount >= this.maxReceives) {
         await this.deadLetter(queue, candidate);
@@ -185,7 +186,7 @@ export class LocalQueue implements Queue {
         if (!isConditionalFailure(err)) throw err;
       }
     }
-    return claimed;
+    return { batch: claimed, seen: taking.length };
   }
 
   private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
