@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,38 @@ describe('the embedded runtime (npm start)', () => {
       expect(body.lastPingAt).not.toBeNull();
     } finally {
       await second.stop();
+    }
+  });
+
+  it('answers the next request on a keep-alive connection after a 413', async () => {
+    const server = await startLocalServer(loadConfig({ PORT: '0', VIGIL_DATA_DIR: join(dataDir, 'edges'), VIGIL_SWEEP_SECONDS: '3600' }), { log: false });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const { port } = new URL(server.baseUrl);
+      const send = (method: string, path: string, body?: Buffer) =>
+        new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+          const headers = body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {};
+          const req = request({ host: '127.0.0.1', port, method, path: `/api${path}`, agent, headers }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      // Past the 1 MiB limit of every API body, and past the 10 KiB of a ping.
+      for (const [path, size] of [['/auth/signup', 2 * 1024 * 1024], ['/signals/ping/no-such-token', 20 * 1024]] as const) {
+        const oversized = await send('POST', path, Buffer.alloc(size, 'a'));
+        expect(oversized.status).toBe(413);
+        expect(JSON.parse(oversized.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+        expect(oversized.connection).toBe('close');
+        const next = await send('GET', '/health');
+        expect(next).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+      }
+    } finally {
+      agent.destroy();
+      await server.stop();
     }
   });
 

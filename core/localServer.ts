@@ -7,11 +7,30 @@ import { createLocalDeps, type LocalDeps } from './runtime.js';
 import { moveCheckListsToRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 
+/**
+ * A 413 is answered before the body is read, and the server then discards the rest of it or, past
+ * a cap, drops the connection; a client that reused the connection would lose its next request.
+ * `Connection: close` tells it to open a new one. Only a 413 is rebuilt, and a response the app
+ * produced synchronously stays synchronous (the Node adapter's fast path for pings).
+ */
+export function closingAfterOversized<Env>(fetch: (request: Request, env: Env) => Response | Promise<Response>): (request: Request, env: Env) => Response | Promise<Response> {
+  const close = (response: Response): Response => {
+    if (response.status !== 413) return response;
+    const headers = new Headers(response.headers);
+    headers.set('connection', 'close');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+  return (request, env) => {
+    const response = fetch(request, env);
+    return response instanceof Promise ? response.then(close) : close(response);
+  };
+}
+
 export type LocalServer = {
   /** `{base_url}`: `http://localhost:<port>/api`. */
   baseUrl: string;
   deps: LocalDeps;
-  /** Stops taking requests, lets in-flight ones finish, drains queued work, then closes the store. */
+  /** Stops taking requests, lets in-flight ones finish, delivers what is due, then closes the store. */
   stop(): Promise<void>;
 };
 
@@ -26,9 +45,11 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
   await moveCheckListsToRefs(deps);
   const stopWorkers = startLocalWorkers(deps);
+  // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
+  deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
+    const started: ServerType = serve({ fetch: closingAfterOversized(app.fetch), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
   });
   const port = (server.address() as AddressInfo).port;
   let stopped: Promise<void> | undefined;
@@ -40,7 +61,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
         server.close(() => {
           void (async () => {
             await stopWorkers();
-            await deps.queue.drain();
+            await deps.queue.stop();
             await store?.close();
           })().then(resolve, reject);
         });

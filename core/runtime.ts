@@ -32,14 +32,16 @@ export async function createLocalDeps(options: {
 }): Promise<LocalDeps> {
   const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
+  const store = createStore(client, options.config.tableName);
+  const clock = options.clock ?? systemClock;
   const deps: LocalDeps = {
-    store: createStore(client, options.config.tableName),
-    clock: options.clock ?? systemClock,
+    store,
+    clock,
     config: options.config,
-    queue: new LocalQueue({ autoDrain: options.autoDrain }),
+    queue: new LocalQueue({ store, clock, autoDrain: options.autoDrain }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
-    mailer: new OutboxMailer({ log: options.logMail ?? false, clock: options.clock ?? systemClock }),
+    mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),
   };
   deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
   deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));

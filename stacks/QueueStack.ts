@@ -1,13 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { StackContext } from 'sst/constructs';
-import { QUEUE_NAMES, type QueueName } from '../core/ports/index.js';
+import { CONSUMER_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type QueueName } from '../core/ports/index.js';
 import { resourceNames } from './settings.js';
 
-/** Receives before a message is parked in its DLQ (the local queue uses the same count). */
-export const MAX_RECEIVE_COUNT = 5;
-/** Longest a queue consumer may run; the visibility timeout is six times that (AWS's advice for Lambda). */
-export const CONSUMER_TIMEOUT_SECONDS = 30;
+// Defined beside the queue port, so the local queue dead-letters after the same count and holds
+// a received message as long.
+export { CONSUMER_TIMEOUT_SECONDS, MAX_RECEIVE_COUNT };
 
 /** The `incidents` and `alerts` queues, each with a dead-letter queue. Consumers are in WorkerStack. */
 export function QueueStack({ app, stack }: StackContext) {
@@ -23,7 +22,7 @@ export function QueueStack({ app, stack }: StackContext) {
     });
     queues[name] = new Queue(stack, name, {
       queueName: names.queue(name),
-      visibilityTimeout: Duration.seconds(6 * CONSUMER_TIMEOUT_SECONDS),
+      visibilityTimeout: Duration.seconds(VISIBILITY_TIMEOUT_SECONDS),
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -252,6 +252,15 @@ describe('IAM: every function gets only what it uses', () => {
     expect(json(sweep?.Resource)).toMatch(/incidents.*alerts/);
   });
 
+  it('lets each queue consumer change the visibility of its own messages (retry delays) and no other queue', () => {
+    for (const [fn, own, other] of [['AlertWorker', /alerts/, /incidents/], ['IncidentWorker', /incidents/, /alerts/]] as const) {
+      const visibility = policyStatements(template(WorkerStack), fn).filter((s) => actionsOf(s).includes('sqs:ChangeMessageVisibility'));
+      expect(visibility).toHaveLength(1);
+      expect(json(visibility[0]?.Resource)).toMatch(own);
+      expect(json(visibility[0]?.Resource)).not.toMatch(other);
+    }
+  });
+
   it('lets the alert worker use the table and send mail as VIGIL_MAIL_FROM, and publish nowhere', () => {
     const statements = policyStatements(template(WorkerStack), 'AlertWorker');
     const actions = statements.flatMap(actionsOf);

@@ -9,10 +9,12 @@ import { createTestContext, type TestContext } from './harness.js';
 let t: TestContext;
 let session: string;
 let key: string;
+let email: string;
 
 beforeAll(async () => {
   t = await createTestContext();
   const user = await t.signup('fuzz');
+  email = user.email;
   session = user.token;
   key = await t.apiKey(user);
   // Real resources behind id 1 (and 2), so random bodies reach the update logic, not only 404s.
@@ -28,7 +30,9 @@ beforeAll(async () => {
     await t.request('POST', '/dependencies', { token: session, body: { workspaceId: user.workspaceId, name: 'seeded' } }),
   ];
   expect(seeded.map((res) => res.status)).toEqual([201, 201, 201, 201, 201, 201]);
+  pingToken = String((seeded[0]?.body as { token?: unknown }).token);
 });
+let pingToken = '';
 
 const DASHBOARD_WRITES: [string, string][] = [
   ['POST', '/projects'],
@@ -98,5 +102,72 @@ describe('no 5xx from user input', () => {
         expectClientAnswer(res.status, res.text, `GET ${path}`);
       }
     }
+  });
+});
+
+const FORM_FIELDS = ['grant_type', 'username', 'password', 'refresh_token', 'scope', 'name', 'projectId', 'email', 'title', 'file', 'a[b]', ''];
+const field = fc.tuple(fc.constantFrom(...FORM_FIELDS), fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('password', 'refresh_token', '%zz', '%', '\r\n', '\u0000')));
+
+/** A part as a browser would send it, sometimes as a file. */
+const part = (boundary: string, [name, value]: [string, string], asFile: boolean) =>
+  `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${asFile ? '; filename="x.txt"\r\nContent-Type: text/plain' : ''}\r\n\r\n${value}\r\n`;
+
+/** Form and multipart bodies, well-formed and not: each with the content-type it claims. */
+const formBody = fc.oneof(
+  fc.array(field, { maxLength: 6 }).map((fields) => ({
+    type: 'application/x-www-form-urlencoded',
+    body: fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
+  })),
+  fc.string({ maxLength: 80 }).map((body) => ({ type: 'application/x-www-form-urlencoded; charset=utf-8', body })),
+  fc
+    .tuple(fc.stringMatching(/^[A-Za-z0-9'()+_,.\/:=?-]{1,30}$/), fc.array(fc.tuple(field, fc.boolean()), { maxLength: 5 }), fc.nat(400), fc.boolean())
+    .map(([boundary, parts, cut, truncate]) => {
+      const whole = `${parts.map(([f, asFile]) => part(boundary, f, asFile)).join('')}--${boundary}--\r\n`;
+      return { type: `multipart/form-data; boundary=${boundary}`, body: truncate ? whole.slice(0, cut) : whole };
+    }),
+  fc.string({ maxLength: 120 }).map((body) => ({ type: 'multipart/form-data', body })),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 120 })).map(([boundary, body]) => ({ type: `multipart/form-data; boundary="${boundary}"`, body })),
+);
+
+describe('no 5xx from form or multipart bodies', () => {
+  it('on every write route, the token endpoint and the ping routes included', async () => {
+    const routes: [string, string][] = [
+      ...DASHBOARD_WRITES,
+      ...V1_WRITES,
+      ['POST', '/oauth/token'],
+      ['POST', '/auth/signup'],
+      ['POST', '/auth/logout'],
+      ['POST', '/signals/ping/{token}'],
+      ['POST', '/signals/ping/{token}/fail'],
+      ['POST', '/signals/ping/{token}/start'],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('1', 'abc'), formBody, async ([method, template], id, { type, body }) => {
+        const path = template.replace('{id}', id).replace('{token}', pingToken);
+        t.clock.advanceSeconds(61);
+        const token = path.startsWith('/v1/') ? key : session;
+        const res = await t.request(method, path, { token, rawBody: body, headers: { 'content-type': type } });
+        expectClientAnswer(res.status, res.text, `${method} ${path} ${type} ${JSON.stringify(body).slice(0, 200)}`);
+      }),
+      { numRuns: 300, seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+    );
+  });
+
+  it('answers a malformed multipart token request with 400 in the error shape', async () => {
+    for (const [type, body] of [
+      ['multipart/form-data; boundary=X', '--X\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\npassword\r\n--X'],
+      ['multipart/form-data', 'grant_type=password'],
+    ] as const) {
+      t.clock.advanceSeconds(61);
+      const res = await t.request('POST', '/oauth/token', { rawBody: body, headers: { 'content-type': type } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'BAD_REQUEST', message: expect.stringMatching(/form body/) });
+    }
+    // A well-formed one still signs in.
+    const login = await t.request('POST', '/oauth/token', {
+      rawBody: ['grant_type', 'username', 'password'].map((name, i) => part('B', [name, ['password', email, 'correct horse battery'][i] ?? ''], false)).join('') + '--B--\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=B' },
+    });
+    expect(login.status).toBe(200);
   });
 });

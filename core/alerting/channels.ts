@@ -24,6 +24,9 @@ export function toAlertChannel(ch: AlertChannelItem) {
     name: ch.name,
     type: ch.type,
     enabled: ch.enabled,
+    disabledReason: ch.disabledReason ?? null,
+    lastError: ch.lastError ?? null,
+    lastErrorAt: ch.lastErrorAt ?? null,
     config,
     createdAt: ch.createdAt,
     updatedAt: ch.updatedAt,
@@ -109,16 +112,17 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
     destination = parsed.data;
     checkDestination(ctx.deps, channel.type, destination);
   }
-  const updated = await ctx.deps.store.entities.alertChannel
-    .patch({ channelId })
-    .set({
-      updatedAt: ctx.deps.clock.now().toISOString(),
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      ...destination,
-    })
-    .go({ response: 'all_new' });
-  return toAlertChannel({ ...channel, ...updated.data });
+  const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
+    updatedAt: ctx.deps.clock.now().toISOString(),
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    ...destination,
+  });
+  // Enabling a channel that delivery turned off clears the reason; its last error stays as history.
+  const reenabled = input.enabled === true && channel.disabledReason !== undefined;
+  const updated = await (reenabled ? patch.remove(['disabledReason']) : patch).go({ response: 'all_new' });
+  const { disabledReason: _cleared, ...kept } = channel;
+  return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data });
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {

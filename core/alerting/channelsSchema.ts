@@ -48,6 +48,9 @@ export const AlertChannel = z
     name: z.string(),
     type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
     enabled: z.boolean(),
+    disabledReason: z.string().nullable().describe('Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again'),
+    lastError: z.string().nullable().describe('What went wrong on the last failed delivery attempt'),
+    lastErrorAt: z.string().nullable(),
     config: z.union([
       z.object({ email: z.string() }),
       z.object({ webhookUrl: z.string() }),

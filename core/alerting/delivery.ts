@@ -56,6 +56,10 @@ export async function deliverOnce(
     // The claim may have been freed by a worker that has just finished this very delivery.
     if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
     const result = await deliverToChannel(deps, channel, delivery.compose(webhookIdFor(delivery.key)), options.outbound);
+    // The crash window: a worker that dies here, after the send and before the record, leaves the
+    // message to come back (after the visibility timeout) and send again. No store write can close
+    // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver
+    // can drop the copy (README, "What Vigil promises").
     if (result.ok) {
       await delivery.sent.record(`Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`);
       return outcome('SENT', result.message);
@@ -67,7 +71,9 @@ export async function deliverOnce(
       return outcome('DISABLED', 'the endpoint answered 410 Gone; channel disabled');
     }
     const honoured = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null;
-    return outcome('FAILED', `${result.failureReason ?? 'FAILED'}: ${result.message}`, honoured);
+    const failed = outcome('FAILED', `${result.failureReason ?? 'FAILED'}: ${result.message}`, honoured);
+    await noteLastError(deps, channel, failed.message, now);
+    return failed;
   } catch (err) {
     return outcome('FAILED', err instanceof Error ? err.message : String(err));
   } finally {
@@ -86,15 +92,34 @@ export async function enabledChannels(deps: Deps, workspaceId: number): Promise<
   return result.data.filter((channel) => channel.enabled && channel.workspaceId === workspaceId).sort((a, b) => a.channelId - b.channelId);
 }
 
+const GONE = 'The endpoint answered 410 Gone: it asked for no more deliveries';
+
 /** A patch, so a channel deleted meanwhile is not written back; one already disabled is left as it is. */
 async function disableChannel(deps: Deps, channel: AlertChannelItem, now: Date): Promise<void> {
+  const at = now.toISOString();
   try {
     await deps.store.entities.alertChannel
       .patch({ channelId: channel.channelId })
-      .set({ enabled: false, updatedAt: now.toISOString() })
+      .set({ enabled: false, disabledReason: GONE, lastError: GONE, lastErrorAt: at, updatedAt: at })
       .where((attr, op) => op.eq(attr.enabled, true))
       .go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/**
+ * Every failed attempt leaves its reason on the channel, so once a message is dead-lettered the
+ * channel shows why. Best effort: failing to note it must not turn into another delivery attempt.
+ * `updatedAt` stays: it is the time of the user's last change.
+ */
+async function noteLastError(deps: Deps, channel: AlertChannelItem, message: string, now: Date): Promise<void> {
+  try {
+    await deps.store.entities.alertChannel
+      .patch({ channelId: channel.channelId })
+      .set({ lastError: message.slice(0, 500), lastErrorAt: now.toISOString() })
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) console.warn(`alert channel ${channel.channelId}: could not note the last error`, err);
   }
 }

@@ -5,8 +5,9 @@ import { acquireLock, releaseLock } from '../store/locks.js';
 const SCOPE = 'alert-delivery';
 /**
  * How long a claim holds off other workers. Longer than one delivery can take (10 s outbound
- * timeout, or one SES call), shorter than the queue's redelivery delay, so a claim left by a
- * crashed worker has lapsed by the time the message comes back.
+ * timeout, or one SES call), shorter than the queue's visibility timeout (VISIBILITY_TIMEOUT_SECONDS,
+ * 180 s), so a claim left by a crashed worker has lapsed by the time its message comes back. (A
+ * reported failure comes back sooner, after its backoff, but its worker released the claim.)
  */
 export const CLAIM_LEASE_MS = 60_000;
 

@@ -66,7 +66,13 @@ export function authRoutes() {
     const type = c.req.header('content-type') ?? '';
     let raw: unknown;
     if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-      raw = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, v]) => typeof v === 'string'));
+      // A body that does not parse as its declared form (no or wrong boundary, truncated parts) is
+      // the client's fault; only the body limit's own error keeps its status.
+      const form = await c.req.parseBody().catch((err: unknown) => {
+        if (err instanceof HttpError || (typeof err === 'object' && err !== null && 'status' in err)) throw err;
+        throw new HttpError('BAD_REQUEST', 'Malformed form body: it does not parse as its content-type says');
+      });
+      raw = Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === 'string'));
     } else {
       raw = await c.req.json<unknown>().catch(() => {
         throw new HttpError('MALFORMED_JSON', 'Malformed JSON in request body');

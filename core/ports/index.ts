@@ -7,15 +7,29 @@
 export const QUEUE_NAMES = ['incidents', 'alerts'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-export type QueueMessage = { id: string; body: unknown };
+/** `receiveCount` counts this delivery too (SQS ApproximateReceiveCount); absent when unknown. */
+export type QueueMessage = { id: string; body: unknown; receiveCount?: number };
+
+/** Receives before a message is parked in its dead-letter queue, on AWS and locally alike. */
+export const MAX_RECEIVE_COUNT = 5;
+/** Longest a queue consumer may run; the visibility timeout is six times that (AWS's advice for Lambda). */
+export const CONSUMER_TIMEOUT_SECONDS = 30;
+export const VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
 
 export interface Queue {
   /** Sends each body as one message. Consumers must be idempotent. */
   publish(queue: QueueName, bodies: unknown[]): Promise<void>;
 }
 
-/** A consumer gets a batch and returns the ids of the messages that failed (retried later). */
-export type QueueConsumer = (messages: QueueMessage[]) => Promise<{ failedIds: string[] }>;
+/**
+ * What a consumer says about a batch: the ids that failed (retried later, with backoff: see
+ * `retry.ts`), and for some of them the seconds the other side asked us to wait (Retry-After),
+ * which the retry never comes sooner than.
+ */
+export type ConsumerResult = { failedIds: string[]; retryAfterSeconds?: Record<string, number> };
+
+/** A consumer gets a batch and returns the ids of the messages that failed. */
+export type QueueConsumer = (messages: QueueMessage[]) => Promise<ConsumerResult>;
 
 export type ScheduleSpec = {
   /** Stable name, e.g. `probe-<checkId>-<region>`. */

@@ -25,6 +25,7 @@ import { createWindowHoldEntity } from './entities/windowHold.js';
 import { createProbeRunEntity } from './entities/probeRun.js';
 import { createProbeRoundEntity } from './entities/probeRound.js';
 import { createProbeRollupEntity } from './entities/probeRollup.js';
+import { createQueueMessageEntity } from './entities/queueMessage.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
@@ -59,6 +60,7 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     probeRun: createProbeRunEntity(config),
     probeRound: createProbeRoundEntity(config),
     probeRollup: createProbeRollupEntity(config),
+    queueMessage: createQueueMessageEntity(config),
   };
   const service = new Service(entities);
   return {

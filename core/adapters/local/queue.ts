@@ -1,81 +1,255 @@
-import { ulid } from 'ulid';
-import type { Queue, QueueConsumer, QueueMessage, QueueName } from '../../ports/index.js';
+import { monotonicFactory } from 'ulid';
+import type { Clock } from '../../clock.js';
+import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
+import { retryDelaySeconds } from '../../ports/retry.js';
+import { isConditionalFailure } from '../../store/conditional.js';
+import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
+import type { Store } from '../../store/service.js';
 
-type Pending = QueueMessage & { receiveCount: number };
+export type LocalQueueOptions = {
+  store: Store;
+  clock: Clock;
+  /** Deliver right after each publish (the local server); tests leave it off and drain by hand. */
+  autoDrain: boolean;
+  maxReceives?: number;
+  batchSize?: number;
+  visibilityTimeoutSeconds?: number;
+  /** The retry jitter's source (tests pin it). */
+  random?: () => number;
+  /** How often `start()` looks for messages that became visible (delayed retries, expired leases). */
+  pollMs?: number;
+};
+
+/** Which messages a pass may receive: those visible now, or (tests) every one not leased right now. */
+type Reach = 'due' | 'all';
+
+export const deadLetterLane = (queue: QueueName): string => `${queue}-dlq`;
 
 /**
- * In-process queue with SQS's semantics where they matter: at-least-once delivery, partial batch
- * failures retried, and a dead-letter list after `maxReceives` attempts.
+ * The embedded runtime's queues, kept in the store so a SIGKILL loses nothing that was published,
+ * with SQS's semantics where they matter: at-least-once delivery, a visibility timeout on each
+ * receive, partial batch failures retried with backoff (and a receiver's Retry-After), and a
+ * dead letter after `maxReceives` receives, as on AWS.
+ *
+ * A receive is a conditional update on the message's receive count, so two runtimes on one table
+ * never both hold a message; a lease left by a crashed one lapses after the visibility timeout.
  */
 export class LocalQueue implements Queue {
+  /** Messages this instance dead-lettered (a test hook; `deadLettered()` reads the store). */
   readonly deadLetters: Record<string, QueueMessage[]> = {};
-  private readonly pending = new Map<QueueName, Pending[]>();
+  /** Bodies this instance published and that are not yet done with (the sync test hook `peek`). */
+  private readonly published = new Map<QueueName, Map<string, unknown>>();
   private readonly consumers = new Map<QueueName, QueueConsumer>();
-  private draining: Promise<void> | undefined;
+  private readonly nextId = monotonicFactory();
+  private running: Promise<void> | undefined;
   private scheduled = false;
+  private poller: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: { autoDrain: boolean; maxReceives?: number; batchSize?: number }) {}
+  constructor(private readonly options: LocalQueueOptions) {}
+
+  private get maxReceives(): number {
+    return this.options.maxReceives ?? MAX_RECEIVE_COUNT;
+  }
 
   consume(queue: QueueName, consumer: QueueConsumer): void {
     this.consumers.set(queue, consumer);
   }
 
+  /** Resolves once the store holds every message, so a caller that answers 200 afterwards loses nothing. */
   async publish(queue: QueueName, bodies: unknown[]): Promise<void> {
     if (bodies.length === 0) return;
-    const list = this.pending.get(queue) ?? [];
-    for (const body of bodies) list.push({ id: ulid(), body: structuredClone(body), receiveCount: 0 });
-    this.pending.set(queue, list);
-    if (this.options.autoDrain && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.drain().catch((err: unknown) => console.error('local queue drain failed', err));
-      });
-    }
+    const now = this.options.clock.now();
+    const items = bodies.map((body) => ({
+      lane: queue,
+      messageId: this.nextId(now.getTime()),
+      body: JSON.stringify(body ?? null),
+      receiveCount: 0,
+      visibleAt: now.toISOString(),
+      leased: false,
+      sentAt: now.toISOString(),
+    }));
+    const { unprocessed } = await this.options.store.entities.queueMessage.put(items).go();
+    if (unprocessed.length > 0) throw new Error(`local queue ${queue}: the store kept ${items.length - unprocessed.length} of ${items.length} messages`);
+    const mirror = this.published.get(queue) ?? new Map<string, unknown>();
+    for (const item of items) mirror.set(item.messageId, JSON.parse(item.body) as unknown);
+    this.published.set(queue, mirror);
+    if (this.options.autoDrain) this.kick();
   }
 
-  /** Messages waiting (tests use it to see what a step published). */
+  /** Messages this instance published that are still waiting (tests use it to see what a step published). */
   peek(queue: QueueName): unknown[] {
-    return (this.pending.get(queue) ?? []).map((message) => message.body);
+    return [...(this.published.get(queue)?.values() ?? [])];
   }
 
-  /** Delivers everything pending, including what consumers publish while it runs. */
+  /** Every message of `queue` in the store, pending or in flight (tests). */
+  async pending(queue: QueueName): Promise<QueueMessageItem[]> {
+    return (await this.options.store.entities.queueMessage.query.byId({ lane: queue }).go({ pages: 'all', consistent: true })).data;
+  }
+
+  /** The dead letters of `queue` in the store, whoever put them there. */
+  async deadLettered(queue: QueueName): Promise<QueueMessage[]> {
+    const items = (await this.options.store.entities.queueMessage.query.byId({ lane: deadLetterLane(queue) }).go({ pages: 'all', consistent: true })).data;
+    return items.map((item) => ({ id: item.messageId, body: JSON.parse(item.body) as unknown, receiveCount: item.receiveCount }));
+  }
+
+  /**
+   * The test hook: delivers everything pending, including what consumers publish while it runs and
+   * retries whose delay has not passed (as if it had; tests move the clock only where they mean
+   * to). A message another runtime holds in flight is left alone.
+   */
   async drain(): Promise<void> {
-    while (this.draining) await this.draining;
-    this.draining = this.drainAll();
+    await this.exclusive(() => this.deliver('all'));
+  }
+
+  /** Delivers what is visible at the clock's now, as the runtime does; delays are honoured. */
+  async deliverDue(): Promise<void> {
+    await this.exclusive(() => this.deliver('due'));
+  }
+
+  /** Delivers at once and then every `pollMs`, so delayed retries and a crashed run's messages go out. */
+  start(): void {
+    if (this.poller) return;
+    this.poller = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
+    this.poller.unref();
+    this.kick();
+  }
+
+  /** Stops polling and finishes what is due; what is delayed waits in the store for the next start. */
+  async stop(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+    await this.deliverDue();
+  }
+
+  private kick(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
+    });
+  }
+
+  private async exclusive(work: () => Promise<void>): Promise<void> {
+    while (this.running) await this.running;
+    this.running = work();
     try {
-      await this.draining;
+      await this.running;
     } finally {
-      this.draining = undefined;
+      this.running = undefined;
     }
   }
 
-  private async drainAll(): Promise<void> {
-    const maxReceives = this.options.maxReceives ?? 5;
-    const batchSize = this.options.batchSize ?? 10;
+  private async deliver(reach: Reach): Promise<void> {
     for (let progressed = true; progressed; ) {
       progressed = false;
-      for (const [queue, list] of this.pending) {
-        const consumer = this.consumers.get(queue);
-        if (!consumer || list.length === 0) continue;
-        progressed = true;
-        const batch = list.splice(0, batchSize);
-        for (const message of batch) message.receiveCount++;
-        let failedIds: string[];
-        try {
-          ({ failedIds } = await consumer(batch.map(({ id, body }) => ({ id, body }))));
-        } catch (err) {
-          console.error(`local queue ${queue}: consumer threw`, err);
-          failedIds = batch.map((message) => message.id);
-        }
-        for (const message of batch.filter((m) => failedIds.includes(m.id))) {
-          if (message.receiveCount >= maxReceives) {
-            (this.deadLetters[queue] ??= []).push({ id: message.id, body: message.body });
-          } else {
-            list.push(message);
-          }
-        }
+      for (const [queue, consumer] of this.consumers) {
+        const { batch, seen } = await this.receive(queue, reach);
+        // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
+        if (seen > 0) progressed = true;
+        if (batch.length > 0) await this.handle(queue, consumer, batch);
       }
     }
+  }
+
+  /** Takes up to a batch of messages, oldest visible first, each under a lease of its own. */
+  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number }> {
+    const { queueMessage } = this.options.store.entities;
+    const batchSize = this.options.batchSize ?? 10;
+    const now = this.options.clock.now();
+    const nowIso = now.toISOString();
+    // The sort key is visibleAt#messageId, so "visibleAt <= now" is "key < the key of now + 1 ms".
+    const justAfterNow = new Date(now.getTime() + 1).toISOString();
+    const candidates =
+      reach === 'due'
+        ? (await queueMessage.query.visible({ lane: queue }).lt({ visibleAt: justAfterNow }).go({ limit: batchSize })).data
+        : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
+    const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
+    const claimed: QueueMessageItem[] = [];
+    const taking = candidates.slice(0, batchSize);
+    for (const candidate of taking) {
+      // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
+      if (candidate.receiveCount >= this.maxReceives) {
+        await this.deadLetter(queue, candidate);
+        continue;
+      }
+      try {
+        const taken = await queueMessage
+          .patch({ lane: queue, messageId: candidate.messageId })
+          .set({ visibleAt: leaseEnd, leased: true })
+          .add({ receiveCount: 1 })
+          .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
+          .go({ response: 'all_new' });
+        claimed.push({ ...candidate, ...taken.data });
+      } catch (err) {
+        // Acknowledged or taken by another receiver since the query: not ours.
+        if (!isConditionalFailure(err)) throw err;
+      }
+    }
+    return { batch: claimed, seen: taking.length };
+  }
+
+  private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
+    let failedIds: string[];
+    let retryAfter: Record<string, number> = {};
+    try {
+      const result = await consumer(batch.map((item) => ({ id: item.messageId, body: JSON.parse(item.body) as unknown, receiveCount: item.receiveCount })));
+      failedIds = result.failedIds;
+      retryAfter = result.retryAfterSeconds ?? {};
+    } catch (err) {
+      console.error(`local queue ${queue}: consumer threw`, err);
+      failedIds = batch.map((item) => item.messageId);
+    }
+    for (const item of batch) {
+      if (!failedIds.includes(item.messageId)) await this.acknowledge(queue, item);
+      else if (item.receiveCount >= this.maxReceives) await this.deadLetter(queue, item);
+      else await this.retryLater(queue, item, retryAfter[item.messageId]);
+    }
+  }
+
+  /** Each settle is conditional on the receive it answers: a lease that lapsed meanwhile is someone else's now. */
+  private async settle(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+    }
+  }
+
+  private async acknowledge(queue: QueueName, item: QueueMessageItem): Promise<void> {
+    await this.settle(() =>
+      this.options.store.entities.queueMessage
+        .delete({ lane: queue, messageId: item.messageId })
+        .where((attr, op) => op.eq(attr.receiveCount, item.receiveCount))
+        .go(),
+    );
+    this.published.get(queue)?.delete(item.messageId);
+  }
+
+  private async retryLater(queue: QueueName, item: QueueMessageItem, retryAfterSeconds: number | undefined): Promise<void> {
+    const delay = retryDelaySeconds({ receiveCount: item.receiveCount, retryAfterSeconds, ...(this.options.random ? { random: this.options.random } : {}) });
+    const visibleAt = new Date(this.options.clock.now().getTime() + delay * 1000).toISOString();
+    await this.settle(() =>
+      this.options.store.entities.queueMessage
+        .patch({ lane: queue, messageId: item.messageId })
+        .set({ visibleAt, leased: false })
+        .where((attr, op) => op.eq(attr.receiveCount, item.receiveCount))
+        .go(),
+    );
+  }
+
+  /** The dead letter is written before the message is removed: a crash in between leaves a copy, never nothing. */
+  private async deadLetter(queue: QueueName, item: QueueMessageItem): Promise<void> {
+    const { queueMessage } = this.options.store.entities;
+    await queueMessage.put({ ...item, lane: deadLetterLane(queue), leased: false }).go();
+    await this.settle(() =>
+      queueMessage
+        .delete({ lane: queue, messageId: item.messageId })
+        .where((attr, op) => op.eq(attr.receiveCount, item.receiveCount))
+        .go(),
+    );
+    console.error(`local queue ${queue}: message ${item.messageId} dead-lettered after ${item.receiveCount} receives`);
+    this.published.get(queue)?.delete(item.messageId);
+    (this.deadLetters[queue] ??= []).push({ id: item.messageId, body: JSON.parse(item.body) as unknown });
   }
 }

@@ -22,6 +22,11 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         url: { type: 'string' },
         secret: { type: 'string' },
         enabled: { type: 'boolean', required: true },
+        /** Why delivery turned the channel off (410 Gone), cleared when someone enables it again. */
+        disabledReason: { type: 'string' },
+        /** The last failed delivery attempt, kept after later successes so an operator can see what went wrong. */
+        lastError: { type: 'string' },
+        lastErrorAt: { type: 'string' },
         createdBy: { type: 'number' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
