@@ -14,6 +14,7 @@ import { probeRoutes } from './probes/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 
 export { createSignalApp } from './signalApp.js';
 
@@ -24,6 +25,10 @@ export { createSignalApp } from './signalApp.js';
 export function createApp(deps: Deps): Hono<AppEnv> {
   return createAppShell(deps, (app) => {
     app.route('/api/v1', v1Routes());
+    // The assistant surface at {base_url}/mcp and at /mcp ({mcp_url} locally); it reads the app's own OpenAPI documents.
+    const mcp = mcpRoutes({ readDocument: (path) => app.request(path) });
+    app.route('/api/mcp', mcp);
+    app.route('/mcp', mcp);
     app.route('/api', dashboardRoutes());
   });
 }

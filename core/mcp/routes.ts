@@ -1,0 +1,40 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Hono } from 'hono';
+import { apiKeyAuth } from '../auth/middleware.js';
+import { requestCtx } from '../context.js';
+import type { AppEnv } from '../http/env.js';
+import { badRequest, errorBody } from '../http/errors.js';
+import { selectTools } from './catalog.js';
+import { keyOf } from './key.js';
+import { createMcpServer, type DocumentReader } from './server.js';
+
+/**
+ * The assistant surface (spec: `{base_url}/mcp` and `{mcp_url}`), mounted at `/api/mcp` and
+ * `/mcp`. Streamable HTTP, stateless, JSON responses (DESIGN 2b): each POST builds a server for
+ * the key, answers, and is gone, which is what a Lambda can hold. The key is checked before any
+ * MCP exchange (a session token or no key is a 401, a ping key a 403, the key's rate limit a
+ * 429, all in the API's error shape), exactly as on `/v1`.
+ */
+export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  // No server-to-client stream and no session to delete in a stateless server: the transport
+  // would hold a GET open forever. Clients take 405 here as "no stream" (MCP spec).
+  r.on(['GET', 'DELETE'], '/', (c) => {
+    c.header('Allow', 'POST');
+    return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}; MCP here is stateless, POST only`, 'METHOD_NOT_ALLOWED'), 405);
+  });
+  r.post('/', apiKeyAuth(), async (c) => {
+    const ctx = requestCtx(c);
+    const tools = selectTools(c.req.query('tools'), keyOf(ctx));
+    if (tools.length === 0) throw badRequest('No tool this API key may use matches ?tools=', [{ path: 'tools', message: 'selects no tool' }]);
+    const server = createMcpServer(ctx, tools, options.readDocument);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  return r;
+}

@@ -1,0 +1,154 @@
+import { z } from '@hono/zod-openapi';
+import type { Ctx } from '../../context.js';
+import { incidentTimeline, listIncidents } from '../../incidents/incidents.js';
+import { CHECK_STATUSES } from '../../store/entities/check.js';
+import { checkDetail, readableCheck, type CheckDetail } from '../checkDetail.js';
+import { keyWorkspace } from '../key.js';
+import { CheckRef, CheckSummary, DependencySummary, HoldSummary, IncidentSummary, ProbeSummary, RegionRun, SignalSummary, TimelineEvent } from '../schema.js';
+import { statusSince, type Since } from '../since.js';
+import { defineTool, type Tool } from '../tool.js';
+import { checkSummary, incidentSummary } from '../views.js';
+
+const RECENT_SIGNALS = 10;
+const INCIDENT_EVENTS = 10;
+
+const OpenIncident = IncidentSummary.extend({
+  events: z.array(TimelineEvent).describe(`the newest ${INCIDENT_EVENTS} timeline events, oldest first`),
+});
+
+/** Until on-call schedules are stored and tied to checks, the honest answer is that there is none. */
+const OnCall = z.object({ schedule: z.null(), onCall: z.null(), note: z.string() });
+const NO_SCHEDULE = { schedule: null, onCall: null, note: 'no schedule' };
+
+const Explanation = z.object({
+  summary: z.string(),
+  status: z.enum(CHECK_STATUSES),
+  since: z.string().nullable(),
+  sinceExact: z.boolean().describe('false: the status began at or before `since` (older history has expired or was not read)'),
+  sinceBasis: z.string(),
+  check: CheckSummary.extend({ intervalSeconds: z.number().int(), graceSeconds: z.number().int() }),
+  lateAt: z.string().nullable().describe('heartbeat jobs: when the job turns (or turned) LATE without a ping'),
+  downAt: z.string().nullable().describe('heartbeat jobs: when it turns (or turned) DOWN without a ping'),
+  recentSignals: z.array(SignalSummary),
+  probe: ProbeSummary.nullable(),
+  recentRuns: z.array(RegionRun),
+  openIncident: OpenIncident.nullable(),
+  dependencies: z.array(DependencySummary),
+  holds: z.array(HoldSummary),
+  onCall: OnCall,
+});
+type Explanation = z.infer<typeof Explanation>;
+type OpenIncident = z.infer<typeof OpenIncident>;
+
+async function openIncidentOf(ctx: Ctx, checkId: number): Promise<OpenIncident | null> {
+  const [newest] = (await listIncidents(ctx, { workspaceId: keyWorkspace(ctx), checkId, state: 'ACTIVE', page: 1, limit: 1 })).items;
+  if (!newest) return null;
+  const events = (await incidentTimeline(ctx, newest.id)).slice(-INCIDENT_EVENTS).map((e) => ({ type: e.type, message: e.message, occurredAt: e.occurredAt }));
+  return { ...incidentSummary(newest), events };
+}
+
+const plusSeconds = (iso: string, seconds: number): string => new Date(Date.parse(iso) + seconds * 1000).toISOString();
+
+/** Why the check is where it is, in words: the cause first, then what is being done about it. */
+function summarize(detail: CheckDetail, since: Since, incident: OpenIncident | null, deadlines: { lateAt: string | null; downAt: string | null }): string {
+  const c = detail.check;
+  const kind = c.checkMode === 'INBOUND' ? 'heartbeat job' : 'HTTP check';
+  const when = since.since === null ? '' : since.exact ? ` since ${since.since}` : ` since at least ${since.since}`;
+  const parts = [`${c.name} (#${c.checkId}, ${kind}) is ${c.status}${when}.`];
+  if (c.checkMode === 'INBOUND') {
+    const lastFail = detail.signals.find((s) => s.type === 'FAIL' && s.source !== 'SYSTEM');
+    if (c.status === 'DOWN' && lastFail && since.since === lastFail.receivedAt) {
+      parts.push(`The job reported a failure at ${lastFail.receivedAt}${lastFail.payloadPreview ? `: ${lastFail.payloadPreview}` : ''}.`);
+    } else if (c.status === 'LATE' || c.status === 'DOWN') {
+      parts.push(
+        c.lastPingAt
+          ? `No ping since ${c.lastPingAt}; it was due by ${deadlines.lateAt ?? '?'} and the ${c.graceSeconds}s grace ended at ${deadlines.downAt ?? '?'}.`
+          : 'It has never pinged.',
+      );
+    } else if (c.lastPingAt) {
+      parts.push(`Last ping at ${c.lastPingAt}; next due by ${deadlines.lateAt ?? '?'}.`);
+    } else {
+      parts.push('It has not pinged yet.');
+    }
+  } else if (detail.probe) {
+    const failing = detail.probe.regions.filter((r) => r.ok === false);
+    const regions = detail.probe.regions.map((r) =>
+      r.lastRunAt === null ? `${r.region}: no run yet` : r.ok ? `${r.region}: ok (${r.statusCode ?? '-'}, ${r.latencyMs ?? '-'} ms)` : `${r.region}: ${r.failureReason ?? 'failed'}${r.statusCode ? ` (${r.statusCode})` : ''}`,
+    );
+    parts.push(`Latest round per region: ${regions.join('; ')}.`);
+    if (failing.length > 0) parts.push(`${detail.probe.consecutiveFailures} failing round(s) in a row.`);
+  }
+  const downDeps = detail.dependencies.filter((d) => d.status === 'DOWN');
+  if (downDeps.length > 0) parts.push(`Reported dependencies down: ${downDeps.map((d) => d.name).join(', ')}.`);
+  parts.push(
+    incident
+      ? `Incident #${incident.id} (${incident.severity}, ${incident.state}) open since ${incident.startedAt}, ${incident.acknowledgedAt ? `acknowledged ${incident.acknowledgedAt}` : 'not acknowledged'}.`
+      : 'No open incident.',
+  );
+  parts.push(detail.holds.length > 0 ? `Held by ${detail.holds.map((h) => `${h.kind.toLowerCase()} #${h.id} (${h.effect})`).join('; ')}.` : 'No deployment or maintenance window holds it.');
+  parts.push('On call: no schedule.');
+  return parts.join(' ');
+}
+
+export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> {
+  const check = await readableCheck(ctx, ref);
+  const [detail, incident] = await Promise.all([checkDetail(ctx, check, RECENT_SIGNALS), openIncidentOf(ctx, check.checkId)]);
+  const c = detail.check;
+  const since = statusSince({
+    status: c.status,
+    mode: c.checkMode,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    signals: detail.signals,
+    runs: detail.recentRuns,
+    incidentStartedAt: incident?.startedAt ?? null,
+  });
+  const timed = c.checkMode === 'INBOUND' && c.nextDueAt !== undefined && c.status !== 'PAUSED';
+  const deadlines = { lateAt: timed ? (c.nextDueAt ?? null) : null, downAt: timed && c.nextDueAt ? plusSeconds(c.nextDueAt, c.graceSeconds) : null };
+  return {
+    summary: summarize(detail, since, incident, deadlines),
+    status: c.status,
+    since: since.since,
+    sinceExact: since.exact,
+    sinceBasis: since.basis,
+    check: { ...checkSummary(c), intervalSeconds: c.intervalSeconds, graceSeconds: c.graceSeconds },
+    ...deadlines,
+    recentSignals: detail.signals,
+    probe: detail.probe,
+    recentRuns: detail.recentRuns,
+    openIncident: incident,
+    dependencies: detail.dependencies,
+    holds: detail.holds,
+    onCall: NO_SCHEDULE,
+  };
+}
+
+function detailText(e: Explanation): string {
+  return [
+    e.summary,
+    '',
+    ...e.recentSignals.map((s) => `signal ${s.type} (${s.source}) at ${s.receivedAt}${s.payloadPreview ? `: ${s.payloadPreview}` : ''}`),
+    ...e.recentRuns.map((r) => `run ${r.region} at ${r.lastRunAt ?? '?'}: ${r.ok ? 'ok' : (r.failureReason ?? 'failed')}${r.statusCode ? ` ${r.statusCode}` : ''}`),
+    ...(e.openIncident?.events ?? []).map((ev) => `incident ${ev.occurredAt} ${ev.type}: ${ev.message}`),
+  ].join('\n');
+}
+
+const explainCheckTool = defineTool({
+  name: 'explain_check',
+  area: 'checks',
+  title: 'Explain a check',
+  description:
+    'Answers "why is this check in its status?" in one call: the status and since when, the last pings (heartbeat ' +
+    'jobs) or the latest probe run per region with failure reasons (HTTP checks), the open incident with its latest ' +
+    'events, reported dependencies, deployment or maintenance windows holding it, and who is on call. A short ' +
+    'summary comes first.',
+  input: z.object({ check: CheckRef }),
+  output: Explanation,
+  effect: 'read',
+  async run(ctx, { check }) {
+    const data = await explainCheck(ctx, check);
+    return { data, text: detailText(data) };
+  },
+});
+
+export const explainTools: Tool[] = [explainCheckTool];
