@@ -14,7 +14,7 @@ import { probeRoutes } from './probes/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
-import { mcpRoutes } from './mcp/routes.js';
+import { mcpRoutes } from './mcp/index.js';
 
 export { createSignalApp } from './signalApp.js';
 

@@ -1,9 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { requestCtx } from '../context.js';
 import type { AppEnv } from '../http/env.js';
-import { badRequest, errorBody } from '../http/errors.js';
+import { badRequest, errorBody, HttpError } from '../http/errors.js';
 import { selectTools } from './catalog.js';
 import { keyOf } from './key.js';
 import { createMcpServer, type DocumentReader } from './server.js';
@@ -15,6 +16,16 @@ import { createMcpServer, type DocumentReader } from './server.js';
  * MCP exchange (a session token or no key is a 401, a ping key a 403, the key's rate limit a
  * 429, all in the API's error shape), exactly as on `/v1`.
  */
+/** A JSON-RPC message with tool arguments is a few KB; `/mcp` sits outside the app's `/api` body cap. */
+export const MAX_MCP_BODY_BYTES = 256 * 1024;
+
+const limitBody = bodyLimit({
+  maxSize: MAX_MCP_BODY_BYTES,
+  onError: () => {
+    throw new HttpError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`);
+  },
+});
+
 export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   // No server-to-client stream and no session to delete in a stateless server: the transport
@@ -23,7 +34,7 @@ export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEn
     c.header('Allow', 'POST');
     return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}; MCP here is stateless, POST only`, 'METHOD_NOT_ALLOWED'), 405);
   });
-  r.post('/', apiKeyAuth(), async (c) => {
+  r.post('/', apiKeyAuth(), limitBody, async (c) => {
     const ctx = requestCtx(c);
     const tools = selectTools(c.req.query('tools'), keyOf(ctx));
     if (tools.length === 0) throw badRequest('No tool this API key may use matches ?tools=', [{ path: 'tools', message: 'selects no tool' }]);

@@ -1,3 +1,4 @@
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { ALL_TOOLS } from './catalog.js';
@@ -80,6 +81,7 @@ describe('tools/list', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ].sort());
     const refused = await callTool(client, 'create_job', { name: 'sneaky', projectId: owner.projectId });
     expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/create_job not found/);
     const checks = await ok<{ total: number }>(client, 'list_checks');
     expect(checks.data.total).toBe(0);
     await client.close();
@@ -117,6 +119,20 @@ describe('credentials (before any MCP exchange)', () => {
     const res = await post('/api/mcp', pingKey);
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
+  });
+
+  it('refuses an oversized body with 413 in the API error shape', async () => {
+    // Its own connection: the server answers before reading the body and then closes the socket.
+    const dispatcher = new Agent();
+    const res = await undiciFetch(`${origin}/mcp`, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding: 'x'.repeat(300 * 1024) } }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
+    await dispatcher.close();
   });
 
   it('answers GET and DELETE with 405 (stateless: no stream, no session)', async () => {
