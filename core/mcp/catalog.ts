@@ -46,3 +46,20 @@ export function selectTools(spec: string | undefined, key: Pick<ApiKeyActor, 'pe
     (tool) => (!picksByName || areas.has(tool.area) || names.has(tool.name)) && (kinds.size === 0 || kinds.has(tool.kind)),
   );
 }
+
+const WRITE_TOOLS = new Set(ALL_TOOLS.filter((tool) => tool.kind === 'write').map((tool) => tool.name));
+
+/**
+ * A read_only key's server has no write tools, so the SDK would answer a call to one "not
+ * found", which reads like a typo. This answers it as the API would: refused, because the key is
+ * read-only. A tool result (isError), not a protocol error, so the model sees the reason.
+ */
+export function readOnlyRefusal(message: unknown): { jsonrpc: '2.0'; id: string | number; result: { isError: true; content: { type: 'text'; text: string }[] } } | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const { method, id, params } = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return null;
+  const name = typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined;
+  if (typeof name !== 'string' || !WRITE_TOOLS.has(name)) return null;
+  const text = `This API key is read-only: ${name} changes the workspace and needs a read_write key (403 FORBIDDEN)`;
+  return { jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text }] } };
+}

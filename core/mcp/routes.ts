@@ -5,17 +5,10 @@ import { apiKeyAuth } from '../auth/middleware.js';
 import { requestCtx } from '../context.js';
 import type { AppEnv } from '../http/env.js';
 import { badRequest, errorBody, HttpError } from '../http/errors.js';
-import { selectTools } from './catalog.js';
+import { readOnlyRefusal, selectTools } from './catalog.js';
 import { keyOf } from './key.js';
 import { createMcpServer, type DocumentReader } from './server.js';
 
-/**
- * The assistant surface (spec: `{base_url}/mcp` and `{mcp_url}`), mounted at `/api/mcp` and
- * `/mcp`. Streamable HTTP, stateless, JSON responses (DESIGN 2b): each POST builds a server for
- * the key, answers, and is gone, which is what a Lambda can hold. The key is checked before any
- * MCP exchange (a session token or no key is a 401, a ping key a 403, the key's rate limit a
- * 429, all in the API's error shape), exactly as on `/v1`.
- */
 /** A JSON-RPC message with tool arguments is a few KB; `/mcp` sits outside the app's `/api` body cap. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
 
@@ -26,6 +19,13 @@ const limitBody = bodyLimit({
   },
 });
 
+/**
+ * The assistant surface (spec: `{base_url}/mcp` and `{mcp_url}`), mounted at `/api/mcp` and
+ * `/mcp`. Streamable HTTP, stateless, JSON responses (DESIGN 2b): each POST builds a server for
+ * the key, answers, and is gone, which is what a Lambda can hold. The key is checked before any
+ * MCP exchange (a session token or no key is a 401, a ping key a 403, the key's rate limit a
+ * 429, all in the API's error shape), exactly as on `/v1`.
+ */
 export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   // No server-to-client stream and no session to delete in a stateless server: the transport
@@ -38,6 +38,11 @@ export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEn
     const ctx = requestCtx(c);
     const tools = selectTools(c.req.query('tools'), keyOf(ctx));
     if (tools.length === 0) throw badRequest('No tool this API key may use matches ?tools=', [{ path: 'tools', message: 'selects no tool' }]);
+    if (ctx.actor.kind === 'apiKey' && ctx.actor.permission === 'read_only') {
+      // Read from a copy: the transport still reads the request itself.
+      const refusal = readOnlyRefusal(await c.req.raw.clone().json().catch(() => undefined));
+      if (refusal) return c.json(refusal);
+    }
     const server = createMcpServer(ctx, tools, options.readDocument);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -81,7 +81,7 @@ describe('tools/list', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ].sort());
     const refused = await callTool(client, 'create_job', { name: 'sneaky', projectId: owner.projectId });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/create_job not found/);
+    expect(refused.text).toBe('This API key is read-only: create_job changes the workspace and needs a read_write key (403 FORBIDDEN)');
     const checks = await ok<{ total: number }>(client, 'list_checks');
     expect(checks.data.total).toBe(0);
     await client.close();
