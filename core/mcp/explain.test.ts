@@ -64,7 +64,9 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
     expect(healthy.summary).toMatch(/^nightly backup \(#\d+, heartbeat job\) is OK since at least .*Last ping at /);
 
     const lateAt = await sweepAt(301);
-    expect((await explain(job.id)).status).toBe('LATE');
+    const late = await explain(job.id);
+    expect(late).toMatchObject({ status: 'LATE', since: lateAt, sinceExact: true, openIncident: { severity: 'P3', startedAt: lateAt } });
+    expect(late.summary).toContain(`No ping since ${pingedAt}; it was due by ${healthy.lateAt} and it turns DOWN at ${late.downAt} unless it pings.`);
     const downAt = await sweepAt(60);
 
     const down = await explain(job.id);

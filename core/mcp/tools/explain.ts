@@ -60,11 +60,8 @@ function summarize(detail: CheckDetail, since: Since, incident: OpenIncident | n
     if (c.status === 'DOWN' && lastFail && since.since === lastFail.receivedAt) {
       parts.push(`The job reported a failure at ${lastFail.receivedAt}${lastFail.payloadPreview ? `: ${lastFail.payloadPreview}` : ''}.`);
     } else if (c.status === 'LATE' || c.status === 'DOWN') {
-      parts.push(
-        c.lastPingAt
-          ? `No ping since ${c.lastPingAt}; it was due by ${deadlines.lateAt ?? '?'} and the ${c.graceSeconds}s grace ended at ${deadlines.downAt ?? '?'}.`
-          : 'It has never pinged.',
-      );
+      const grace = c.status === 'LATE' ? `it turns DOWN at ${deadlines.downAt ?? '?'} unless it pings` : `the ${c.graceSeconds}s grace ended at ${deadlines.downAt ?? '?'}`;
+      parts.push(c.lastPingAt ? `No ping since ${c.lastPingAt}; it was due by ${deadlines.lateAt ?? '?'} and ${grace}.` : 'It has never pinged.');
     } else if (c.lastPingAt) {
       parts.push(`Last ping at ${c.lastPingAt}; next due by ${deadlines.lateAt ?? '?'}.`);
     } else {
