@@ -36,9 +36,10 @@ export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEn
   });
   r.post('/', apiKeyAuth(), limitBody, async (c) => {
     const ctx = requestCtx(c);
-    const tools = selectTools(c.req.query('tools'), keyOf(ctx));
+    const key = keyOf(ctx);
+    const tools = selectTools(c.req.query('tools'), key);
     if (tools.length === 0) throw badRequest('No tool this API key may use matches ?tools=', [{ path: 'tools', message: 'selects no tool' }]);
-    if (ctx.actor.kind === 'apiKey' && ctx.actor.permission === 'read_only') {
+    if (key.permission === 'read_only') {
       // Read from a copy: the transport still reads the request itself.
       const refusal = readOnlyRefusal(await c.req.raw.clone().json().catch(() => undefined));
       if (refusal) return c.json(refusal);

@@ -137,6 +137,3 @@ export const MaintenanceSummary = z.object({
   recurringCron: z.string().nullable(),
 });
 
-export const OnCall = z.object({
-  status: z.enum(['no schedule']).describe('who is on call; "no schedule" until on-call schedules apply to checks'),
-});
