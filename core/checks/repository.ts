@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
@@ -75,6 +75,7 @@ const READ_ATTEMPTS = 5;
 async function checksOf(deps: Deps, refs: readonly CheckRefItem[]): Promise<CheckItem[]> {
   let keys = refs.map((ref) => ({ token: ref.token }));
   const found: CheckItem[] = [];
+  // Not a race: BatchGetItem may leave keys unprocessed under throttling, so ask for those again.
   for (let attempt = 0; keys.length > 0; attempt++) {
     if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
     const { data, unprocessed } = await deps.store.entities.check.get(keys).go({ consistent: true });
@@ -106,12 +107,12 @@ export async function updateCheckGuarded(
   derive: (current: CheckItem) => CheckChanges | null,
   attempts = 5,
 ): Promise<CheckItem> {
-  for (let attempt = 0; ; attempt++) {
-    const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
-    if (!current || current.deletedAt !== undefined) throw notFound('Check');
-    const changes = derive(current);
-    if (!changes) return current;
-    try {
+  return retryOnConflict(
+    async () => {
+      const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
+      if (!current || current.deletedAt !== undefined) throw notFound('Check');
+      const changes = derive(current);
+      if (!changes) return current;
       let update = deps.store.entities.check.patch({ token }).set(changes.set);
       const removals = changes.remove.filter((key) => !(key in changes.set));
       if (removals.length > 0) update = update.remove(removals);
@@ -126,9 +127,7 @@ export async function updateCheckGuarded(
         .go({ response: 'all_new' });
       await syncRef(deps, current, written.data as CheckItem);
       return written.data as CheckItem;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      if (attempt + 1 >= attempts) throw conflict('The check changed while it was being updated; try again');
-    }
-  }
+    },
+    { attempts, onExhausted: () => conflict('The check changed while it was being updated; try again') },
+  );
 }
