@@ -37,9 +37,10 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   };
 }
 
-export function enforce(decision: RateDecision): void {
+/** A refused decision becomes the one 429: the RateLimit-* headers and Retry-After. */
+export function enforce(decision: RateDecision, message = 'Rate limit exceeded'): void {
   if (!decision.allowed) {
-    throw new HttpError('RATE_LIMITED', 'Rate limit exceeded', undefined, {
+    throw new HttpError('RATE_LIMITED', message, undefined, {
       ...rateLimitHeaders(decision),
       'Retry-After': String(decision.resetSeconds),
     });
