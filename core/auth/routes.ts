@@ -6,7 +6,7 @@ import { byClientIp, sessionAuth } from './middleware.js';
 import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
 import { logout, passwordGrant, publicUser, refreshGrant, requireUser, signup } from './sessions.js';
-import { toWorkspaceResponse } from './workspaceView.js';
+import { toWorkspace } from '../identity/workspaces.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -39,7 +39,7 @@ export function authRoutes() {
     }),
     async (c) => {
       const result = await signup(c.var.deps, c.req.valid('json'));
-      return c.json({ ...result, workspace: toWorkspaceResponse(result.workspace) }, 201);
+      return c.json({ ...result, workspace: toWorkspace(result.workspace) }, 201);
     },
   );
 
@@ -170,7 +170,7 @@ export function meRoutes() {
           ...publicUser(user),
           workspaces: workspaces
             .sort((a, b) => a.workspaceId - b.workspaceId)
-            .map((w) => ({ ...toWorkspaceResponse(w), role: roleOf.get(w.workspaceId) ?? 'VIEWER' })),
+            .map((w) => ({ ...toWorkspace(w), role: roleOf.get(w.workspaceId) ?? 'VIEWER' })),
         },
         200,
       );

@@ -7,15 +7,16 @@ import type { Deps } from '../deps.js';
 import { forbidden, notFound } from '../http/errors.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
 
-export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({
+/** The one view of a workspace (signup, /me); the detail adds the plan's limits and the caller's role. */
+export const toWorkspace = (w: WorkspaceItem) => ({
   id: w.workspaceId,
   name: w.name,
   plan: w.plan,
-  limits: { ...PLAN_LIMITS[w.plan] },
-  role,
   createdAt: w.createdAt,
   updatedAt: w.updatedAt,
 });
+
+export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({ ...toWorkspace(w), limits: { ...PLAN_LIMITS[w.plan] }, role });
 
 export type WorkspaceDetail = ReturnType<typeof toWorkspaceDetail>;
 
