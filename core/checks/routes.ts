@@ -1,6 +1,5 @@
 import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { byClientIp, sessionAuth } from '../auth/middleware.js';
 import type { AppEnv } from '../http/env.js';
@@ -94,7 +93,7 @@ export function badgeFileRoutes() {
   return r;
 }
 
-export function checkRoutes() {
+function checkSessionRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
@@ -151,9 +150,11 @@ export function checkRoutes() {
   return r;
 }
 
-/** Mounts the checks area on the dashboard surface: public badge routes first, then the session routes. */
-export function mountCheckRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/checks', checkBadgeRoutes());
-  dashboard.route('/badges', badgeFileRoutes());
-  dashboard.route('/checks', checkRoutes());
+/** The checks area of the dashboard surface: public badge routes first, then the session routes. */
+export function checkRoutes() {
+  const r = createRouter();
+  r.route('/checks', checkBadgeRoutes());
+  r.route('/badges', badgeFileRoutes());
+  r.route('/checks', checkSessionRoutes());
+  return r;
 }

@@ -1,7 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity as security } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -12,7 +10,8 @@ import { Dependency, DependencyCreate, DependencyDetail, DependencyListQuery, De
 
 const tags = ['dependencies'];
 
-function dependencyRouter() {
+/** `/dependencies` on the dashboard surface (session auth). */
+export function dependencyRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
@@ -72,7 +71,3 @@ function dependencyRouter() {
   return r;
 }
 
-/** Mounts `/dependencies` on the dashboard surface. */
-export function dependencyRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/dependencies', dependencyRouter());
-}

@@ -1,7 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyUpdate, IdParam, Project, ProjectCreate, ProjectUpdate, WorkspaceQuery } from './schema.js';
@@ -87,9 +85,11 @@ function apiKeyRoutes() {
   return r;
 }
 
-/** Mounts the identity resources on the dashboard surface, each at its own prefix. */
-export function identityRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/projects', projectRoutes());
-  dashboard.route('/api-keys', apiKeyRoutes());
-  dashboard.route('/workspaces', workspaceRoutes());
+/** The identity resources of the dashboard surface, each at its own prefix. */
+export function identityRoutes() {
+  const r = createRouter();
+  r.route('/projects', projectRoutes());
+  r.route('/api-keys', apiKeyRoutes());
+  r.route('/workspaces', workspaceRoutes());
+  return r;
 }

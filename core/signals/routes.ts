@@ -44,7 +44,7 @@ export function signalRoutes() {
     }
   }
 
-  slugPingRoutes(r, hints);
+  r.route('/', slugPingRoutes(hints));
 
   r.use('/token/*', sessionAuth());
   r.openapi(

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ApiKeyActor } from '../context.js';
 import { authenticateApiKey, bearerToken } from '../auth/middleware.js';
@@ -8,6 +8,7 @@ import type { PingKind } from '../checks/status.js';
 import type { AppEnv } from '../http/env.js';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors.js';
 import { apiKeySecurity, jsonResponse } from '../http/openapi.js';
+import { createRouter } from '../http/router.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { listProjects } from '../identity/projects.js';
 import type { CheckItem } from '../store/entities/check.js';
@@ -24,7 +25,8 @@ export const SUNSET = 'Sun, 11 Apr 2027 00:00:00 GMT';
  * (service or ping keys, read_write), and the deprecated `/signals/p/:pingKey/:slug[...]` that
  * takes a ping key in the URL and says so in `Deprecation`/`Sunset` headers.
  */
-export function slugPingRoutes(r: OpenAPIHono<AppEnv>, hints: PingHints): void {
+export function slugPingRoutes(hints: PingHints) {
+  const r = createRouter();
   r.use('/p/*', async (c, next) => {
     await next();
     c.res.headers.set('Deprecation', 'true');
@@ -68,6 +70,7 @@ export function slugPingRoutes(r: OpenAPIHono<AppEnv>, hints: PingHints): void {
       );
     }
   }
+  return r;
 }
 
 type SlugQuery = { create?: string | undefined; project?: number | undefined };
