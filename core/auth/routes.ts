@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
 import { createRouter, zodDetails } from '../http/router.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
@@ -100,9 +101,8 @@ export function authRoutes() {
       responses: { 204: { description: 'Session revoked' } },
     }),
     async (c) => {
-      const actor = c.var.actor;
       const body = c.req.valid('json') ?? {};
-      if (actor.kind === 'user') await logout(c.var.deps, actor.userId, body.refresh_token, body.everywhere ?? false);
+      await logout(requestCtx(c), body.refresh_token, body.everywhere ?? false);
       return c.body(null, 204);
     },
   );
@@ -122,9 +122,7 @@ export function authRoutes() {
       },
     }),
     async (c) => {
-      const actor = c.var.actor;
-      if (actor.kind !== 'user') throw badRequest('Session required');
-      const tokens = await changePassword(c.var.deps, actor.userId, c.req.valid('json'));
+      const tokens = await changePassword(requestCtx(c), c.req.valid('json'));
       c.header('Cache-Control', 'no-store');
       return c.json(tokens, 200);
     },

@@ -1,4 +1,4 @@
-import type { Actor } from '../context.js';
+import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
@@ -28,7 +28,7 @@ export async function readCheckByToken(deps: Deps, token: string): Promise<Check
  * A check the caller may act on at `minRole`, or 404: missing, deleted and foreign checks look
  * the same.
  */
-export async function loadCheck(deps: Deps, actor: Actor, checkId: number, minRole: Role): Promise<CheckItem> {
+export async function loadCheck({ deps, actor }: Ctx, checkId: number, minRole: Role): Promise<CheckItem> {
   const check = await readCheckById(deps, checkId);
   if (!check) throw notFound('Check');
   await authorize(deps, actor, check.workspaceId, minRole, 'Check');
@@ -44,7 +44,8 @@ export async function findCheckBySlug(deps: Deps, workspaceId: number, slug: str
 }
 
 /** `123` or `slug:<slug>` (Integration API `:id`), resolved inside the caller's workspace. */
-export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minRole: Role): Promise<CheckItem> {
+export async function loadCheckByRef(ctx: Ctx, ref: string, minRole: Role): Promise<CheckItem> {
+  const { deps, actor } = ctx;
   if (ref.startsWith('slug:')) {
     if (actor.kind !== 'apiKey') throw notFound('Check');
     const check = await findCheckBySlug(deps, actor.workspaceId, ref.slice('slug:'.length));
@@ -53,7 +54,7 @@ export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minR
     return check;
   }
   if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw notFound('Check');
-  return loadCheck(deps, actor, Number(ref), minRole);
+  return loadCheck(ctx, Number(ref), minRole);
 }
 
 /** Every live check of a workspace, in id order. */

@@ -117,8 +117,9 @@ function checkSessionRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
     async (c) => {
-      const deps = c.var.deps;
-      const check = await loadCheck(deps, c.var.actor, c.req.valid('param').id, 'VIEWER');
+      const ctx = requestCtx(c);
+      const deps = ctx.deps;
+      const check = await loadCheck(ctx, c.req.valid('param').id, 'VIEWER');
       const config = check.checkMode === 'OUTBOUND' ? readOutboundConfig(check.outbound) : null;
       const probe = config ? await probeStateOf(deps, check, config, deps.clock.now()) : null;
       return c.json({ ...view(c)(check), probe }, 200);

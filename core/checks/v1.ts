@@ -37,7 +37,7 @@ export async function listV1(ctx: Ctx, kind: V1Kind, page: number, limit: number
 }
 
 export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEWER' | 'MEMBER'): Promise<CheckItem> {
-  const check = await loadCheckByRef(ctx.deps, ctx.actor, ref, minRole);
+  const check = await loadCheckByRef(ctx, ref, minRole);
   if (check.checkMode !== MODE[kind]) throw notFound(kind === 'check' ? 'Check' : 'Job');
   return check;
 }

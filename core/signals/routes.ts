@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
 import { sessionAuth } from '../auth/middleware.js';
 import { jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
@@ -56,7 +57,7 @@ export function signalRoutes() {
       request: { params: TokenParam, query: SignalHistoryQuery },
       responses: { 200: jsonResponse(pageSchema(Signal, 'SignalPage'), 'Signals, newest first'), 404: errors[404] },
     }),
-    async (c) => c.json(await listSignals({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').token, c.req.valid('query')), 200),
+    async (c) => c.json(await listSignals(requestCtx(c), c.req.valid('param').token, c.req.valid('query')), 200),
   );
 
   r.use('/sse', sessionAuth());
