@@ -6,8 +6,8 @@ import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
 import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
-import { logout, passwordGrant, publicUser, refreshGrant, requireUser, signup } from './sessions.js';
-import { toWorkspace } from '../identity/workspaces.js';
+import { logout, passwordGrant, refreshGrant, signup } from './sessions.js';
+import { getMe, toWorkspace } from '../identity/workspaces.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -153,26 +153,7 @@ export function meRoutes() {
         },
       },
     }),
-    async (c) => {
-      const deps = c.var.deps;
-      const actor = c.var.actor;
-      if (actor.kind !== 'user') throw badRequest('Session required');
-      const user = requireUser((await deps.store.entities.user.get({ userId: actor.userId }).go()).data);
-      const memberships = (await deps.store.entities.membership.query.byUser({ userId: actor.userId }).go({ pages: 'all' })).data;
-      const workspaces = memberships.length
-        ? (await deps.store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data
-        : [];
-      const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
-      return c.json(
-        {
-          ...publicUser(user),
-          workspaces: workspaces
-            .sort((a, b) => a.workspaceId - b.workspaceId)
-            .map((w) => ({ ...toWorkspace(w), role: roleOf.get(w.workspaceId) ?? 'VIEWER' })),
-        },
-        200,
-      );
-    },
+    async (c) => c.json(await getMe(requestCtx(c)), 200),
   );
   return router;
 }
