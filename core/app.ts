@@ -9,7 +9,7 @@ import { alertChannelRoutes } from './alerting/channelsRoutes.js';
 import { v1Routes } from './v1/routes.js';
 import { deploymentRoutes } from './deployments/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
-import { mountCheckRoutes } from './checks/routes.js';
+import { checkRoutes } from './checks/routes.js';
 import { probeRoutes } from './probes/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
@@ -37,13 +37,13 @@ function dashboardRoutes() {
   const dashboard = createRouter();
   dashboard.route('/', authRoutes());
   dashboard.route('/me', meRoutes());
-  identityRoutes(dashboard);
+  dashboard.route('/', identityRoutes());
   dashboard.route('/alert-channels', alertChannelRoutes());
   // Outbound probe routes under /checks/:id/...: before the checks router (they carry their own session auth).
   dashboard.route('/checks', probeRoutes());
-  mountCheckRoutes(dashboard);
-  incidentRoutes(dashboard);
-  dependencyRoutes(dashboard);
+  dashboard.route('/', checkRoutes());
+  dashboard.route('/', incidentRoutes());
+  dashboard.route('/dependencies', dependencyRoutes());
   dashboard.route('/signals', signalRoutes());
   dashboard.route('/deployments', deploymentRoutes());
   dashboard.route('/maintenance-windows', maintenanceRoutes());

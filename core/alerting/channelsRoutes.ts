@@ -22,7 +22,7 @@ export function alertChannelRoutes() {
     createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: json(z.array(AlertChannel), 'Alert channels') } }),
     async (c) => {
       const ctx = requestCtx(c);
-      const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, c.req.valid('query').workspaceId);
+      const workspaceId = await resolveWorkspaceId(ctx, c.req.valid('query').workspaceId);
       return c.json((await listAlertChannels(ctx, workspaceId)).map(toAlertChannel), 200);
     },
   );
@@ -31,7 +31,7 @@ export function alertChannelRoutes() {
     async (c) => {
       const ctx = requestCtx(c);
       const input = c.req.valid('json');
-      const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, input.workspaceId);
+      const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
       return c.json(await createAlertChannel(ctx, { ...input, workspaceId }), 201);
     },
   );

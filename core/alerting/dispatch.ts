@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
+import { instant } from '../instant.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
 import type { QueueMessage } from '../ports/index.js';
@@ -13,7 +14,6 @@ import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage } 
 
 export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
 
-const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
 const id = z.number().int().positive();
 
 const IncidentAlert = z.object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { CheckLatencyWarning, CheckSslExpiryWarning } from '../checks/events.js';
 import type { Deps } from '../deps.js';
+import { instant } from '../instant.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeWarningAlert, warningDeliveryKey, type WarningAlertMessage } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
 
-const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 const about = { checkId: id, workspaceId: id, projectId: id.nullable(), region: z.string().min(1).max(64), at: instant };

@@ -1,5 +1,5 @@
-import type { Deps } from '../deps.js';
-import { HttpError, conflict } from '../http/errors.js';
+import type { Ctx } from '../context.js';
+import { HttpError, badRequest, conflict } from '../http/errors.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { requireUser, startSession, type TokenResponse } from './sessions.js';
@@ -9,11 +9,10 @@ import { requireUser, startSession, type TokenResponse } from './sessions.js';
  * tokens both carry the session epoch, which is bumped here), then opens a fresh session so the
  * caller stays signed in on this device only.
  */
-export async function changePassword(
-  deps: Deps,
-  userId: number,
-  input: { currentPassword: string; newPassword: string },
-): Promise<TokenResponse> {
+export async function changePassword(ctx: Ctx, input: { currentPassword: string; newPassword: string }): Promise<TokenResponse> {
+  const { deps, actor } = ctx;
+  if (actor.kind !== 'user') throw badRequest('Session required');
+  const userId = actor.userId;
   const { user: users } = deps.store.entities;
   const user = requireUser((await users.get({ userId }).go({ consistent: true })).data);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {

@@ -1,12 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
 import { createRouter, zodDetails } from '../http/router.js';
 import { HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
 import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
-import { logout, passwordGrant, publicUser, refreshGrant, requireUser, signup } from './sessions.js';
-import { toWorkspaceResponse } from './workspaceView.js';
+import { logout, passwordGrant, refreshGrant, signup } from './sessions.js';
+import { getMe, toWorkspace } from '../identity/workspaces.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -39,7 +40,7 @@ export function authRoutes() {
     }),
     async (c) => {
       const result = await signup(c.var.deps, c.req.valid('json'));
-      return c.json({ ...result, workspace: toWorkspaceResponse(result.workspace) }, 201);
+      return c.json({ ...result, workspace: toWorkspace(result.workspace) }, 201);
     },
   );
 
@@ -100,9 +101,8 @@ export function authRoutes() {
       responses: { 204: { description: 'Session revoked' } },
     }),
     async (c) => {
-      const actor = c.var.actor;
       const body = c.req.valid('json') ?? {};
-      if (actor.kind === 'user') await logout(c.var.deps, actor.userId, body.refresh_token, body.everywhere ?? false);
+      await logout(requestCtx(c), body.refresh_token, body.everywhere ?? false);
       return c.body(null, 204);
     },
   );
@@ -122,9 +122,7 @@ export function authRoutes() {
       },
     }),
     async (c) => {
-      const actor = c.var.actor;
-      if (actor.kind !== 'user') throw badRequest('Session required');
-      const tokens = await changePassword(c.var.deps, actor.userId, c.req.valid('json'));
+      const tokens = await changePassword(requestCtx(c), c.req.valid('json'));
       c.header('Cache-Control', 'no-store');
       return c.json(tokens, 200);
     },
@@ -155,26 +153,7 @@ export function meRoutes() {
         },
       },
     }),
-    async (c) => {
-      const deps = c.var.deps;
-      const actor = c.var.actor;
-      if (actor.kind !== 'user') throw badRequest('Session required');
-      const user = requireUser((await deps.store.entities.user.get({ userId: actor.userId }).go()).data);
-      const memberships = (await deps.store.entities.membership.query.byUser({ userId: actor.userId }).go({ pages: 'all' })).data;
-      const workspaces = memberships.length
-        ? (await deps.store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data
-        : [];
-      const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
-      return c.json(
-        {
-          ...publicUser(user),
-          workspaces: workspaces
-            .sort((a, b) => a.workspaceId - b.workspaceId)
-            .map((w) => ({ ...toWorkspaceResponse(w), role: roleOf.get(w.workspaceId) ?? 'VIEWER' })),
-        },
-        200,
-      );
-    },
+    async (c) => c.json(await getMe(requestCtx(c)), 200),
   );
   return router;
 }

@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { HttpError, conflict, unauthorized } from '../http/errors.js';
 import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
@@ -165,8 +166,14 @@ async function revokeFamily(deps: Deps, familyId: string): Promise<void> {
     .go();
 }
 
-/** Logout ends the presented session's family; `everywhere` (or a password change) ends them all. */
-export async function logout(deps: Deps, userId: number, refreshToken: string | undefined, everywhere: boolean): Promise<void> {
+/**
+ * Logout ends the presented session's family; `everywhere` (or a password change) ends them all.
+ * An API key has no session to end: nothing happens.
+ */
+export async function logout(ctx: Ctx, refreshToken: string | undefined, everywhere: boolean): Promise<void> {
+  const { deps, actor } = ctx;
+  if (actor.kind !== 'user') return;
+  const userId = actor.userId;
   if (refreshToken) {
     const token = (await deps.store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
     if (token && token.userId === userId) await revokeFamily(deps, token.familyId);

@@ -79,7 +79,7 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
 
 /** Any creation field; the merged check passes the same rules as a new one. The workspace never changes. */
 export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: DashboardCheckUpdate): Promise<CheckItem> {
-  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  const check = await loadCheck(ctx, checkId, 'MEMBER');
   const before = draftOf(check, outboundOf(check));
   if (body.projectId !== undefined && body.dependencyId !== undefined) {
     throw badRequest('Give either projectId or dependencyId, not both', [{ path: 'dependencyId', message: 'mutually exclusive with projectId' }]);
@@ -115,7 +115,7 @@ export async function listDashboardChecks(
     await authorize(ctx.deps, ctx.actor, project.workspaceId, 'VIEWER', 'Project');
     checks = await listProjectChecks(ctx.deps, project.projectId);
   } else {
-    const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, query.workspaceId);
+    const workspaceId = await resolveWorkspaceId(ctx, query.workspaceId);
     await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
     checks = await listWorkspaceChecks(ctx.deps, workspaceId);
   }
@@ -149,22 +149,22 @@ async function dependenciesOf(deps: Deps, check: CheckItem) {
 }
 
 export async function transferCheck(ctx: Ctx, checkId: number, projectId: number): Promise<CheckItem> {
-  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  const check = await loadCheck(ctx, checkId, 'MEMBER');
   await assertReferencesInWorkspace(ctx.deps, check.workspaceId, { projectId });
   const next: CheckDraft = { ...draftOf(check, outboundOf(check)), projectId, dependencyId: undefined };
   return updateCheck(ctx.deps, check, next);
 }
 
 export async function deleteCheck(ctx: Ctx, checkId: number): Promise<void> {
-  await softDeleteCheck(ctx.deps, await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER'));
+  await softDeleteCheck(ctx.deps, await loadCheck(ctx, checkId, 'MEMBER'));
 }
 
 export async function pauseCheckAsUser(ctx: Ctx, checkId: number): Promise<CheckItem> {
-  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  const check = await loadCheck(ctx, checkId, 'MEMBER');
   return pauseCheck(ctx.deps, check, { cause: 'USER', now: ctx.deps.clock.now() });
 }
 
 export async function resumeCheckAsUser(ctx: Ctx, checkId: number): Promise<CheckItem> {
-  const check = await loadCheck(ctx.deps, ctx.actor, checkId, 'MEMBER');
+  const check = await loadCheck(ctx, checkId, 'MEMBER');
   return resumeCheck(ctx.deps, check, { cause: 'USER', now: ctx.deps.clock.now() });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
+import { instant } from '../instant.js';
 import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
 
 /**
@@ -7,8 +8,6 @@ import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
  * with and whose types the publishers build. Published only when something changed; consumers
  * are idempotent (the same message may arrive twice, or two at once).
  */
-
-const instant = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date-time').transform((value) => new Date(value).toISOString());
 
 /** What moved a check: PING, FAIL_PING, SWEEP, PROBE, PAUSE, RESUME, DEPLOYMENT, or DELETE (from = to: the check is gone). */
 export const STATUS_CHANGE_CAUSES = ['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE'] as const;

@@ -5,7 +5,7 @@ export { createHeartbeatJob } from './v1.js';
 export { findCheckBySlug, loadCheck, readCheckById, readCheckByToken, listWorkspaceChecks, listProjectChecks, slugScope } from './repository.js';
 export { softDeleteCheck } from './lifecycle.js';
 export { syncProbeSchedules, probeScheduleName, probeRegionsOf } from './schedules.js';
-export { mountCheckRoutes } from './routes.js';
+export { checkRoutes } from './routes.js';
 export { pingUrlOf, toDashboardCheck, toJobV1, toCheckV1 } from './views.js';
 export {
   OutboundConfig,

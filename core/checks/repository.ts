@@ -1,11 +1,11 @@
-import type { Actor } from '../context.js';
+import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
@@ -28,7 +28,7 @@ export async function readCheckByToken(deps: Deps, token: string): Promise<Check
  * A check the caller may act on at `minRole`, or 404: missing, deleted and foreign checks look
  * the same.
  */
-export async function loadCheck(deps: Deps, actor: Actor, checkId: number, minRole: Role): Promise<CheckItem> {
+export async function loadCheck({ deps, actor }: Ctx, checkId: number, minRole: Role): Promise<CheckItem> {
   const check = await readCheckById(deps, checkId);
   if (!check) throw notFound('Check');
   await authorize(deps, actor, check.workspaceId, minRole, 'Check');
@@ -44,7 +44,8 @@ export async function findCheckBySlug(deps: Deps, workspaceId: number, slug: str
 }
 
 /** `123` or `slug:<slug>` (Integration API `:id`), resolved inside the caller's workspace. */
-export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minRole: Role): Promise<CheckItem> {
+export async function loadCheckByRef(ctx: Ctx, ref: string, minRole: Role): Promise<CheckItem> {
+  const { deps, actor } = ctx;
   if (ref.startsWith('slug:')) {
     if (actor.kind !== 'apiKey') throw notFound('Check');
     const check = await findCheckBySlug(deps, actor.workspaceId, ref.slice('slug:'.length));
@@ -53,7 +54,7 @@ export async function loadCheckByRef(deps: Deps, actor: Actor, ref: string, minR
     return check;
   }
   if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw notFound('Check');
-  return loadCheck(deps, actor, Number(ref), minRole);
+  return loadCheck(ctx, Number(ref), minRole);
 }
 
 /** Every live check of a workspace, in id order. */
@@ -75,6 +76,7 @@ const READ_ATTEMPTS = 5;
 async function checksOf(deps: Deps, refs: readonly CheckRefItem[]): Promise<CheckItem[]> {
   let keys = refs.map((ref) => ({ token: ref.token }));
   const found: CheckItem[] = [];
+  // Not a race: BatchGetItem may leave keys unprocessed under throttling, so ask for those again.
   for (let attempt = 0; keys.length > 0; attempt++) {
     if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
     const { data, unprocessed } = await deps.store.entities.check.get(keys).go({ consistent: true });
@@ -106,12 +108,12 @@ export async function updateCheckGuarded(
   derive: (current: CheckItem) => CheckChanges | null,
   attempts = 5,
 ): Promise<CheckItem> {
-  for (let attempt = 0; ; attempt++) {
-    const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
-    if (!current || current.deletedAt !== undefined) throw notFound('Check');
-    const changes = derive(current);
-    if (!changes) return current;
-    try {
+  return retryOnConflict(
+    async () => {
+      const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
+      if (!current || current.deletedAt !== undefined) throw notFound('Check');
+      const changes = derive(current);
+      if (!changes) return current;
       let update = deps.store.entities.check.patch({ token }).set(changes.set);
       const removals = changes.remove.filter((key) => !(key in changes.set));
       if (removals.length > 0) update = update.remove(removals);
@@ -126,9 +128,7 @@ export async function updateCheckGuarded(
         .go({ response: 'all_new' });
       await syncRef(deps, current, written.data as CheckItem);
       return written.data as CheckItem;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      if (attempt + 1 >= attempts) throw conflict('The check changed while it was being updated; try again');
-    }
-  }
+    },
+    { attempts, onExhausted: () => conflict('The check changed while it was being updated; try again') },
+  );
 }

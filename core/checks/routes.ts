@@ -1,6 +1,5 @@
 import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { byClientIp, sessionAuth } from '../auth/middleware.js';
 import type { AppEnv } from '../http/env.js';
@@ -94,7 +93,7 @@ export function badgeFileRoutes() {
   return r;
 }
 
-export function checkRoutes() {
+function checkSessionRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
@@ -118,8 +117,9 @@ export function checkRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
     async (c) => {
-      const deps = c.var.deps;
-      const check = await loadCheck(deps, c.var.actor, c.req.valid('param').id, 'VIEWER');
+      const ctx = requestCtx(c);
+      const deps = ctx.deps;
+      const check = await loadCheck(ctx, c.req.valid('param').id, 'VIEWER');
       const config = check.checkMode === 'OUTBOUND' ? readOutboundConfig(check.outbound) : null;
       const probe = config ? await probeStateOf(deps, check, config, deps.clock.now()) : null;
       return c.json({ ...view(c)(check), probe }, 200);
@@ -151,9 +151,11 @@ export function checkRoutes() {
   return r;
 }
 
-/** Mounts the checks area on the dashboard surface: public badge routes first, then the session routes. */
-export function mountCheckRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/checks', checkBadgeRoutes());
-  dashboard.route('/badges', badgeFileRoutes());
-  dashboard.route('/checks', checkRoutes());
+/** The checks area of the dashboard surface: public badge routes first, then the session routes. */
+export function checkRoutes() {
+  const r = createRouter();
+  r.route('/checks', checkBadgeRoutes());
+  r.route('/badges', badgeFileRoutes());
+  r.route('/checks', checkSessionRoutes());
+  return r;
 }

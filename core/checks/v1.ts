@@ -10,6 +10,7 @@ import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type Out
 import { pauseCheck, resumeCheck } from './pause.js';
 import { listWorkspaceChecks, loadCheckByRef } from './repository.js';
 import type { Ctx } from '../context.js';
+import { keyWorkspaceId } from '../v1/keyScope.js';
 import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
 import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput } from './schema.js';
 
@@ -20,11 +21,6 @@ import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput
 export type V1Kind = 'check' | 'job';
 const MODE: Record<V1Kind, CheckMode> = { check: 'OUTBOUND', job: 'INBOUND' };
 
-function keyWorkspace(ctx: Ctx): number {
-  if (ctx.actor.kind !== 'apiKey') throw new HttpError('UNAUTHORIZED', 'An API key is required');
-  return ctx.actor.workspaceId;
-}
-
 export function assertHttp(checkType: unknown): void {
   if (checkType !== undefined && checkType !== 'HTTP') {
     throw new HttpError('CHECK_TYPE_NOT_SUPPORTED', `checkType ${JSON.stringify(checkType)} is not supported; only HTTP is`, [
@@ -34,14 +30,14 @@ export function assertHttp(checkType: unknown): void {
 }
 
 export async function listV1(ctx: Ctx, kind: V1Kind, page: number, limit: number) {
-  const workspaceId = keyWorkspace(ctx);
+  const workspaceId = keyWorkspaceId(ctx.actor);
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   const checks = await listWorkspaceChecks(ctx.deps, workspaceId);
   return paginate(checks.filter((check) => check.checkMode === MODE[kind]), page, limit);
 }
 
 export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEWER' | 'MEMBER'): Promise<CheckItem> {
-  const check = await loadCheckByRef(ctx.deps, ctx.actor, ref, minRole);
+  const check = await loadCheckByRef(ctx, ref, minRole);
   if (check.checkMode !== MODE[kind]) throw notFound(kind === 'check' ? 'Check' : 'Job');
   return check;
 }

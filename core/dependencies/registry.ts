@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { lockOwner } from '../store/locks.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a dependency name unique in a workspace; its owner is the dependency id. */
 export const dependencyNameScope = (workspaceId: number): string => `dependency-name#${workspaceId}`;
@@ -54,34 +54,24 @@ export async function ensureReportedDependency(deps: Deps, workspaceId: number, 
   const value = dependencyNameKey(name);
   const iso = now.toISOString();
   let candidateId: number | undefined;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const owner = await lockOwner(deps.store, scope, value);
-    let dependencyId: number;
-    if (owner !== undefined) {
-      dependencyId = Number(owner);
-      const existing = await readDependency(deps, dependencyId);
-      if (existing) return existing;
-    } else {
-      candidateId ??= await deps.store.nextId('dependency');
-      dependencyId = candidateId;
-      try {
+  return retryOnConflict(
+    async () => {
+      const owner = await lockOwner(deps.store, scope, value);
+      let dependencyId: number;
+      if (owner !== undefined) {
+        dependencyId = Number(owner);
+        const existing = await readDependency(deps, dependencyId);
+        if (existing) return existing;
+      } else {
+        candidateId ??= await deps.store.nextId('dependency');
+        dependencyId = candidateId;
         await deps.store.entities.lock.create({ scope, value, ownerId: String(dependencyId), createdAt: iso }).go();
-      } catch (err) {
-        if (!isConditionalFailure(err)) throw err;
-        continue;
       }
-    }
-    try {
-      return (
-        await deps.store.entities.dependency
-          .create({ dependencyId, workspaceId, name: name.trim(), source: 'REPORTED', createdAt: iso, updatedAt: iso })
-          .go()
-      ).data;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-    }
-  }
-  throw new Error(`could not register dependency "${name}" in workspace ${workspaceId}`);
+      const created = deps.store.entities.dependency.create({ dependencyId, workspaceId, name: name.trim(), source: 'REPORTED', createdAt: iso, updatedAt: iso });
+      return (await created.go()).data;
+    },
+    { attempts: MAX_ATTEMPTS, onExhausted: () => new Error(`could not register dependency "${name}" in workspace ${workspaceId}`) },
+  );
 }
 
 /** Records that `checkId` reported the dependency (shown among its linked checks). */

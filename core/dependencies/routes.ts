@@ -1,7 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity as security } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -12,7 +11,8 @@ import { Dependency, DependencyCreate, DependencyDetail, DependencyListQuery, De
 
 const tags = ['dependencies'];
 
-function dependencyRouter() {
+/** `/dependencies` on the dashboard surface (session auth). */
+export function dependencyRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
@@ -24,11 +24,11 @@ function dependencyRouter() {
       request: { query: DependencyListQuery },
       responses: { 200: jsonResponse(pageSchema(Dependency, 'DependencyPage'), 'Dependencies of the workspace') },
     }),
-    async (c) => c.json(await listDependencies({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('query')), 200),
+    async (c) => c.json(await listDependencies(requestCtx(c), c.req.valid('query')), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DependencyCreate) }, responses: { 201: jsonResponse(Dependency, 'Created') } }),
-    async (c) => c.json(toDependency(await createDependency({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('json'))), 201),
+    async (c) => c.json(toDependency(await createDependency(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({
@@ -39,7 +39,7 @@ function dependencyRouter() {
       request: { params: IdParam },
       responses: { 200: jsonResponse(DependencyDetail, 'The dependency with its linked checks and workspace') },
     }),
-    async (c) => c.json(await getDependency({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').id), 200),
+    async (c) => c.json(await getDependency(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
@@ -52,7 +52,7 @@ function dependencyRouter() {
       responses: { 200: jsonResponse(Dependency, 'Updated') },
     }),
     async (c) =>
-      c.json(toDependency(await updateDependency({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').id, c.req.valid('json'))), 200),
+      c.json(toDependency(await updateDependency(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({
@@ -65,14 +65,10 @@ function dependencyRouter() {
       responses: { 204: { description: 'Deleted' } },
     }),
     async (c) => {
-      await deleteDependency({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').id);
+      await deleteDependency(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
   return r;
 }
 
-/** Mounts `/dependencies` on the dashboard surface. */
-export function dependencyRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/dependencies', dependencyRouter());
-}

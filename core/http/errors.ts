@@ -1,7 +1,8 @@
+import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** Machine-readable codes and the status each maps to. Queue consumers use `retryable` too. */
+/** Machine-readable codes and the status each maps to. */
 export const ErrorCodes = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
@@ -43,7 +44,20 @@ const statusNames: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-export type ErrorDetail = { path: string; message: string };
+export const ErrorDetail = z.object({ path: z.string(), message: z.string() }).openapi('ErrorDetail');
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** The spec's error body, the one shape of every 4xx and 5xx (and in both OpenAPI documents). */
+export const ErrorBody = z
+  .object({
+    statusCode: z.number().int(),
+    message: z.string(),
+    error: z.string().describe('The status name, e.g. "Not Found"'),
+    code: z.string().optional().describe('Machine-readable code, e.g. CHECK_NOT_FOUND'),
+    details: z.array(ErrorDetail).optional().describe('Field-level validation failures'),
+  })
+  .openapi('ErrorBody');
+export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** The one exception type of the API. Its code decides the status. */
 export class HttpError extends Error {
@@ -67,14 +81,6 @@ export const unauthorized = (message = 'Missing or invalid credential'): HttpErr
 export const badRequest = (message: string, details?: ErrorDetail[]): HttpError =>
   new HttpError('VALIDATION_ERROR', message, details);
 export const conflict = (message: string, code: ErrorCode = 'CONFLICT'): HttpError => new HttpError(code, message);
-
-export type ErrorBody = {
-  statusCode: number;
-  message: string;
-  error: string;
-  code?: string;
-  details?: ErrorDetail[];
-};
 
 export function errorBody(status: number, message: string, code?: string, details?: ErrorDetail[]): ErrorBody {
   const body: ErrorBody = { statusCode: status, message, error: statusNames[status] ?? 'Error' };

@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './env.js';
 import { badRequest, type ErrorDetail } from './errors.js';
+import { documentErrorResponses } from './openapi.js';
 
 export function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({
@@ -10,9 +11,12 @@ export function zodDetails(error: ZodError): ErrorDetail[] {
   }));
 }
 
-/** Every router validates through zod and turns a failure into one 400 with field details. */
+/**
+ * Every router validates through zod and turns a failure into one 400 with field details, and
+ * documents the standard error responses of each of its routes.
+ */
 export function createRouter(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({
+  const router = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
         const details = zodDetails(result.error);
@@ -21,4 +25,6 @@ export function createRouter(): OpenAPIHono<AppEnv> {
       }
     },
   });
+  documentErrorResponses(router.openAPIRegistry);
+  return router;
 }

@@ -2,34 +2,48 @@ import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import type { Role } from '../auth/roles.js';
-import { createWorkspace as createWorkspaceWithOwner } from '../auth/sessions.js';
+import { createWorkspace as createWorkspaceWithOwner, publicUser, requireUser } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
 
-export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({
+/** The one view of a workspace (signup, /me); the detail adds the plan's limits and the caller's role. */
+export const toWorkspace = (w: WorkspaceItem) => ({
   id: w.workspaceId,
   name: w.name,
   plan: w.plan,
-  limits: { ...PLAN_LIMITS[w.plan] },
-  role,
   createdAt: w.createdAt,
   updatedAt: w.updatedAt,
 });
+
+export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({ ...toWorkspace(w), limits: { ...PLAN_LIMITS[w.plan] }, role });
 
 export type WorkspaceDetail = ReturnType<typeof toWorkspaceDetail>;
 
 /** The caller's workspaces with their role in each; a key sees only its own workspace. */
 export async function listWorkspaces(ctx: Ctx): Promise<WorkspaceDetail[]> {
-  const { store } = ctx.deps;
   if (ctx.actor.kind === 'apiKey') return [await getWorkspace(ctx, ctx.actor.workspaceId)];
-  const memberships = (await store.entities.membership.query.byUser({ userId: ctx.actor.userId }).go({ pages: 'all' })).data;
+  return (await workspacesOfUser(ctx.deps, ctx.actor.userId)).map(({ workspace, role }) => toWorkspaceDetail(workspace, role));
+}
+
+/** `GET /me`: the signed-in user with their workspaces and their role in each. */
+export async function getMe(ctx: Ctx) {
+  if (ctx.actor.kind !== 'user') throw badRequest('Session required');
+  const userId = ctx.actor.userId;
+  const user = requireUser((await ctx.deps.store.entities.user.get({ userId }).go()).data);
+  const workspaces = await workspacesOfUser(ctx.deps, userId);
+  return { ...publicUser(user), workspaces: workspaces.map(({ workspace, role }) => ({ ...toWorkspace(workspace), role })) };
+}
+
+/** The user's workspaces in id order, each with the user's role there. */
+async function workspacesOfUser(deps: Deps, userId: number): Promise<{ workspace: WorkspaceItem; role: Role }[]> {
+  const memberships = (await deps.store.entities.membership.query.byUser({ userId }).go({ pages: 'all' })).data;
   if (memberships.length === 0) return [];
   const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
-  const workspaces = (await store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data;
+  const workspaces = (await deps.store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data;
   return workspaces
     .sort((a, b) => a.workspaceId - b.workspaceId)
-    .map((w) => toWorkspaceDetail(w, roleOf.get(w.workspaceId) ?? 'VIEWER'));
+    .map((workspace) => ({ workspace, role: roleOf.get(workspace.workspaceId) ?? 'VIEWER' }));
 }
 
 /** A new workspace on the install's default plan, owned by the caller, with a Default project. */

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import type { ResolveCause, Severity } from './transition.js';
 
@@ -30,28 +30,28 @@ export async function openOrRaiseEpisode(
 ): Promise<IncidentItem | undefined> {
   const entity = deps.store.entities.incidentEpisode;
   let candidateId: number | undefined;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = (await entity.get(episode).go({ consistent: true })).data;
-    const claimed = current?.openIncidentId;
-    if (claimed !== undefined) {
-      const incident = await readIncident(deps, claimed);
-      if (!incident) {
-        const created = await insertIncident(deps, claimed, fields, { type: 'open', ...open }, now);
-        if (created) return created;
-        continue;
+  return retryOnConflict(
+    async () => {
+      const current = (await entity.get(episode).go({ consistent: true })).data;
+      const claimed = current?.openIncidentId;
+      if (claimed !== undefined) {
+        const incident = await readIncident(deps, claimed);
+        if (!incident) {
+          const created = await insertIncident(deps, claimed, fields, { type: 'open', ...open }, now);
+          if (created) return created;
+          throw new StaleRead('another worker wrote the claimed incident');
+        }
+        if (incident.state === 'RESOLVED') {
+          // Resolved but the pointer survived (a crash between the two writes): finish the release.
+          await releaseResolvedEpisode(deps, episode, incident, now);
+          throw new StaleRead('released a resolved episode');
+        }
+        return (await applyIncidentInput(deps, claimed, { type: 'raise', severity: open.severity, at: open.at }, now)).incident;
       }
-      if (incident.state === 'RESOLVED') {
-        // Resolved but the pointer survived (a crash between the two writes): finish the release.
-        await releaseResolvedEpisode(deps, episode, incident, now);
-        continue;
-      }
-      return (await applyIncidentInput(deps, claimed, { type: 'raise', severity: open.severity, at: open.at }, now)).incident;
-    }
-    if (current?.awaitingRecoverySince !== undefined) return undefined;
-    if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
-    candidateId ??= await deps.store.nextId('incident');
-    const incidentId = candidateId;
-    try {
+      if (current?.awaitingRecoverySince !== undefined) return undefined;
+      if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
+      candidateId ??= await deps.store.nextId('incident');
+      const incidentId = candidateId;
       await entity
         .update(episode)
         .set({ openIncidentId: incidentId, workspaceId: fields.workspaceId })
@@ -60,14 +60,15 @@ export async function openOrRaiseEpisode(
             `${op.notExists(attr.openIncidentId)} AND ${op.notExists(attr.awaitingRecoverySince)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`,
         )
         .go();
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      continue;
-    }
-    const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
-    if (created) return created;
-  }
-  throw new Error(`could not settle the incident episode of check ${episode.checkId} (${episode.episodeKey})`);
+      const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
+      if (created) return created;
+      throw new StaleRead('another worker wrote the incident just claimed');
+    },
+    {
+      attempts: MAX_ATTEMPTS,
+      onExhausted: () => new Error(`could not settle the incident episode of check ${episode.checkId} (${episode.episodeKey})`),
+    },
+  );
 }
 
 /**

@@ -48,7 +48,7 @@ async function listScope(ctx: Ctx, filter: IncidentFilter): Promise<number> {
   if (owner !== undefined && filter.workspaceId !== undefined && owner !== filter.workspaceId) {
     throw notFound(filter.checkId !== undefined ? 'Check' : 'Project');
   }
-  const workspaceId = owner ?? (await resolveWorkspaceId(ctx.deps, ctx.actor, filter.workspaceId));
+  const workspaceId = owner ?? (await resolveWorkspaceId(ctx, filter.workspaceId));
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', filter.checkId !== undefined ? 'Check' : filter.projectId !== undefined ? 'Project' : 'Workspace');
   return workspaceId;
 }

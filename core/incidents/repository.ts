@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { alertMessagesFor } from './events.js';
 import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
 
@@ -85,38 +85,37 @@ export async function applyIncidentInput(
   input: IncidentInput,
   now: Date,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await readIncident(deps, incidentId);
-    if (!current) throw notFound('Incident');
-    const result = transitionIncident(toState(current), input, now);
-    if (!result.ok || !result.changed) return { incident: current, result };
-    const next = result.state;
-    const set = {
-      state: next.state,
-      severity: next.severity,
-      revision: current.revision + 1,
-      updatedAt: now.toISOString(),
-      ...(next.resolvedAt !== null ? { resolvedAt: next.resolvedAt } : {}),
-      ...(next.recoveredAt !== null ? { recoveredAt: next.recoveredAt } : {}),
-      ...(next.acknowledgedAt !== null ? { acknowledgedAt: next.acknowledgedAt } : {}),
-      ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
-      ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
-    };
-    try {
+  const outcome: { incident: IncidentItem; result: TransitionResult; effects: readonly TimelineEffect[] | null } = await retryOnConflict(
+    async () => {
+      const current = await readIncident(deps, incidentId);
+      if (!current) throw notFound('Incident');
+      const result = transitionIncident(toState(current), input, now);
+      if (!result.ok || !result.changed) return { incident: current, result, effects: null };
+      const next = result.state;
+      const set = {
+        state: next.state,
+        severity: next.severity,
+        revision: current.revision + 1,
+        updatedAt: now.toISOString(),
+        ...(next.resolvedAt !== null ? { resolvedAt: next.resolvedAt } : {}),
+        ...(next.recoveredAt !== null ? { recoveredAt: next.recoveredAt } : {}),
+        ...(next.acknowledgedAt !== null ? { acknowledgedAt: next.acknowledgedAt } : {}),
+        ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
+        ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
+      };
       await deps.store.entities.incident
         .patch({ incidentId })
         .set(set)
         .where((attr, op) => op.eq(attr.revision, current.revision))
         .go();
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      if (attempt >= MAX_ATTEMPTS) throw conflict('The incident changed while it was being updated; try again');
-      continue;
-    }
-    const incident: IncidentItem = { ...current, ...set };
-    await recordEffects(deps, incident, result.effects, now);
-    return { incident, result };
-  }
+      const incident: IncidentItem = { ...current, ...set };
+      return { incident, result, effects: result.effects };
+    },
+    { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
+  );
+  // Outside the loop: the effects follow the one write that won, and run once.
+  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now);
+  return { incident: outcome.incident, result: outcome.result };
 }
 
 async function recordEffects(deps: Deps, incident: IncidentItem, effects: readonly TimelineEffect[], now: Date): Promise<void> {

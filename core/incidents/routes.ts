@@ -1,8 +1,6 @@
 import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
-import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity as security } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -116,9 +114,11 @@ function noteRouter() {
   return r;
 }
 
-/** Mounts incidents, their timeline and notes on the dashboard surface. */
-export function incidentRoutes(dashboard: OpenAPIHono<AppEnv>): void {
-  dashboard.route('/incidents', incidentRouter());
-  dashboard.route('/incident-events', eventRouter());
-  dashboard.route('/incident-notes', noteRouter());
+/** Incidents, their timeline and notes on the dashboard surface. */
+export function incidentRoutes() {
+  const r = createRouter();
+  r.route('/incidents', incidentRouter());
+  r.route('/incident-events', eventRouter());
+  r.route('/incident-notes', noteRouter());
+  return r;
 }

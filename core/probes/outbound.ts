@@ -23,7 +23,7 @@ import type { OutboundDetails, ProbeRun, ProbeState } from './schema.js';
 
 /** An outbound check the caller may act on; inbound, missing, deleted and foreign checks are all 404. */
 export async function loadOutboundCheck(ctx: Ctx, checkId: number, minRole: Role): Promise<CheckItem> {
-  const check = await loadCheck(ctx.deps, ctx.actor, checkId, minRole);
+  const check = await loadCheck(ctx, checkId, minRole);
   if (check.checkMode !== 'OUTBOUND') throw notFound('Outbound check');
   return check;
 }

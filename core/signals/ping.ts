@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import type { PingKind } from '../checks/status.js';
 import { clientIp } from '../http/clientIp.js';
 import type { AppEnv } from '../http/env.js';
-import { HttpError } from '../http/errors.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { readPingBody } from './body.js';
 import { checkNotFound } from './history.js';
@@ -39,12 +38,8 @@ export async function answerPing(c: Context<AppEnv>, hints: PingHints, token: st
     body,
   });
   if (result.outcome === 'rate_limited') {
-    throw new HttpError('RATE_LIMITED', 'Too many pings for this check', undefined, {
-      'Retry-After': String(result.retryAfterSeconds),
-      'RateLimit-Limit': String(PING_RATE_LIMIT.limit),
-      'RateLimit-Remaining': '0',
-      'RateLimit-Reset': String(result.retryAfterSeconds),
-    });
+    const refused = { allowed: false, limit: PING_RATE_LIMIT.limit, remaining: 0, resetSeconds: result.retryAfterSeconds };
+    enforce(refused, 'Too many pings for this check');
   }
   if (result.outcome === 'unknown') {
     enforce(await consumeRateLimit(deps, UNKNOWN_TOKEN_LIMIT, `ip:${clientIp(c)}`));

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
 import { sessionAuth } from '../auth/middleware.js';
+import { ErrorBody } from '../http/errors.js';
 import { jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
@@ -11,7 +13,7 @@ import { slugPingRoutes } from './slugRoutes.js';
 import { signalStream } from './stream.js';
 
 const errors = {
-  404: jsonResponse(z.object({ statusCode: z.number(), message: z.string(), error: z.string(), code: z.string() }), 'Unknown check (code CHECK_NOT_FOUND)'),
+  404: jsonResponse(ErrorBody, 'Unknown check (code CHECK_NOT_FOUND)'),
   413: { description: 'Payload over 10,240 bytes; nothing stored' },
   429: { description: 'Rate limited (per check token, or per address for unknown tokens)' },
 };
@@ -44,7 +46,7 @@ export function signalRoutes() {
     }
   }
 
-  slugPingRoutes(r, hints);
+  r.route('/', slugPingRoutes(hints));
 
   r.use('/token/*', sessionAuth());
   r.openapi(
@@ -56,7 +58,7 @@ export function signalRoutes() {
       request: { params: TokenParam, query: SignalHistoryQuery },
       responses: { 200: jsonResponse(pageSchema(Signal, 'SignalPage'), 'Signals, newest first'), 404: errors[404] },
     }),
-    async (c) => c.json(await listSignals({ deps: c.var.deps, actor: c.var.actor }, c.req.valid('param').token, c.req.valid('query')), 200),
+    async (c) => c.json(await listSignals(requestCtx(c), c.req.valid('param').token, c.req.valid('query')), 200),
   );
 
   r.use('/sse', sessionAuth());

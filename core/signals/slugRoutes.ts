@@ -1,6 +1,6 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { ApiKeyActor } from '../context.js';
+import { requestCtx, type ApiKeyActor, type Ctx } from '../context.js';
 import { authenticateApiKey, bearerToken } from '../auth/middleware.js';
 import { findCheckBySlug } from '../checks/repository.js';
 import { createHeartbeatJob } from '../checks/v1.js';
@@ -8,6 +8,7 @@ import type { PingKind } from '../checks/status.js';
 import type { AppEnv } from '../http/env.js';
 import { badRequest, conflict, forbidden, HttpError } from '../http/errors.js';
 import { apiKeySecurity, jsonResponse } from '../http/openapi.js';
+import { createRouter } from '../http/router.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { listProjects } from '../identity/projects.js';
 import type { CheckItem } from '../store/entities/check.js';
@@ -24,7 +25,8 @@ export const SUNSET = 'Sun, 11 Apr 2027 00:00:00 GMT';
  * (service or ping keys, read_write), and the deprecated `/signals/p/:pingKey/:slug[...]` that
  * takes a ping key in the URL and says so in `Deprecation`/`Sunset` headers.
  */
-export function slugPingRoutes(r: OpenAPIHono<AppEnv>, hints: PingHints): void {
+export function slugPingRoutes(hints: PingHints) {
+  const r = createRouter();
   r.use('/p/*', async (c, next) => {
     await next();
     c.res.headers.set('Deprecation', 'true');
@@ -68,6 +70,7 @@ export function slugPingRoutes(r: OpenAPIHono<AppEnv>, hints: PingHints): void {
       );
     }
   }
+  return r;
 }
 
 type SlugQuery = { create?: string | undefined; project?: number | undefined };
@@ -75,6 +78,8 @@ type SlugQuery = { create?: string | undefined; project?: number | undefined };
 /** Resolves the slug in the key's workspace (creating the job on request) and pings it. */
 async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor, slug: string, kind: PingKind, query: SlugQuery): Promise<boolean> {
   if (actor.permission !== 'read_write') throw forbidden('Slug pings need a read_write key');
+  // These routes authenticate inside the handler: from here on the key is the request's actor.
+  c.set('actor', actor);
   // The key's own request budget, as on the Integration API (the per-check ping limit still applies).
   enforce(await consumeRateLimit(c.var.deps, DEFAULT_RATE_LIMIT, `key:${actor.apiKeyId}`));
   // Read (and size-check) the body first: a refused ping must not have created a job.
@@ -91,23 +96,22 @@ async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor
   if (!check) {
     if (!create) throw checkNotFound();
     if (!SLUG.test(slug)) throw badRequest('Invalid slug', [{ path: 'slug', message: 'must match ^[a-z0-9_-]{1,64}$' }]);
-    ({ check, created } = await createJob(c, actor, slug, query.project));
+    ({ check, created } = await createJob(requestCtx(c), actor.workspaceId, slug, query.project));
   }
   if (!hints.get(check.token)) hints.set(check.token, hintOf(check));
   await answerPing(c, hints, check.token, kind, body);
   return created;
 }
 
-async function createJob(c: Context<AppEnv>, actor: ApiKeyActor, slug: string, projectId: number | undefined): Promise<{ check: CheckItem; created: boolean }> {
-  const ctx = { deps: c.var.deps, actor };
-  const project = projectId ?? (await listProjects(ctx, actor.workspaceId))[0]?.projectId;
+async function createJob(ctx: Ctx, workspaceId: number, slug: string, projectId: number | undefined): Promise<{ check: CheckItem; created: boolean }> {
+  const project = projectId ?? (await listProjects(ctx, workspaceId))[0]?.projectId;
   if (project === undefined) throw badRequest('The workspace has no project to create the job in', [{ path: 'project', message: 'Required' }]);
   try {
     return { check: await createHeartbeatJob(ctx, { name: slug, projectId: project, slug }), created: true };
   } catch (err) {
     // Two first pings at once: the other one created it.
     if (!(err instanceof HttpError && err.code === 'SLUG_TAKEN')) throw err;
-    const existing = await findCheckBySlug(ctx.deps, actor.workspaceId, slug);
+    const existing = await findCheckBySlug(ctx.deps, workspaceId, slug);
     if (!existing) throw err;
     return { check: existing, created: false };
   }

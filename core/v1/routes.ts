@@ -1,5 +1,5 @@
 import { requestCtx } from '../context.js';
-import { keyWorkspaceId } from './keyScope.js';
+import { keyWorkspaceId, whoAmI } from './keyScope.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
@@ -7,7 +7,6 @@ import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
 import { createProject, getProject, listProjects, toProject } from '../identity/projects.js';
-import { badRequest } from '../http/errors.js';
 import { v1CheckRoutes } from './checks.js';
 import { v1JobRoutes } from './jobs.js';
 import { v1DeploymentRoutes } from './deployments.js';
@@ -39,19 +38,7 @@ export function v1Routes() {
 
   r.openapi(
     createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }),
-    async (c) => {
-      const actor = c.var.actor;
-      const workspaceId = keyWorkspaceId(actor);
-      const workspace = (await c.var.deps.store.entities.workspace.get({ workspaceId }).go()).data;
-      if (actor.kind !== 'apiKey') throw badRequest('API key required');
-      return c.json(
-        {
-          workspace: { id: workspaceId, name: workspace?.name ?? '' },
-          apiKey: { id: actor.apiKeyId, name: actor.name, permission: actor.permission, kind: actor.keyKind },
-        },
-        200,
-      );
-    },
+    async (c) => c.json(await whoAmI(requestCtx(c)), 200),
   );
 
   r.openapi(

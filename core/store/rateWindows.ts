@@ -1,0 +1,35 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionalFailure } from './conditional.js';
+import type { Store } from './service.js';
+
+export type RateWindow = { rule: string; scope: string; windowStartMs: number; windowMs: number };
+
+/**
+ * Counts one request in the fixed window `RL#<rule>#<scope>#<windowStart>`: one UpdateItem ADD
+ * with a condition on the limit, expired by TTL a minute after the window closes. Lambdas share
+ * no memory, so the table is the counter. Returns the count after this request, or null when the
+ * window is already full (nothing is written). Other failures propagate: the caller decides.
+ */
+export async function countInWindow(store: Store, window: RateWindow, limit: number): Promise<number | null> {
+  try {
+    const result = await store.client.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key: { pk: `RL#${window.rule}#${window.scope}#${window.windowStartMs}`, sk: 'rl' },
+        UpdateExpression: 'ADD #count :one SET #expiresAt = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':limit': limit,
+          ':expiresAt': Math.floor((window.windowStartMs + window.windowMs) / 1000) + 60,
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(result.Attributes?.count ?? limit);
+  } catch (err) {
+    if (isConditionalFailure(err)) return null;
+    throw err;
+  }
+}
