@@ -27,7 +27,7 @@ const PREVIEW_CHARS = 200;
 const RECENT_RUNS = 10;
 
 /** The check the key may read, by id or `slug:<slug>` (404 when missing or foreign). */
-export const readableCheck = (ctx: Ctx, ref: string): Promise<CheckItem> => loadCheckByRef(ctx.deps, ctx.actor, ref, 'VIEWER');
+export const readableCheck = (ctx: Ctx, ref: string): Promise<CheckItem> => loadCheckByRef(ctx, ref, 'VIEWER');
 
 function preview(payload: unknown): string | null {
   if (payload === null || payload === undefined) return null;
