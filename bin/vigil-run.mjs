@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+await (await import('tsx/esm/api')).tsImport('../core/cli/main.ts', import.meta.url);

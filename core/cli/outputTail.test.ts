@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { OutputTail } from './outputTail.js';
+import { exitCodeOf, parseCommandLine, pingUrl } from './vigilRun.js';
+
+describe('OutputTail', () => {
+  it('keeps exactly the last bytes across chunk boundaries', () => {
+    const tail = new OutputTail(10);
+    for (const chunk of ['abc', 'defgh', 'ijklmnop', 'qr']) tail.push(Buffer.from(chunk));
+    expect(tail.text()).toBe('ijklmnopqr');
+  });
+
+  it('never starts the body inside a multi-byte character', () => {
+    const tail = new OutputTail(4);
+    tail.push(Buffer.from('xé€')); // 1 + 2 + 3 bytes; the last 4 cut é in half
+    expect(tail.text()).toBe('€');
+  });
+});
+
+describe('pingUrl', () => {
+  it('appends the suffix and run id, keeping an existing query', () => {
+    const base = new URL('https://vigil.example/api/signals/ping/tok/?x=1');
+    expect(pingUrl(base, 'start', 'r1').href).toBe('https://vigil.example/api/signals/ping/tok/start?x=1&rid=r1');
+    expect(pingUrl(base, '', 'r1').href).toBe('https://vigil.example/api/signals/ping/tok?x=1&rid=r1');
+  });
+});
+
+describe('parseCommandLine', () => {
+  it('prefers --url over VIGIL_PING_URL and keeps the command arguments verbatim', () => {
+    const parsed = parseCommandLine(['--url', 'http://a/p', '--', 'tar', '-czf', '--url'], { VIGIL_PING_URL: 'http://b/p' });
+    expect(parsed).toEqual({ url: new URL('http://a/p'), command: 'tar', args: ['-czf', '--url'] });
+  });
+});
+
+describe('exitCodeOf', () => {
+  it('is the code, or 128 + the signal number', () => {
+    expect(exitCodeOf(3, null)).toBe(3);
+    expect(exitCodeOf(null, 'SIGTERM')).toBe(143);
+    expect(exitCodeOf(null, 'SIGKILL')).toBe(137);
+  });
+});
