@@ -15,6 +15,7 @@ import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
 import { mcpRoutes } from './mcp/index.js';
+import { installMetricsRoutes } from './metrics/routes.js';
 
 export { createSignalApp } from './signalApp.js';
 
@@ -24,6 +25,8 @@ export { createSignalApp } from './signalApp.js';
  */
 export function createApp(deps: Deps): Hono<AppEnv> {
   return createAppShell(deps, (app) => {
+    // First, so its ping counter wraps the signal routes mounted below.
+    app.route('/', installMetricsRoutes());
     app.route('/api/v1', v1Routes());
     // The assistant surface at {base_url}/mcp and at /mcp ({mcp_url} locally); it reads the app's own OpenAPI documents.
     const mcp = mcpRoutes({ readDocument: (path) => app.request(path) });

@@ -19,6 +19,8 @@ export const ConfigSchema = z.object({
   VIGIL_HOME_REGION: z.enum(['us-east-1', 'eu-west-1', 'ap-southeast-1']).default('us-east-1'),
   VIGIL_PUBLIC_URL: z.url().optional(),
   VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  // Unset keeps `GET /metrics` off (404); a short token would be guessable by a scraper's neighbours.
+  VIGIL_METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters, no spaces').optional()),
 });
 
 export type Config = {
@@ -34,6 +36,8 @@ export type Config = {
   /** The address clients use, ending before `/api` (ping URLs are built from it). */
   publicUrl: string;
   accessTokenTtlSeconds: number;
+  /** Bearer token of the install's own `GET /metrics`; undefined keeps that route off. */
+  metricsToken: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -58,5 +62,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     homeRegion: value.VIGIL_HOME_REGION,
     publicUrl: (value.VIGIL_PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     accessTokenTtlSeconds: value.VIGIL_ACCESS_TOKEN_TTL_SECONDS,
+    metricsToken: value.VIGIL_METRICS_TOKEN,
   };
 }

@@ -12,6 +12,7 @@ import { v1JobRoutes } from './jobs.js';
 import { v1DeploymentRoutes } from './deployments.js';
 import { v1MaintenanceRoutes } from './maintenance.js';
 import { v1IncidentRoutes } from './incidents.js';
+import { v1MetricsRoutes } from '../metrics/routes.js';
 
 const WhoAmI = z
   .object({
@@ -75,6 +76,7 @@ export function v1Routes() {
   r.route('/', v1DeploymentRoutes());
   r.route('/', v1MaintenanceRoutes());
   r.route('/', v1IncidentRoutes());
+  r.route('/', v1MetricsRoutes());
 
   r.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Vigil Integration API', version: '1' }, servers: [{ url: '/api/v1' }] });
   return r;

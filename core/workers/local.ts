@@ -1,5 +1,5 @@
 import type { LocalDeps } from '../runtime.js';
-import { runSweep } from '../sweep/index.js';
+import { timedSweep } from '../metrics/sweepTiming.js';
 import { startLocalProbes } from '../probes/local.js';
 
 /**
@@ -13,7 +13,7 @@ export function startLocalWorkers(deps: LocalDeps): () => Promise<void> {
   // The evaluator sweep; a tick that finds the previous sweep still running skips.
   let sweeping: Promise<unknown> | undefined;
   const sweepTimer = setInterval(() => {
-    sweeping ??= runSweep(deps)
+    sweeping ??= timedSweep(deps)
       .catch((err: unknown) => console.error('sweep failed', err))
       .finally(() => (sweeping = undefined));
   }, deps.config.sweepSeconds * 1000);

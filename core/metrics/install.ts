@@ -1,0 +1,77 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { deadLetterLane, LocalQueue } from '../adapters/local/queue.js';
+import type { Deps } from '../deps.js';
+import { QUEUE_NAMES } from '../ports/index.js';
+import { countQuery } from '../store/count.js';
+import { lastSweep } from './sweepTiming.js';
+import type { Exposition } from './workspace.js';
+
+/**
+ * Figures no store read could give cheaply, counted in the process that serves them. Keyed by the
+ * runtime's Deps, so each runtime (and each test context) counts its own.
+ */
+export type InstallCounters = { pings: Record<PingOutcome, number> };
+export type PingOutcome = 'accepted' | 'rejected';
+
+const counters = new WeakMap<Deps, InstallCounters>();
+
+export function installCounters(deps: Deps): InstallCounters {
+  let found = counters.get(deps);
+  if (!found) counters.set(deps, (found = { pings: { accepted: 0, rejected: 0 } }));
+  return found;
+}
+
+/**
+ * The install's own health in the text format (`GET /metrics`). What each figure means on each
+ * runtime is in the help text and the README; in short: the sweep figures hold on both, the queue
+ * and ping figures are the embedded runtime's (on AWS, SQS, API Gateway and Lambda publish them
+ * to CloudWatch, and the API Lambda that serves this route sees no pings).
+ */
+export async function installMetrics(deps: Deps): Promise<Exposition> {
+  const registry = new Registry();
+  const now = deps.clock.now();
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+
+  const sweep = await lastSweep(deps);
+  if (sweep) {
+    gauge('vigil_sweep_last_duration_seconds', 'Wall time of the last evaluator sweep (all steps).').set(sweep.durationMs / 1000);
+    gauge('vigil_sweep_last_run_timestamp_seconds', 'When the last evaluator sweep ran (its captured instant), Unix seconds.').set(Date.parse(sweep.at) / 1000);
+    gauge('vigil_sweep_last_failed_steps', 'Steps of the last evaluator sweep that failed (retried by the next one).').set(sweep.failedSteps);
+  }
+
+  if (deps.queue instanceof LocalQueue) {
+    const pings = new Counter({
+      name: 'vigil_pings_total',
+      help: 'Pings this server answered since it started: accepted (2xx) or rejected (4xx/5xx: unknown token, too large, rate limited).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    const counted = installCounters(deps).pings;
+    pings.inc({ outcome: 'accepted' }, counted.accepted);
+    pings.inc({ outcome: 'rejected' }, counted.rejected);
+
+    const depth = gauge('vigil_queue_messages', 'Messages in a queue: waiting, in flight or delayed for a retry.', ['queue']);
+    const age = gauge('vigil_queue_oldest_message_age_seconds', 'Age of the oldest message in a queue (0 when empty).', ['queue']);
+    const dead = gauge('vigil_queue_dead_letters', 'Messages parked in the dead-letter queue after their last receive.', ['queue']);
+    await Promise.all(
+      QUEUE_NAMES.map(async (queue) => {
+        const [waiting, parked, oldest] = await Promise.all([laneSize(deps, queue), laneSize(deps, deadLetterLane(queue)), oldestSentAt(deps, queue)]);
+        depth.set({ queue }, waiting);
+        dead.set({ queue }, parked);
+        age.set({ queue }, oldest === undefined ? 0 : Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000));
+      }),
+    );
+  }
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/** A COUNT query over the lane's partition: keys only, no items back. */
+const laneSize = (deps: Deps, lane: string): Promise<number> =>
+  countQuery(deps.store, deps.store.entities.queueMessage.query.byId({ lane }).params() as QueryCommandInput);
+
+/** Message ids are ULIDs of the send time, so the partition's first item is the oldest message. */
+async function oldestSentAt(deps: Deps, lane: string): Promise<string | undefined> {
+  const first = await deps.store.entities.queueMessage.query.byId({ lane }).go({ limit: 1 });
+  return first.data[0]?.sentAt;
+}
