@@ -1,9 +1,8 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { deadLetterLane, LocalQueue } from '../adapters/local/queue.js';
 import type { Deps } from '../deps.js';
 import { QUEUE_NAMES } from '../ports/index.js';
-import { countQuery } from '../store/count.js';
 import { lastSweep } from './sweepTiming.js';
 import type { Exposition } from './workspace.js';
 
@@ -51,9 +50,9 @@ export async function installMetrics(deps: Deps): Promise<Exposition> {
     pings.inc({ outcome: 'accepted' }, counted.accepted);
     pings.inc({ outcome: 'rejected' }, counted.rejected);
 
-    const depth = gauge('vigil_queue_messages', 'Messages in a queue: waiting, in flight or delayed for a retry.', ['queue']);
+    const depth = gauge('vigil_queue_messages', `Messages in a queue: waiting, in flight or delayed for a retry (counted up to ${QUEUE_COUNT_CAP}).`, ['queue']);
     const age = gauge('vigil_queue_oldest_message_age_seconds', 'Age of the oldest message in a queue (0 when empty).', ['queue']);
-    const dead = gauge('vigil_queue_dead_letters', 'Messages parked in the dead-letter queue after their last receive.', ['queue']);
+    const dead = gauge('vigil_queue_dead_letters', `Messages parked in the dead-letter queue after their last receive (counted up to ${QUEUE_COUNT_CAP}).`, ['queue']);
     await Promise.all(
       QUEUE_NAMES.map(async (queue) => {
         const [waiting, parked, oldest] = await Promise.all([laneSize(deps, queue), laneSize(deps, deadLetterLane(queue)), oldestSentAt(deps, queue)]);
@@ -66,9 +65,21 @@ export async function installMetrics(deps: Deps): Promise<Exposition> {
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 
-/** A COUNT query over the lane's partition: keys only, no items back. */
-const laneSize = (deps: Deps, lane: string): Promise<number> =>
-  countQuery(deps.store, deps.store.entities.queueMessage.query.byId({ lane }).params() as QueryCommandInput);
+/** Where a queue's count stops: a scrape of a badly backed-up queue reads at most this many items. */
+export const QUEUE_COUNT_CAP = 10_000;
+
+/** A COUNT query over the lane's partition (no items back), stopping at the cap: past it, "at least". */
+async function laneSize(deps: Deps, lane: string): Promise<number> {
+  const params = deps.store.entities.queueMessage.query.byId({ lane }).params() as QueryCommandInput;
+  let total = 0;
+  let startKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await deps.store.client.send(new QueryCommand({ ...params, Select: 'COUNT', Limit: QUEUE_COUNT_CAP - total, ExclusiveStartKey: startKey }));
+    total += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && total < QUEUE_COUNT_CAP);
+  return total;
+}
 
 /** Message ids are ULIDs of the send time, so the partition's first item is the oldest message. */
 async function oldestSentAt(deps: Deps, lane: string): Promise<string | undefined> {
