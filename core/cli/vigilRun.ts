@@ -36,6 +36,9 @@ type Parsed = { url: URL; command: string; args: string[] } | { usage: string; h
 
 /** `util.parseArgs` (Node's own, maintained with Node); everything after `--` is the command. */
 export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): Parsed {
+  // `npx vigil-run -- --url X -- cmd` (npm's own advice for passing flags) may hand the first `--`
+  // on. Only our own options right after it mark it as npm's: `-- sh -c x -- y` is a command.
+  if (argv[0] === '--' && /^(--url(=.*)?|--help|-h)$/.test(argv[1] ?? '')) argv = argv.slice(1);
   let values: { url?: string | undefined; help?: boolean | undefined };
   let positionals: string[];
   try {

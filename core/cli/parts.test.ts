@@ -29,6 +29,12 @@ describe('parseCommandLine', () => {
     const parsed = parseCommandLine(['--url', 'http://a/p', '--', 'tar', '-czf', '--url'], { VIGIL_PING_URL: 'http://b/p' });
     expect(parsed).toEqual({ url: new URL('http://a/p'), command: 'tar', args: ['-czf', '--url'] });
   });
+
+  it('takes a leading -- that npx passed on, but a lone -- still starts the command', () => {
+    expect(parseCommandLine(['--', '--url', 'http://a/p', '--', 'true'], {})).toEqual({ url: new URL('http://a/p'), command: 'true', args: [] });
+    expect(parseCommandLine(['--', 'echo', '--url'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({ url: new URL('http://b/p'), command: 'echo', args: ['--url'] });
+    expect(parseCommandLine(['--', 'sh', '-c', 'x', '--', 'y'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({ url: new URL('http://b/p'), command: 'sh', args: ['-c', 'x', '--', 'y'] });
+  });
 });
 
 describe('exitCodeOf', () => {
