@@ -51,7 +51,8 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   if (command === undefined) return { usage: `vigil-run: no command given\n${USAGE}` };
   const raw = values.url ?? env.VIGIL_PING_URL;
   if (!raw) return { usage: `vigil-run: no ping URL (--url or VIGIL_PING_URL)\n${USAGE}` };
-  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) return { usage: `vigil-run: not an http(s) URL: ${raw}\n${USAGE}` };
+  // The URL itself stays out of the message: it carries the check's token, and cron mails stderr around.
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) return { usage: `vigil-run: the ping URL is not an http(s) URL\n${USAGE}` };
   return { url: new URL(raw), command, args };
 }
 
