@@ -26,6 +26,12 @@ import { createProbeRunEntity } from './entities/probeRun.js';
 import { createProbeRoundEntity } from './entities/probeRound.js';
 import { createProbeRollupEntity } from './entities/probeRollup.js';
 import { createQueueMessageEntity } from './entities/queueMessage.js';
+import { createTeamEntity } from './entities/team.js';
+import { createTeamMemberEntity } from './entities/teamMember.js';
+import { createOnCallScheduleEntity } from './entities/onCallSchedule.js';
+import { createOnCallOverrideEntity } from './entities/onCallOverride.js';
+import { createEscalationPolicyEntity } from './entities/escalationPolicy.js';
+import { createEscalationRuleEntity } from './entities/escalationRule.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
@@ -61,6 +67,12 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     probeRound: createProbeRoundEntity(config),
     probeRollup: createProbeRollupEntity(config),
     queueMessage: createQueueMessageEntity(config),
+    team: createTeamEntity(config),
+    teamMember: createTeamMemberEntity(config),
+    onCallSchedule: createOnCallScheduleEntity(config),
+    onCallOverride: createOnCallOverrideEntity(config),
+    escalationPolicy: createEscalationPolicyEntity(config),
+    escalationRule: createEscalationRuleEntity(config),
   };
   const service = new Service(entities);
   return {
