@@ -16,6 +16,7 @@ import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
 import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
+import { onCallRoutes } from './oncall/routes.js';
 
 export { createSignalApp } from './signalApp.js';
 
@@ -50,6 +51,7 @@ function dashboardRoutes() {
   dashboard.route('/signals', signalRoutes());
   dashboard.route('/deployments', deploymentRoutes());
   dashboard.route('/maintenance-windows', maintenanceRoutes());
+  dashboard.route('/', onCallRoutes());
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
   dashboard.doc31('/openapi.json', {
     openapi: '3.1.0',
