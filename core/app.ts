@@ -17,6 +17,7 @@ import { signalRoutes } from './signals/routes.js';
 import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
 import { onCallRoutes } from './oncall/routes.js';
+import { escalationRoutes } from './escalation/routes.js';
 
 export { createSignalApp } from './signalApp.js';
 
@@ -52,6 +53,7 @@ function dashboardRoutes() {
   dashboard.route('/deployments', deploymentRoutes());
   dashboard.route('/maintenance-windows', maintenanceRoutes());
   dashboard.route('/', onCallRoutes());
+  dashboard.route('/', escalationRoutes());
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
   dashboard.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
 import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
 import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
+import { refuseIfTargeted } from '../store/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
 
@@ -126,6 +127,7 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {
-  await getAlertChannel(ctx, channelId, 'ADMIN');
+  const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  await refuseIfTargeted(ctx.deps.store, channel.workspaceId, 'ALERT_CHANNEL', channelId, `Alert channel ${channelId}`);
   await ctx.deps.store.entities.alertChannel.delete({ channelId }).go();
 }

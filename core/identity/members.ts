@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import type { MembershipItem } from '../store/entities/membership.js';
 import type { UserItem } from '../store/entities/user.js';
+import { refuseIfTargeted } from '../store/policyTargets.js';
 
 export type Member = { userId: number; email: string; name: string | null; role: Role; createdAt: string };
 
@@ -93,6 +94,7 @@ export async function removeMember(ctx: Ctx, workspaceId: number, userId: number
   const scope = await authorize(ctx.deps, ctx.actor, workspaceId, leaving ? 'VIEWER' : 'ADMIN', 'Workspace');
   const target = await loadMembership(ctx.deps, workspaceId, userId);
   if (target.role === 'OWNER' && scope.role !== 'OWNER') throw forbidden('Only an OWNER can remove an OWNER');
+  await refuseIfTargeted(ctx.deps.store, workspaceId, 'USER', userId, `User ${userId}`);
   const { membership } = ctx.deps.store.entities;
   const remove = () =>
     membership

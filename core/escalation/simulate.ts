@@ -1,0 +1,95 @@
+import type { Ctx } from '../context.js';
+import type { Deps } from '../deps.js';
+import { notFound } from '../http/errors.js';
+import { peopleById, type Person } from '../oncall/people.js';
+import { readSchedule } from '../oncall/schedules.js';
+import { teamUserIds } from '../oncall/teams.js';
+import { scheduleSpec } from '../oncall/views.js';
+import type { EscalationPolicyItem } from '../store/entities/escalationPolicy.js';
+import { choosePolicy } from './choose.js';
+import { loadPolicy, stepsOf } from './policies.js';
+import type { Target } from './schema.js';
+import { cycleLengthMinutes, firings, reachOf, type ScheduleData } from './timeline.js';
+
+/**
+ * `GET /escalation-policies/:id/simulate?at=&projectId=`: who this policy would tell, and when,
+ * for an incident opened at `at` (default now), read from the stored policy, schedules and teams
+ * and computed by the same pure timeline as the engine. With `projectId`, it also says which
+ * routing would really apply to that project (another policy may come first).
+ */
+type ChannelInfo = { id: number; name: string; type: string; enabled: boolean };
+export type SimulatedTarget = Target & { alertChannel: ChannelInfo | null; users: Person[]; note: string | null };
+export type SimulatedStep = { cycle: number; position: number; minutesAfterOpen: number; at: string; targets: SimulatedTarget[] };
+
+const DAY_MS = 86_400_000;
+
+async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly number[], from: Date, to: Date): Promise<Map<number, ScheduleData>> {
+  const entries = await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const schedule = await readSchedule(deps, id);
+      if (!schedule || schedule.workspaceId !== workspaceId) return undefined;
+      return [id, { ...(await scheduleSpec(deps, schedule, from, to)), enabled: schedule.enabled }] as const;
+    }),
+  );
+  return new Map(entries.filter((e) => e !== undefined));
+}
+
+async function routingFor(deps: Deps, policy: EscalationPolicyItem, projectId: number) {
+  const project = (await deps.store.entities.project.get({ projectId }).go()).data;
+  if (!project || project.workspaceId !== policy.workspaceId) throw notFound('Project');
+  const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
+  const [policies, rules, channels] = await Promise.all([
+    escalationPolicy.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
+    escalationRule.query.byProject({ projectId }).go({ pages: 'all' }),
+    alertChannel.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
+  ]);
+  const choice = choosePolicy(
+    projectId,
+    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []) })),
+    rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled })),
+    channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
+  );
+  return { kind: choice.kind, policyId: choice.kind === 'policy' ? choice.policy.id : null };
+}
+
+export async function simulatePolicy(ctx: Ctx, policyId: number, query: { at?: string | undefined; projectId?: number | undefined }) {
+  const policy = await loadPolicy(ctx, policyId, 'VIEWER');
+  const { deps } = ctx;
+  const openedAt = query.at ? new Date(query.at) : deps.clock.now();
+  const steps = stepsOf(policy);
+  const fired = firings({ steps, repeatCount: policy.repeatCount }, openedAt);
+  const last = fired[fired.length - 1]?.at ?? openedAt;
+  const targets = steps.flatMap((s) => s.targets);
+  const scheduleIds = targets.flatMap((t) => (t.targetType === 'ON_CALL_SCHEDULE' ? [t.targetScheduleId] : []));
+  const teamIds = [...new Set(targets.flatMap((t) => (t.targetType === 'TEAM' ? [t.targetTeamId] : [])))];
+  const [schedules, teams, channels, routing] = await Promise.all([
+    schedulesOf(deps, policy.workspaceId, scheduleIds, new Date(openedAt.getTime() - DAY_MS), new Date(last.getTime() + DAY_MS)),
+    Promise.all(teamIds.map(async (id) => [id, await teamUserIds(deps, id)] as const)).then((e) => new Map(e)),
+    deps.store.entities.alertChannel.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
+    query.projectId !== undefined ? routingFor(deps, policy, query.projectId) : Promise.resolve(null),
+  ]);
+  const channelById = new Map(channels.data.map((c) => [c.channelId, { id: c.channelId, name: c.name, type: c.type, enabled: c.enabled }]));
+  const resolved = fired.map((f) => ({ f, reaches: f.targets.map((target) => ({ target, reach: reachOf(target, f.at, schedules, teams) })) }));
+  const people = await peopleById(deps, resolved.flatMap((r) => r.reaches.flatMap((x) => x.reach.userIds)));
+  const simulated: SimulatedStep[] = resolved.map(({ f, reaches }) => ({
+    cycle: f.cycle,
+    position: f.position,
+    minutesAfterOpen: f.delayMinutes,
+    at: f.at.toISOString(),
+    targets: reaches.map(({ target, reach }) => ({
+      ...target,
+      alertChannel: reach.channelIds[0] !== undefined ? (channelById.get(reach.channelIds[0]) ?? null) : null,
+      users: reach.userIds.map((id) => people.get(id) ?? { id, email: '', name: null }),
+      note: reach.note,
+    })),
+  }));
+  return {
+    policyId,
+    openedAt: openedAt.toISOString(),
+    projectId: query.projectId ?? null,
+    routing,
+    enabled: policy.enabled,
+    cycleMinutes: cycleLengthMinutes(steps),
+    steps: simulated,
+  };
+}
