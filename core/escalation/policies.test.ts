@@ -86,6 +86,8 @@ describe('escalation policies', () => {
       { priority: 300, ackTimeoutMinutes: 0 },
       { priority: 300, color: 'red' },
       { priority: 300, steps: undefined },
+      { priority: 300, steps: [{ position: 0, delayMinutes: 'x', targets: [] }, { position: 0 }, null] },
+      { priority: 300, steps: [user(0, 0), { position: 'one', delayMinutes: 5, targets: [{ targetType: 'TEAM', targetTeamId: -1 }] }] },
     ];
     for (const body of bad) {
       const err = expectError(await create(body), 400) as { details?: unknown[] };

@@ -42,6 +42,8 @@ describe('schedules: bad input is a 400 in the error shape', () => {
       { workspaceId, name: 'x', rotations: [{ ...rotation, effectiveFrom: '2026-03-02 09:00' }] },
       { workspaceId, name: 'x', rotations: [{ ...rotation, participants: [{ userId: admin.userId, position: 1 }] }] },
       { workspaceId, name: 'x', rotations: [{ ...rotation, handoffDay: 8 }] },
+      { workspaceId, name: 'x', rotations: [{ ...rotation, type: 'custom', effectiveFrom: 'x', participants: [{ position: 'a' }, null] }, null] },
+      { workspaceId, name: 'x', rotations: [{ ...rotation, customShiftHours: 0, effectiveUntil: 5 }] },
     ];
     for (const body of bad) {
       const err = expectError(await t.request('POST', '/on-call-schedules', { token: admin.token, body }), 400) as { details?: unknown[] };
