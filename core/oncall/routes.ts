@@ -1,8 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { sessionAuth } from '../auth/middleware.js';
+import { byClientIp, sessionAuth } from '../auth/middleware.js';
 import { requestCtx } from '../context.js';
 import { jsonBody as body, jsonResponse as json, sessionSecurity as security } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';
+import { DEFAULT_RATE_LIMIT, rateLimit } from '../http/rateLimit.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
 import { createOverride, deleteOverride } from './overrides.js';
@@ -113,9 +114,10 @@ function overrideRouter() {
   return r;
 }
 
-/** The secret calendar URL: the token is the credential, so no session is asked for. */
+/** The secret calendar URL: the token is the credential, so no session is asked for; the default limit counts by client address. */
 function calendarRouter() {
   const r = createRouter();
+  r.use('*', rateLimit(DEFAULT_RATE_LIMIT, byClientIp));
   r.openapi(
     createRoute({ method: 'get', path: '/{token}/calendar.ics', tags, request: { params: z.object({ token: z.string().max(100) }) }, responses: { 200: ics('The final schedule as iCalendar') } }),
     async (c) => c.body(await calendarBySecret(c.var.deps, c.req.valid('param').token), 200, CALENDAR_HEADERS),
