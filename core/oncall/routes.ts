@@ -11,7 +11,7 @@ import { Gap, HoursReportEntry, OnCallQuery, Override, OverrideCreate, RangeQuer
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './schedules.js';
 import { teamMemberRoutes, teamRoutes } from './teamRoutes.js';
 import { WorkspaceListQuery } from './teamSchema.js';
-import { calendarBySecret, hoursReport, listGaps, listOverrides, listShifts, rotateCalendarSecret, scheduleCalendarForViewer, whoIsOnCall } from './views.js';
+import { calendarBySecret, hoursReport, listGaps, listOverrides, listShifts, revokeCalendarSecret, rotateCalendarSecret, scheduleCalendarForViewer, whoIsOnCall } from './views.js';
 
 const tags = ['on-call'];
 const deleted = { 204: { description: 'Deleted' } };
@@ -96,6 +96,13 @@ function scheduleRouter() {
       responses: { 201: json(CalendarSecret, 'The new secret URL, shown once') },
     }),
     async (c) => c.json(await rotateCalendarSecret(requestCtx(c), c.req.valid('param').id), 201),
+  );
+  r.openapi(
+    createRoute({ method: 'delete', path: '/{id}/calendar-secret', tags, security, description: 'Turns the secret calendar URL off (ADMIN).', request: { params: IdParam }, responses: deleted }),
+    async (c) => {
+      await revokeCalendarSecret(requestCtx(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
   );
   return r;
 }

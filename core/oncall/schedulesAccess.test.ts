@@ -84,6 +84,7 @@ describe('schedules: foreign ids are 404', () => {
     expectError(await t.request('PUT', base, { token: admin.token, body: { name: 'x' } }), 404);
     expectError(await t.request('DELETE', base, { token: admin.token }), 404);
     expectError(await t.request('POST', `${base}/calendar-secret`, { token: admin.token }), 404);
+    expectError(await t.request('DELETE', `${base}/calendar-secret`, { token: admin.token }), 404);
     expectError(await t.request('POST', '/on-call-overrides', { token: admin.token, body: override(foreign.id, admin.userId) }), 404);
     expectError(await t.request('DELETE', `/on-call-overrides/${foreignOverride.id}`, { token: admin.token }), 404);
     expectError(await t.request('GET', `/on-call-schedules?workspaceId=${outsider.workspaceId}`, { token: admin.token }), 404);
@@ -151,6 +152,9 @@ describe('calendar.ics', () => {
     for (const bad of [`${foreign.id}_${second.body.token.split('_').slice(1).join('_')}`, 'nonsense', `${schedule.id}_${'A'.repeat(43)}`]) {
       expectError(await t.request('GET', path(bad)), 404);
     }
+    expectError(await t.request('DELETE', `${base}/calendar-secret`, { token: ws.member.token }), 403);
+    expect((await t.request('DELETE', `${base}/calendar-secret`, { token: admin.token })).status).toBe(204);
+    expectError(await t.request('GET', path(second.body.token)), 404);
     // A schedule that never had a secret URL has none to guess.
     expectError(await t.request('GET', path(`${foreign.id}_${'A'.repeat(43)}`)), 404);
   });

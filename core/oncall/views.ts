@@ -118,6 +118,12 @@ export async function rotateCalendarSecret(ctx: Ctx, scheduleId: number): Promis
   return { token, url: `${ctx.deps.config.publicUrl}/api/on-call-calendars/${token}/calendar.ics` };
 }
 
+/** Turns the secret calendar URL off (ADMIN); a later POST makes a new one. */
+export async function revokeCalendarSecret(ctx: Ctx, scheduleId: number): Promise<void> {
+  await loadSchedule(ctx, scheduleId, 'ADMIN');
+  await ctx.deps.store.entities.onCallSchedule.patch({ scheduleId }).remove(['calendarTokenHash']).go();
+}
+
 /** No credential but the token: a wrong, old or malformed token answers like an unknown schedule. */
 export async function calendarBySecret(deps: Deps, token: string): Promise<string> {
   const match = /^(\d{1,16})_[A-Za-z0-9_-]{43}$/.exec(token);
