@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { retryOnConflict } from '../store/conditional.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
@@ -113,7 +113,7 @@ export async function getSchedule(ctx: Ctx, scheduleId: number): Promise<Schedul
   return toSchedule(ctx.deps, (await loadSchedule(ctx, scheduleId, 'VIEWER')).schedule);
 }
 
-const lostRaces = () => new HttpError('CONFLICT', 'The schedule kept changing while this request ran; try again');
+const lostRaces = () => conflict('The schedule kept changing while this request ran; try again');
 
 /** Changed fields only; a supplied `rotations` array replaces every rotation. One write, conditional on the revision read. */
 export async function updateSchedule(ctx: Ctx, scheduleId: number, input: ScheduleUpdate): Promise<Schedule> {
