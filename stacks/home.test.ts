@@ -43,6 +43,21 @@ describe('StorageStack', () => {
       },
     });
   });
+
+  it('has the sparse outbox-due index the relay sweeps (gsi4)', () => {
+    template(StorageStack).hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: 'gsi4',
+          KeySchema: [
+            { AttributeName: 'gsi4pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi4sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ]),
+    });
+  });
 });
 
 describe('QueueStack', () => {

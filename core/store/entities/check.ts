@@ -1,4 +1,5 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { OUTBOX_ATTRIBUTES } from '../outbox.js';
 
 export const CHECK_STATUSES = ['NEW', 'OK', 'LATE', 'DOWN', 'PAUSED', 'RESUMED'] as const;
 export const CHECK_TYPES = ['HTTP', 'HEARTBEAT', 'DNS', 'TCP', 'SSL'] as const;
@@ -65,6 +66,8 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         /** Cooldowns of the latency and SSL-expiry warnings (one per check per hour). */
         latencyWarnedAt: { type: 'string' },
         sslWarnedAt: { type: 'string' },
+        /** Messages its status changes and warnings owe, until relayed (core/outbox). */
+        ...OUTBOX_ATTRIBUTES,
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
       },

@@ -1,4 +1,5 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { OUTBOX_ATTRIBUTES } from '../outbox.js';
 import { SEVERITIES } from './check.js';
 
 export const INCIDENT_STATES = ['ACTIVE', 'MONITORING', 'RESOLVED'] as const;
@@ -35,6 +36,8 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
         /** True when declared through the API rather than opened by a check or dependency. */
         declared: { type: 'boolean', required: true },
         revision: { type: 'number', required: true },
+        /** The alerts its changes owe, until relayed (core/outbox). */
+        ...OUTBOX_ATTRIBUTES,
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
       },

@@ -1,0 +1,40 @@
+import { QUEUE_NAMES, type QueueName } from '../ports/index.js';
+
+/**
+ * The outbox as the table stores it (design/reliability.md). An item whose state change owes
+ * messages carries them in `outbox`, appended by the same conditional write that makes the change,
+ * and sits in the sparse outbox-due index (`gsi4`) until a relay has published them and cleared
+ * them. Any entity joins by spreading `OUTBOX_ATTRIBUTES` into its attributes: the index fields are
+ * plain attributes (not an ElectroDB index), so one key format serves every entity and the safety
+ * net reads them all with one query per shard.
+ */
+
+/** One owed message. `body` is the message as JSON: ElectroDB keeps only declared keys of a map. */
+export type OutboxEntry = { id: string; queue: QueueName; body: string };
+
+export const OUTBOX_INDEX = 'gsi4';
+export const OUTBOX_FIELDS = { entries: 'outbox', lastId: 'outboxId', due: 'gsi4pk', dueAt: 'gsi4sk' } as const;
+
+/** One shard serves a great many pending items; raising it means writers spread and the relay reads each. */
+export const OUTBOX_SHARDS: readonly string[] = ['outbox#0'];
+export const outboxShardFor = (_id: string): string => OUTBOX_SHARDS[0] ?? 'outbox#0';
+
+export const OUTBOX_ATTRIBUTES = {
+  /** Messages owed by this item's last state changes, oldest first; relays remove them once published. */
+  outbox: {
+    type: 'list',
+    items: {
+      type: 'map',
+      properties: {
+        id: { type: 'string', required: true },
+        queue: { type: QUEUE_NAMES, required: true },
+        body: { type: 'string', required: true },
+      },
+    },
+  },
+  /** The id of the last entry appended: a relay that saw it clears the whole outbox on that condition. */
+  outboxId: { type: 'string' },
+  /** The outbox-due index: shard, and when the last entry was written (the safety net reads older ones). */
+  outboxDue: { type: 'string', field: OUTBOX_FIELDS.due },
+  outboxDueAt: { type: 'string', field: OUTBOX_FIELDS.dueAt },
+} as const;
