@@ -3,6 +3,7 @@ import type { TestContext } from '../../test/harness.js';
 import { emailChannel, mailTo } from '../alerting/testSupport.js';
 import type { User } from '../checks/testSupport.js';
 import { fakeResolver, fakeResponse, spyConnect } from '../outbound/test-support.js';
+import { atEveryCrashPoint } from '../outbox/testSupport.js';
 import { runProbeForRegion } from './runner.js';
 import { ALL_REGIONS, createOutboundCheck, fixedLatency, pendingMessages, probeContext, targetServer } from './testSupport.js';
 import { warningsFor } from './warnings.js';
@@ -87,6 +88,27 @@ describe('latency and SSL-expiry warnings', () => {
     expect(t.deps.queue.deadLetters.alerts ?? []).toEqual([]);
     const incidents = await t.request<{ total: number }>('GET', `/incidents?workspaceId=${owner.workspaceId}&checkId=${check.id}`, { token: owner.token });
     expect(incidents.body.total).toBe(0);
+  });
+
+  it('a crash after any write from the cooldown on, then a sweep: the warning is mailed once per channel, and not again within the hour', async () => {
+    const owner = await t.signup();
+    const channels = [await emailChannel(t, owner), await emailChannel(t, owner)];
+    const slowRun = (checkId: number) => runProbeForRegion(t.deps, { checkId, region: 'us-east-1' }, { now: fixedLatency(750) });
+    const mails = () => channels.map((channel) => mailTo(t, channel.email).map((m) => m.subject));
+    const crashPoints = await atEveryCrashPoint(t, {
+      setup: async () => ({ check: await createOutboundCheck(t, owner, `${server.origin}/slow`, { regions: ['us-east-1'], latencyWarnMs: 200 }), before: mails() }),
+      act: ({ check }) => slowRun(check.id),
+      verify: async ({ check, before }, crashAfter) => {
+        // The region reports again within the hour: the cooldown holds, nothing more is owed.
+        t.clock.advanceSeconds(60);
+        await slowRun(check.id);
+        await t.deps.queue.drain();
+        const sent = mails().map((subjects, i) => subjects.slice(before[i]?.length).map((subject) => `${crashAfter}: ${subject}`));
+        expect(sent).toEqual(channels.map(() => [`${crashAfter}: [Warning] Slow response: ${check.name} took 750 ms`]));
+        expect(t.deps.queue.deadLetters.alerts ?? []).toEqual([]);
+      },
+    });
+    expect(crashPoints).toBeGreaterThanOrEqual(2);
   });
 
   it('judges only successful runs, and the latency threshold only when one is set', () => {

@@ -1,0 +1,89 @@
+import { vi } from 'vitest';
+import type { TestContext } from '../../test/harness.js';
+import { runSweep } from '../sweep/index.js';
+import { OUTBOX_GRACE_MS } from './relay.js';
+
+/** Shared fault injection of the outbox tests (not a test file itself). */
+
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+const touchesOutbox = (input: unknown): boolean => JSON.stringify(input ?? null).includes('"outbox"');
+
+export type Crash = { crashed(): boolean; stop(): void };
+
+/**
+ * A process dying right after its `after`-th store write, counted from the first write that
+ * records owed messages (the state change itself): every write before landed, and the next store
+ * request or queue publish throws, once. Both store clients (the ping path's too) and the queue.
+ */
+export function crashAfterWrites(t: TestContext, after: number): Crash {
+  const name = `crash-${Math.random().toString(36).slice(2)}`;
+  let counting = false;
+  let writes = 0;
+  let fired = false;
+  const due = (): boolean => {
+    if (fired || !counting || writes < after) return false;
+    fired = true;
+    return true;
+  };
+  const stacks = [t.deps.store.client.middlewareStack, t.deps.store.hot.middlewareStack];
+  for (const stack of stacks) {
+    stack.add(
+      (next, context) => async (args) => {
+        if (due()) throw new Error(`injected crash after write ${after}`);
+        const isWrite = WRITES.has(context.commandName ?? '');
+        if (isWrite && !counting && touchesOutbox(args.input)) counting = true;
+        const result = await next(args);
+        if (isWrite && counting) writes++;
+        return result;
+      },
+      { step: 'initialize', name },
+    );
+  }
+  const publish = t.deps.queue.publish.bind(t.deps.queue);
+  const spy = vi.spyOn(t.deps.queue, 'publish').mockImplementation(async (queue, bodies) => {
+    if (due()) throw new Error(`injected crash after write ${after}`);
+    return publish(queue, bodies);
+  });
+  return {
+    crashed: () => fired,
+    stop: () => {
+      for (const stack of stacks) stack.remove(name);
+      spy.mockRestore();
+    },
+  };
+}
+
+/** The evaluator sweep once the fast path's grace has passed, then every queue drained. */
+export async function sweepAndDeliver(t: TestContext): Promise<void> {
+  t.clock.advance(OUTBOX_GRACE_MS);
+  await runSweep(t.deps);
+  await t.deps.queue.drain();
+}
+
+/**
+ * For each crash point of a state change (after its first write, its second, ... until it runs
+ * through without crashing): a fresh `setup`, the change with the crash, a sweep, and `verify`
+ * that the owed effect happened exactly once. Returns how many crash points there were.
+ */
+export async function atEveryCrashPoint<S>(
+  t: TestContext,
+  steps: { setup(): Promise<S>; act(state: S): Promise<unknown>; verify(state: S, crashAfter: number): Promise<void> },
+): Promise<number> {
+  for (let after = 1; after < 50; after++) {
+    const state = await steps.setup();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const crash = crashAfterWrites(t, after);
+    try {
+      await steps.act(state);
+    } catch {
+      // The crash: whatever the request or worker would have answered is gone with it.
+    } finally {
+      crash.stop();
+      logged.mockRestore();
+    }
+    await sweepAndDeliver(t);
+    await steps.verify(state, after);
+    if (!crash.crashed()) return after - 1;
+  }
+  throw new Error('the state change never ran through without a crash');
+}
