@@ -4,7 +4,8 @@ import { conflict } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
-import { publishStatusChange } from './pause.js';
+import { outboxWrite } from '../outbox/index.js';
+import type { CheckStatusChanged } from './events.js';
 import { readCheckById, slugScope, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
 import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
@@ -141,17 +142,30 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
 
 /**
  * Soft delete: the check disappears (404 everywhere), leaves the due index, frees its slug, stops
- * its probes, tells the incident worker (cause DELETE resolves open incidents) and drops its signals.
+ * its probes and drops its signals. The delete write itself owes the incident worker its DELETE
+ * message (which resolves the check's open incidents): a crash right after it still resolves them.
  */
 export async function softDeleteCheck(deps: Deps, check: CheckItem): Promise<void> {
   const now = deps.clock.now();
-  const deleted = await updateCheckGuarded(deps, check.token, () => ({
-    set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
-    remove: ['dueAt', 'dueShard'],
-  }));
+  await updateCheckGuarded(deps, check.token, (current) => {
+    const message: CheckStatusChanged = {
+      type: 'check.status_changed',
+      checkId: current.checkId,
+      workspaceId: current.workspaceId,
+      projectId: current.projectId ?? null,
+      from: current.status,
+      to: current.status,
+      at: now.toISOString(),
+      cause: 'DELETE',
+    };
+    return {
+      set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
+      remove: ['dueAt', 'dueShard'],
+      outbox: outboxWrite([{ queue: 'incidents', body: message }], now),
+    };
+  });
   if (check.slug !== undefined) await releaseSlug(deps, check.workspaceId, check.slug, check.checkId);
   await syncProbeSchedules(deps, check, undefined);
-  await publishStatusChange(deps, deleted, deleted.status, deleted.status, 'DELETE', now);
   await deleteSignals(deps, check.checkId);
 }
 

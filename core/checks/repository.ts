@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
+import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import { retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
@@ -95,7 +96,8 @@ async function syncRef(deps: Deps, before: CheckItem, after: CheckItem): Promise
 
 /** The attributes a patch may remove (ElectroDB refuses to remove required ones). */
 export type RemovableCheckKey = Parameters<ReturnType<Deps['store']['entities']['check']['patch']>['remove']>[0][number];
-export type CheckChanges = { set: Partial<CheckItem>; remove: RemovableCheckKey[] };
+/** `outbox`: the messages the change owes, recorded in the same write and relayed right after it. */
+export type CheckChanges = { set: Partial<CheckItem>; remove: RemovableCheckKey[]; outbox?: OutboxWrite };
 
 /**
  * Reads the check, derives the changes from what it found and writes them on the condition that
@@ -114,7 +116,8 @@ export async function updateCheckGuarded(
       if (!current || current.deletedAt !== undefined) throw notFound('Check');
       const changes = derive(current);
       if (!changes) return current;
-      let update = deps.store.entities.check.patch({ token }).set(changes.set);
+      let update = deps.store.entities.check.patch({ token }).set({ ...changes.set, ...changes.outbox?.set });
+      if (changes.outbox) update = update.append({ outbox: changes.outbox.entries });
       const removals = changes.remove.filter((key) => !(key in changes.set));
       if (removals.length > 0) update = update.remove(removals);
       const written = await update
@@ -126,6 +129,7 @@ export async function updateCheckGuarded(
           ].join(' AND '),
         )
         .go({ response: 'all_new' });
+      if (changes.outbox) await relayAfterWrite(deps, itemKey(deps.store.entities.check.get({ token })), written.data.outbox);
       await syncRef(deps, current, written.data as CheckItem);
       return written.data as CheckItem;
     },
