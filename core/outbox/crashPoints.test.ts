@@ -24,7 +24,7 @@ beforeAll(async () => {
 const ping = (job: Job, kind = '') => t.request('GET', `/signals/ping/${job.token}${kind}`);
 const incidentsOf = async (checkId: number) => (await t.deps.store.entities.incident.query.byCheck({ checkId }).go({ pages: 'all' })).data;
 /** What each channel was mailed about the job, in order (headlines only). */
-const mailsAbout = (job: Job) =>
+const mailsAbout = (job: { name: string }) =>
   channels.map((channel) =>
     mailTo(t, channel.email)
       .filter((mail) => mail.subject.includes(job.name))

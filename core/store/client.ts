@@ -2,6 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFo
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { systemClock } from '../clock.js';
 import { createTableInput } from './table.js';
+import { upgradeTable } from './tableUpgrade.js';
 
 export type DynamoOptions = {
   endpoint?: string;
@@ -84,8 +85,12 @@ function unverifiedSigner(region: string): NonNullable<DynamoDBClientConfig['sig
   };
 }
 
-/** Creates the table when it is missing (local runtime and tests; AWS gets it from `stacks/`). */
+/**
+ * Creates the table when it is missing, and adds an index a newer `TABLE_KEYS` has to one made
+ * before it (local runtime and tests; AWS gets both from `stacks/`).
+ */
 export async function ensureTable(client: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  await upgradeTable(client, tableName);
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return;
