@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { emailChannel, mailTo } from '../alerting/testSupport.js';
 import { listIncidentEvents } from '../incidents/repository.js';
-import { createJob, type Job } from '../signals/test-support.js';
-import { atEveryCrashPoint } from './testSupport.js';
+import { sweepHeartbeats } from '../sweep/index.js';
+import { checkOf, createJob, signalsOf, type Job } from '../signals/test-support.js';
+import { atEveryCrashPoint, sweepAndDeliver } from './testSupport.js';
 
 /**
  * Every state change that owes messages, crashed after each of its writes in turn and then swept:
@@ -32,18 +33,133 @@ const mailsAbout = (job: { name: string }) =>
   );
 const eachChannel = <T>(value: T): T[] => channels.map(() => value);
 
-/** A job that pinged and then failed: DOWN, with its incident open and mailed. */
-async function downJob(): Promise<Job & { name: string }> {
+/** A job that pinged once: OK, nothing owed. */
+async function okJob(): Promise<Job & { name: string }> {
   const job = await createJob(t, user, key);
   const name = (await t.request<{ name: string }>('GET', `/v1/jobs/${job.id}`, { token: key })).body.name;
   await ping(job);
-  t.clock.advanceSeconds(2);
-  await ping(job, '/fail');
   await t.deps.queue.drain();
+  t.clock.advanceSeconds(2);
   return { ...job, name };
 }
 
+/** A job that pinged and then failed: DOWN, with its incident open and mailed. */
+async function downJob(): Promise<Job & { name: string }> {
+  const job = await okJob();
+  await ping(job, '/fail');
+  await t.deps.queue.drain();
+  t.clock.advanceSeconds(2);
+  return job;
+}
+
+/** The one incident of a check and how many timeline events of `type` it has. */
+async function theIncident(checkId: number, after: number) {
+  const incidents = await incidentsOf(checkId);
+  expect(incidents.map(() => after)).toEqual([after]);
+  const incident = incidents[0]!;
+  const events = await listIncidentEvents(t.deps, incident.incidentId);
+  return { incident, count: (type: string) => events.filter((e) => e.type === type).length };
+}
+
 describe('a crash after any write of a state change, then a sweep: the effect happens once', () => {
+  it('a /fail ping: the check is DOWN, one incident opens and each channel is mailed once', async () => {
+    const points = await atEveryCrashPoint(t, {
+      setup: okJob,
+      act: async (job) => {
+        await ping(job, '/fail');
+        await t.deps.queue.drain();
+      },
+      verify: async (job, after) => {
+        expect((await checkOf(t, job.token)).status).toBe('DOWN');
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, count('OPENED')]).toEqual(['ACTIVE', 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened']));
+      },
+    });
+    expect(points).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a recovering ping: the incident resolves once and each channel hears it once; a retried ping is not swallowed', async () => {
+    await atEveryCrashPoint(t, {
+      setup: downJob,
+      act: async (job) => {
+        const answer = await ping(job);
+        await t.deps.queue.drain();
+        // A client that saw the crash sends the ping again at once.
+        if (answer.status !== 200) await ping(job);
+        await t.deps.queue.drain();
+      },
+      verify: async (job, after) => {
+        expect((await checkOf(t, job.token)).status).toBe('OK');
+        expect((await signalsOf(t, job.id)).filter((s) => s.type === 'SUCCESS').length).toBeGreaterThanOrEqual(2);
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, count('RESOLVED')]).toEqual(['RESOLVED', 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened', '[P1] Incident resolved']));
+      },
+    });
+  });
+
+  it('a missed heartbeat: the sweep flips the check once, one incident opens and each channel is mailed once', async () => {
+    await atEveryCrashPoint(t, {
+      setup: async () => {
+        const job = await okJob();
+        t.clock.advanceSeconds(60);
+        return job;
+      },
+      act: async () => {
+        await sweepHeartbeats(t.deps, t.clock.now());
+        await t.deps.queue.drain();
+      },
+      verify: async (job, after) => {
+        expect((await checkOf(t, job.token)).status).toBe('DOWN');
+        expect((await signalsOf(t, job.id)).filter((s) => s.type === 'FAIL')).toHaveLength(1);
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, count('OPENED')]).toEqual(['ACTIVE', 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened']));
+      },
+    });
+  });
+
+  it('a deployment pause: the incident of a DOWN check resolves once', async () => {
+    await atEveryCrashPoint(t, {
+      setup: downJob,
+      act: async () => {
+        await t.request('POST', '/v1/deployments', { token: key, body: { projectId: user.projectId, autoPause: true } });
+        await t.deps.queue.drain();
+      },
+      verify: async (job, after) => {
+        expect((await checkOf(t, job.token)).status).toBe('PAUSED');
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, count('RESOLVED')]).toEqual(['RESOLVED', 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened', '[P1] Incident resolved']));
+        // End the deployment so that the next scenario starts without one.
+        const open = await t.request<{ items: { id: number; endedAt: string | null }[] }>('GET', `/v1/deployments?projectId=${user.projectId}`, { token: key });
+        for (const deployment of open.body.items.filter((d) => d.endedAt === null)) await t.request('POST', `/v1/deployments/${deployment.id}/end`, { token: key });
+        await sweepAndDeliver(t);
+      },
+    });
+  });
+
+  it('an acknowledgement: acknowledged once, and each channel hears it once', async () => {
+    await atEveryCrashPoint(t, {
+      setup: async () => {
+        const job = await downJob();
+        return { job, incidentId: (await incidentsOf(job.id))[0]!.incidentId };
+      },
+      act: async ({ incidentId }) => {
+        const answer = await t.request('POST', `/v1/incidents/${incidentId}/acknowledge`, { token: key });
+        await t.deps.queue.drain();
+        if (answer.status !== 200) await t.request('POST', `/v1/incidents/${incidentId}/acknowledge`, { token: key });
+        await t.deps.queue.drain();
+      },
+      verify: async ({ job }, after) => {
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, incident.acknowledgedAt !== undefined, count('ACKNOWLEDGED')]).toEqual(['ACTIVE', true, 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened', '[P1] Incident acknowledged']));
+      },
+    });
+  });
+
   it('check deleted: its open incident resolves once, and the resolution is mailed once per channel', async () => {
     const points = await atEveryCrashPoint(t, {
       setup: downJob,
