@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { INCIDENT_EVENT_TYPES } from '../store/entities/incidentEvent.js';
 import type { Severity, TimelineEffect } from './transition.js';
 
 /**
@@ -44,3 +46,28 @@ export function alertMessagesFor(
     ];
   });
 }
+
+/**
+ * The timeline events an incident change owes, recorded in the change's own write with its alerts
+ * (core/outbox). The writer appends them itself right after the write; this message, on the
+ * `incidents` queue, is for a writer that died first: the worker appends them (each once, by key).
+ */
+export const IncidentTimelineOwed = z.object({
+  type: z.literal('incident.timeline'),
+  incidentId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+  effects: z.array(
+    z.object({
+      key: z.string(),
+      type: z.enum(INCIDENT_EVENT_TYPES),
+      message: z.string(),
+      occurredAt: z.string(),
+      actor: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('user'), userId: z.number(), email: z.string() }),
+        z.object({ kind: z.literal('apiKey'), apiKeyId: z.number(), name: z.string() }),
+        z.object({ kind: z.literal('system') }),
+      ]),
+    }),
+  ),
+}) satisfies z.ZodType<{ type: 'incident.timeline'; incidentId: number; workspaceId: number; effects: TimelineEffect[] }, unknown>;
+export type IncidentTimelineOwed = z.infer<typeof IncidentTimelineOwed>;

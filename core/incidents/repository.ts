@@ -4,7 +4,9 @@ import { conflict, notFound } from '../http/errors.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
-import { alertMessagesFor } from './events.js';
+import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
+import type { OutboxEntry } from '../store/outbox.js';
+import { alertMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
 
 export const toState = (item: IncidentItem): IncidentState => ({
@@ -48,6 +50,7 @@ export async function insertIncident(
   const result = transitionIncident(null, open, now);
   if (!result.ok) throw new Error('opening an incident cannot be refused');
   const iso = now.toISOString();
+  const owed = effectsOwed({ incidentId, ...fields, severity: result.state.severity }, result.effects, now);
   let created: IncidentItem;
   try {
     created = (
@@ -60,6 +63,7 @@ export async function insertIncident(
           severity: result.state.severity,
           startedAt: result.state.startedAt,
           revision: 1,
+          ...(owed ? { outbox: owed.entries, ...owed.set } : {}),
           createdAt: iso,
           updatedAt: iso,
         })
@@ -69,7 +73,7 @@ export async function insertIncident(
     if (isConditionalFailure(err)) return undefined;
     throw err;
   }
-  await recordEffects(deps, created, result.effects, now);
+  await recordEffects(deps, created, result.effects, now, created.outbox, owed);
   return created;
 }
 
@@ -85,8 +89,9 @@ export async function applyIncidentInput(
   input: IncidentInput,
   now: Date,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
-  const outcome: { incident: IncidentItem; result: TransitionResult; effects: readonly TimelineEffect[] | null } = await retryOnConflict(
-    async () => {
+  type Outcome = { incident: IncidentItem; result: TransitionResult; effects: readonly TimelineEffect[] | null; pending?: OutboxEntry[] | undefined; owed?: OutboxWrite | undefined };
+  const outcome: Outcome = await retryOnConflict(
+    async (): Promise<Outcome> => {
       const current = await readIncident(deps, incidentId);
       if (!current) throw notFound('Incident');
       const result = transitionIncident(toState(current), input, now);
@@ -103,24 +108,47 @@ export async function applyIncidentInput(
         ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
         ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
       };
-      await deps.store.entities.incident
-        .patch({ incidentId })
-        .set(set)
-        .where((attr, op) => op.eq(attr.revision, current.revision))
-        .go();
+      // What the change owes is recorded by the change's own write (core/outbox).
+      const owed = effectsOwed({ ...current, ...set }, result.effects, now);
+      let update = deps.store.entities.incident.patch({ incidentId }).set({ ...set, ...owed?.set });
+      if (owed) update = update.append({ outbox: owed.entries });
+      const written = await update.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
       const incident: IncidentItem = { ...current, ...set };
-      return { incident, result, effects: result.effects };
+      return { incident, result, effects: result.effects, pending: written.data.outbox, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
   );
   // Outside the loop: the effects follow the one write that won, and run once.
-  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now);
+  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed);
   return { incident: outcome.incident, result: outcome.result };
 }
 
-async function recordEffects(deps: Deps, incident: IncidentItem, effects: readonly TimelineEffect[], now: Date): Promise<void> {
+/**
+ * What a change owes, recorded in the incident's own write (core/outbox): its timeline events and
+ * its alerts. A crash after the write leaves them owed, and the sweep delivers them.
+ */
+function effectsOwed(incident: Parameters<typeof alertMessagesFor>[0], effects: readonly TimelineEffect[], now: Date): OutboxWrite | undefined {
+  if (effects.length === 0) return undefined;
+  const timeline: IncidentTimelineOwed = { type: 'incident.timeline', incidentId: incident.incidentId, workspaceId: incident.workspaceId, effects: [...effects] };
+  const alerts = alertMessagesFor(incident, effects).map((body) => ({ queue: 'alerts' as const, body }));
+  return outboxWrite([{ queue: 'incidents', body: timeline }, ...alerts], now);
+}
+
+/**
+ * After the write: the timeline (appended here, so it reads back at once; the owed copy of this
+ * write is then cleared unpublished), then the owed alerts through the relay's fast path.
+ */
+async function recordEffects(
+  deps: Deps,
+  incident: IncidentItem,
+  effects: readonly TimelineEffect[],
+  now: Date,
+  pending: OutboxEntry[] | undefined,
+  owed: OutboxWrite | undefined,
+): Promise<void> {
   for (const effect of effects) await appendIncidentEvent(deps, incident, effect, now);
-  await deps.queue.publish('alerts', alertMessagesFor(incident, effects));
+  const appended = new Set(owed?.entries.filter((entry) => entry.queue === 'incidents').map((entry) => entry.id));
+  await relayAfterWrite(deps, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, appended);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { QueueMessage } from '../ports/index.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
-import { applyIncidentInput, openIncidentsOfCheck } from './repository.js';
+import { IncidentTimelineOwed } from './events.js';
+import { appendIncidentEvent, applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
 
 /**
@@ -29,6 +30,11 @@ const isForeignType = (body: unknown): boolean => {
 export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
   const failedIds: string[] = [];
   for (const message of messages) {
+    const timeline = IncidentTimelineOwed.safeParse(message.body);
+    if (timeline.success) {
+      if (!(await appendOwedTimeline(deps, timeline.data))) failedIds.push(message.id);
+      continue;
+    }
     if (isForeignType(message.body)) continue;
     const parsed = IncidentQueueMessage.safeParse(message.body);
     if (!parsed.success) {
@@ -46,6 +52,18 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
     }
   }
   return { failedIds };
+}
+
+/** Timeline events an incident writer owed (core/incidents/repository.ts): each is appended once, by its key. */
+async function appendOwedTimeline(deps: Deps, owed: IncidentTimelineOwed): Promise<boolean> {
+  try {
+    const now = deps.clock.now();
+    for (const effect of owed.effects) await appendIncidentEvent(deps, owed, effect, now);
+    return true;
+  } catch (err) {
+    console.error(`incidents queue: could not append the owed timeline of incident ${owed.incidentId}`, err);
+    return false;
+  }
 }
 
 async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Date): Promise<void> {

@@ -28,12 +28,15 @@ const CONCURRENCY = 16;
 
 export type RelayOutcome = 'cleared' | 'partly_cleared' | 'taken';
 
-/** Publishes `entries` (the item's whole outbox as read or written) in order, then clears them. */
-export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[]): Promise<RelayOutcome> {
+/**
+ * Publishes `entries` (the item's whole outbox as read or written) in order, then clears them.
+ * Entries in `delivered` are cleared unpublished: the writer already did their work itself.
+ */
+export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[], delivered?: ReadonlySet<string>): Promise<RelayOutcome> {
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return 'taken';
-  for (const run of runsByQueue(entries)) await deps.queue.publish(run.queue, run.bodies);
+  for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) await deps.queue.publish(run.queue, run.bodies);
   const names = { '#o': OUTBOX_FIELDS.entries, '#oid': OUTBOX_FIELDS.lastId, '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt };
   const { table, client } = deps.store;
   try {
@@ -75,10 +78,10 @@ export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly 
 }
 
 /** The fast path: never fails the write it follows, because the sweep re-drives what it leaves. */
-export async function relayAfterWrite(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined): Promise<void> {
+export async function relayAfterWrite(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined, delivered?: ReadonlySet<string>): Promise<void> {
   if (!entries || entries.length === 0) return;
   try {
-    await relayOutbox(deps, key, entries);
+    await relayOutbox(deps, key, entries, delivered);
   } catch (err) {
     console.error('outbox relay failed; the sweep will publish the messages', err);
   }

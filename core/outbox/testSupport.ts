@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
+import { handleAlertMessages } from '../alerting/dispatch.js';
 import { runSweep } from '../sweep/index.js';
 import { OUTBOX_GRACE_MS } from './relay.js';
 
@@ -14,14 +15,17 @@ export type Crash = { crashed(): boolean; stop(): void };
  * A process dying right after its `after`-th store write, counted from the first write that
  * records owed messages (the state change itself): every write before landed, and the next store
  * request or queue publish throws, once. Both store clients (the ping path's too) and the queue.
+ * Alert delivery is left out: its one window (a crash between a send and its record, which sends
+ * again) is the delivery rules' business, and receivers drop that duplicate by its webhook-id.
  */
 export function crashAfterWrites(t: TestContext, after: number): Crash {
   const name = `crash-${Math.random().toString(36).slice(2)}`;
   let counting = false;
   let writes = 0;
   let fired = false;
+  let delivering = false;
   const due = (): boolean => {
-    if (fired || !counting || writes < after) return false;
+    if (fired || delivering || !counting || writes < after) return false;
     fired = true;
     return true;
   };
@@ -33,7 +37,7 @@ export function crashAfterWrites(t: TestContext, after: number): Crash {
         const isWrite = WRITES.has(context.commandName ?? '');
         if (isWrite && !counting && touchesOutbox(args.input)) counting = true;
         const result = await next(args);
-        if (isWrite && counting) writes++;
+        if (isWrite && counting && !delivering) writes++;
         return result;
       },
       { step: 'initialize', name },
@@ -44,11 +48,20 @@ export function crashAfterWrites(t: TestContext, after: number): Crash {
     if (due()) throw new Error(`injected crash after write ${after}`);
     return publish(queue, bodies);
   });
+  t.deps.queue.consume('alerts', async (messages) => {
+    delivering = true;
+    try {
+      return await handleAlertMessages(t.deps, messages);
+    } finally {
+      delivering = false;
+    }
+  });
   return {
     crashed: () => fired,
     stop: () => {
       for (const stack of stacks) stack.remove(name);
       spy.mockRestore();
+      t.deps.queue.consume('alerts', (messages) => handleAlertMessages(t.deps, messages));
     },
   };
 }
