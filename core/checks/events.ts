@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
+import { outboxWrite, type OutboxWrite } from '../outbox/owe.js';
 import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
 
 /**
@@ -53,16 +53,12 @@ export function statusChangedMessage(
   return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
 }
 
-/** Tells the incident worker that a check moved (or, with cause DELETE, is gone). */
-export async function publishStatusChange(
-  deps: Deps,
-  check: StatusSubject,
-  from: CheckItem['status'],
-  to: CheckItem['status'],
-  cause: StatusChangeCause,
-  now: Date,
-): Promise<void> {
-  await deps.queue.publish('incidents', [statusChangedMessage(check, from, to, cause, now)]);
+/**
+ * Tells the incident worker that a check moved (or, with cause DELETE, is gone): the message, as
+ * owed by the write that makes the move (core/outbox), which records it and relays it right after.
+ */
+export function statusChangeOwed(check: StatusSubject, change: { from: CheckItem['status']; to: CheckItem['status'] }, cause: StatusChangeCause, now: Date): OutboxWrite {
+  return outboxWrite([{ queue: 'incidents', body: statusChangedMessage(check, change.from, change.to, cause, now) }], now);
 }
 
 /**

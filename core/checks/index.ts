@@ -1,5 +1,5 @@
 /** core/checks: what other areas may call. */
-export { pauseCheck, resumeCheck, publishStatusChange } from './pause.js';
+export { pauseCheck, resumeCheck } from './pause.js';
 export type { PauseCause, PauseOptions } from './pause.js';
 export { createHeartbeatJob } from './v1.js';
 export { findCheckBySlug, loadCheck, readCheckById, readCheckByToken, listWorkspaceChecks, listProjectChecks, slugScope } from './repository.js';

@@ -4,8 +4,7 @@ import { conflict } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
-import { outboxWrite } from '../outbox/index.js';
-import type { CheckStatusChanged } from './events.js';
+import { statusChangeOwed } from './events.js';
 import { readCheckById, slugScope, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
 import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
@@ -147,23 +146,11 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
  */
 export async function softDeleteCheck(deps: Deps, check: CheckItem): Promise<void> {
   const now = deps.clock.now();
-  await updateCheckGuarded(deps, check.token, (current) => {
-    const message: CheckStatusChanged = {
-      type: 'check.status_changed',
-      checkId: current.checkId,
-      workspaceId: current.workspaceId,
-      projectId: current.projectId ?? null,
-      from: current.status,
-      to: current.status,
-      at: now.toISOString(),
-      cause: 'DELETE',
-    };
-    return {
-      set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
-      remove: ['dueAt', 'dueShard'],
-      outbox: outboxWrite([{ queue: 'incidents', body: message }], now),
-    };
-  });
+  await updateCheckGuarded(deps, check.token, (current) => ({
+    set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
+    remove: ['dueAt', 'dueShard'],
+    outbox: statusChangeOwed(current, { from: current.status, to: current.status }, 'DELETE', now),
+  }));
   if (check.slug !== undefined) await releaseSlug(deps, check.workspaceId, check.slug, check.checkId);
   await syncProbeSchedules(deps, check, undefined);
   await deleteSignals(deps, check.checkId);

@@ -1,13 +1,11 @@
 import type { Deps } from '../deps.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { publishStatusChange } from './events.js';
+import { statusChangeOwed } from './events.js';
 import { updateCheckGuarded } from './repository.js';
 import { syncProbeSchedules } from './schedules.js';
 import { causeOf, nextCheckStatus, type CheckObservation, type CheckTransition, type PauseCause } from './status.js';
 
 export type { PauseCause } from './status.js';
-// Kept for lifecycle.ts and the area's index, which import it from here.
-export { publishStatusChange } from './events.js';
 
 export type PauseOptions = { cause: PauseCause; now: Date };
 
@@ -32,12 +30,12 @@ async function applyManual(deps: Deps, check: CheckItem, observation: CheckObser
   let transition: CheckTransition | undefined;
   const written = await updateCheckGuarded(deps, check.token, (current) => {
     // Judged afresh on every attempt: a retry may find the check already moved by someone else.
+    // The move owes its message in the same write (relayed by updateCheckGuarded right after).
     transition = nextCheckStatus(current, observation, now);
-    return transition.changes;
+    const { changes, statusChange } = transition;
+    return changes && statusChange ? { ...changes, outbox: statusChangeOwed(current, statusChange, causeOf(observation), now) } : changes;
   });
-  const moved = transition?.statusChange;
-  if (!moved) return written;
+  if (!transition?.statusChange) return written;
   await syncProbeSchedules(deps, check, written);
-  await publishStatusChange(deps, written, moved.from, moved.to, causeOf(observation), now);
   return written;
 }

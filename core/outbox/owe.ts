@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import type { QueueName } from '../ports/index.js';
-import { outboxShardFor, type OutboxEntry } from '../store/outbox.js';
+import { OUTBOX_FIELDS, outboxShardFor, type OutboxEntry } from '../store/outbox.js';
 
 /** A message a state change owes: where it goes and what it says. */
 export type Owed = { queue: QueueName; body: unknown };
@@ -21,4 +21,12 @@ export function outboxWrite(owed: readonly Owed[], now: Date): OutboxWrite {
   const last = entries.at(-1);
   if (!last) throw new Error('an outbox write owes at least one message');
   return { entries, set: { outboxId: last.id, outboxDue: outboxShardFor(last.id), outboxDueAt: now.toISOString() } };
+}
+
+/** The same write in the table's own field names, for requests built without ElectroDB (the ping path). */
+export function outboxFields(write: OutboxWrite): { set: Record<string, string>; append: Record<string, OutboxEntry[]> } {
+  return {
+    set: { [OUTBOX_FIELDS.lastId]: write.set.outboxId, [OUTBOX_FIELDS.due]: write.set.outboxDue, [OUTBOX_FIELDS.dueAt]: write.set.outboxDueAt },
+    append: { [OUTBOX_FIELDS.entries]: write.entries },
+  };
 }

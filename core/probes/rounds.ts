@@ -1,5 +1,6 @@
 import { effectiveRegions, readOutboundConfig, type ProbeRegion } from '../checks/outboundSchema.js';
-import { publishStatusChange } from '../checks/events.js';
+import { statusChangeOwed } from '../checks/events.js';
+import { itemKey, relayAfterWrite } from '../outbox/index.js';
 import { causeOf, nextCheckStatus, type CheckObservation } from '../checks/status.js';
 import type { Deps } from '../deps.js';
 import { broadcast, checkEvent } from '../signals/streamEvents.js';
@@ -98,15 +99,18 @@ async function foldOnce(deps: Deps, token: string, round: ProbeRoundItem, now: D
   // The streaks' verdict moves the status through the one status function.
   const observation: CheckObservation | null = flip ? { type: 'probe', verdict: flip.to } : null;
   const transition = observation ? nextCheckStatus(check, observation, now) : null;
-  const written = await checks
-    .patch({ token })
-    .set({
-      probeRoundAt: round.roundAt,
-      probeFailStreak: state.failStreak,
-      probeOkStreak: state.okStreak,
-      probeStreakStatus: state.status,
-      ...transition?.changes?.set,
-    })
+  // A flip owes its message in the fold's own write; the relay sends it right after.
+  const owed = observation && transition?.statusChange ? statusChangeOwed(check, transition.statusChange, causeOf(observation), now) : undefined;
+  let fold = checks.patch({ token }).set({
+    probeRoundAt: round.roundAt,
+    probeFailStreak: state.failStreak,
+    probeOkStreak: state.okStreak,
+    probeStreakStatus: state.status,
+    ...transition?.changes?.set,
+    ...owed?.set,
+  });
+  if (owed) fold = fold.append({ outbox: owed.entries });
+  const written = await fold
     .where((attr, op) =>
       [
         op.eq(attr.status, check.status),
@@ -119,7 +123,7 @@ async function foldOnce(deps: Deps, token: string, round: ProbeRoundItem, now: D
   const moved = transition?.statusChange;
   if (!observation || !moved) return null;
   const after = written.data as CheckItem;
-  await publishStatusChange(deps, after, moved.from, moved.to, causeOf(observation), now);
+  await relayAfterWrite(deps, itemKey(checks.get({ token })), after.outbox);
   await broadcast(deps, [checkEvent(after)]);
   return flip;
 }

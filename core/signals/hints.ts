@@ -9,18 +9,23 @@ import type { CheckItem } from '../store/entities/check.js';
 export type PingHint = {
   checkId: number;
   workspaceId: number;
+  /** The project a status change names (a move's update is conditioned on it). */
+  projectId: number | undefined;
   checkMode: CheckItem['checkMode'];
-  paused: boolean;
+  /** The status the check had after the last write seen: a move's update is conditioned on it. */
+  status: CheckItem['status'];
   intervalSeconds: number;
   /** The rate-limit window the item's counter belongs to. */
   windowStart: number | undefined;
 };
 
+/** The hint of a whole check item (read, or returned whole by an update). */
 export const hintOf = (check: Pick<CheckItem, 'checkId' | 'workspaceId' | 'checkMode' | 'status' | 'intervalSeconds'> & Partial<CheckItem>): PingHint => ({
   checkId: check.checkId,
   workspaceId: check.workspaceId,
+  projectId: check.projectId,
   checkMode: check.checkMode,
-  paused: check.status === 'PAUSED',
+  status: check.status,
   intervalSeconds: check.intervalSeconds,
   windowStart: check.pingWindowStart,
 });

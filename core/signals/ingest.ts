@@ -2,13 +2,15 @@ import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
-import { publishStatusChange, type DependenciesReported } from '../checks/events.js';
-import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange, type StatusChanges } from '../checks/status.js';
+import { statusChangeOwed, type DependenciesReported } from '../checks/events.js';
+import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { retryOnConflict } from '../store/conditional.js';
+import type { OutboxEntry } from '../store/outbox.js';
+import { itemKey, outboxFields, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
-import { checkUpdateInput, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
+import { checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
 import { DEDUP_WINDOW_MS, PING_RATE_LIMIT, ReportedDependencies } from './schema.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
@@ -44,12 +46,22 @@ const WINDOW_MS = PING_RATE_LIMIT.windowSeconds * 1000;
 const MAX_ATTEMPTS = 3;
 
 /**
+ * Each kind's dedup marker (DESIGN 6): a repeat of the same kind within 1 s is a duplicate; a
+ * change of kind never is (a fail right after a success is a fail, and the reverse).
+ */
+const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'startedAt' } as const satisfies Record<PingKind, keyof CheckItem>;
+
+/** The ping's update as it landed: the check before it, its status after, and the outbox to relay on a move. */
+type TakenPing = { previous: PingPrevious; statusAfter: CheckItem['status']; projectId: number | undefined; pending: OutboxEntry[] | undefined };
+
+/**
  * The ping pipeline (spec "Signals", DESIGN 6). (2) one conditional update of the check item,
  * addressed by its token, that also enforces existence, the 1-second dedup and the per-token rate
- * limit and returns the previous item; (1) the signal put; (3)+(4) queue messages only for a
- * status change or reported dependencies; (5) the stream broadcast. The update goes first so a
- * duplicate or refused ping stores nothing; the caller answers 200 only once both writes landed.
- * Steady state: exactly two requests to the table and no queue message.
+ * limit and returns the previous item; a status change is recorded in that same update as the
+ * message it owes (core/outbox) and relayed right after; (1) the signal put; (4) reported
+ * dependencies; (5) the stream broadcast. The update goes first so a duplicate or refused ping
+ * stores nothing; the caller answers 200 only once both writes landed. Steady state: exactly two
+ * requests to the table and no queue message.
  */
 export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput): Promise<PingResult> {
   const { token, now } = input;
@@ -63,11 +75,19 @@ export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput)
   return 'outcome' in taken ? taken : record(deps, input, taken);
 }
 
+/** The check as remembered for the next ping: its status after this one, and its project. */
+const hintAfter = (taken: TakenPing, windowStart: number): PingHint => ({
+  ...hintOf(taken.previous),
+  status: taken.statusAfter,
+  projectId: taken.projectId,
+  windowStart,
+});
+
 /**
  * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
  * read finds (which may refuse the ping instead). Returns the check as it was before the ping.
  */
-async function takePing(deps: Deps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<PingPrevious | PingResult> {
+async function takePing(deps: Deps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<TakenPing | PingResult> {
   const { token, kind, now } = input;
   let hint = hints.get(token);
   // `start` writes no timing, so without a hint it can still try blind; the others need the interval.
@@ -82,15 +102,15 @@ async function takePing(deps: Deps, hints: PingHints, input: PingInput, windowSt
     hints.set(token, hint);
     if (refusal) return refusal;
   }
-  const previous = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
-  hints.set(token, { ...hintOf(previous), windowStart });
-  return previous;
+  const taken = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
+  hints.set(token, hintAfter(taken, windowStart));
+  return taken;
 }
 
 /** Why a ping is refused, read from the current item (the fallback after a failed condition). */
 function judge(current: CheckItem | undefined, kind: PingKind, now: Date, windowStart: number): PingResult | undefined {
   if (!current || current.deletedAt !== undefined) return { outcome: 'unknown' };
-  const last = kind === 'start' ? current.startedAt : current.lastSignalAt;
+  const last = current[DEDUP_FIELD[kind]];
   if (last !== undefined && now.getTime() - Date.parse(last) < DEDUP_WINDOW_MS) return { outcome: 'deduplicated' };
   if (current.pingWindowStart === windowStart && (current.pingWindowCount ?? 0) >= PING_RATE_LIMIT.limit) {
     return { outcome: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now.getTime()) / 1000)) };
@@ -106,21 +126,22 @@ async function conditionalPingUpdate(
   now: Date,
   windowStart: number,
   hint: PingHint | undefined,
-): Promise<PingPrevious> {
+): Promise<TakenPing> {
   const guess = {
     checkId: hint?.checkId ?? 0,
-    status: hint?.paused ? ('PAUSED' as const) : ('OK' as const),
+    status: hint?.status ?? ('OK' as const),
     checkMode: hint?.checkMode ?? ('INBOUND' as const),
     intervalSeconds: hint?.intervalSeconds ?? 0,
   };
-  const plan: StatusChanges = nextCheckStatus(guess, PING_OBSERVATIONS[kind], now).changes;
+  const observation = PING_OBSERVATIONS[kind];
+  const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
   const sameWindow = hint?.windowStart === windowStart;
   // Kept free of parentheses and functions where the meaning allows: the embedded store parses
   // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
   const guards: string[] = [];
   const names: Record<string, string> = {
     '#deletedAt': 'deletedAt',
-    '#dedup': kind === 'start' ? 'startedAt' : 'lastSignalAt',
+    '#dedup': DEDUP_FIELD[kind],
     '#pingWindowStart': 'pingWindowStart',
   };
   const values: Record<string, unknown> = { ':cutoff': new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString(), ':ws': windowStart };
@@ -135,13 +156,35 @@ async function conditionalPingUpdate(
     guards.push('#checkMode = :mode');
     if (guess.checkMode === 'INBOUND') {
       names['#status'] = 'status';
-      values[':paused'] = 'PAUSED';
-      if (guess.status === 'PAUSED') guards.push('#status = :paused');
-      else {
+      if (guess.status === 'PAUSED') {
+        values[':paused'] = 'PAUSED';
+        guards.push('#status = :paused');
+      } else {
+        // The exact status: whether this ping moves the check, and so owes a message, is then
+        // known before the update, which records that message itself (no request of its own).
         names['#intervalSeconds'] = 'intervalSeconds';
+        values[':expected'] = guess.status;
         values[':interval'] = guess.intervalSeconds;
-        guards.push('NOT #status = :paused', '#intervalSeconds = :interval');
+        guards.push('#status = :expected', '#intervalSeconds = :interval');
       }
+    }
+  }
+  const extras: PingExtras = kind === 'start' ? {} : { set: { [DEDUP_FIELD[kind]]: now.toISOString() } };
+  let owed: OutboxWrite | undefined;
+  if (statusChange && hint) {
+    // The message names the project: the update holds it to the one remembered.
+    owed = statusChangeOwed({ checkId: hint.checkId, workspaceId: hint.workspaceId, projectId: hint.projectId }, statusChange, causeOf(observation), now);
+    const fields = outboxFields(owed);
+    extras.set = { ...extras.set, ...fields.set };
+    extras.append = fields.append;
+    names['#projectId'] = 'projectId';
+    // Ids start at 1: `NOT >= 0` says "no project" without a function call.
+    if (hint.projectId === undefined) {
+      values[':noProject'] = 0;
+      guards.push('NOT #projectId >= :noProject');
+    } else {
+      values[':project'] = hint.projectId;
+      guards.push('#projectId = :project');
     }
   }
   // `deletedAt` is an ISO time, never below "0": this says attribute_not_exists without a function
@@ -165,34 +208,53 @@ async function conditionalPingUpdate(
     { expression: guards.join(' AND '), names, values },
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
     known ? 'UPDATED_OLD' : 'ALL_OLD',
+    extras,
   );
   const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
+  // Whatever an earlier move still owed goes out with this one's.
+  const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    return { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
+    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
+    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending };
   }
   const parsed = deps.store.entities.check.parse({ Attributes: attributes });
   if (!parsed?.data) throw new Error('ping update returned no previous item');
-  return { ...(parsed.data as CheckItem), complete: true };
+  const previous: PingPrevious = { ...(parsed.data as CheckItem), complete: true };
+  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending };
 }
 
-/** The whole check, for the rare ping that publishes a message (which names the project). */
+/** The whole check, for the rare ping that reports dependencies (the message names the project). */
 async function completed(deps: Deps, token: string, previous: PingPrevious): Promise<PingPrevious> {
   if (previous.complete) return previous;
   const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
   return { ...previous, projectId: current?.projectId, complete: true };
 }
 
-async function record(deps: Deps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
+async function record(deps: Deps, input: PingInput, taken: TakenPing): Promise<PingResult> {
+  const { now, kind } = input;
+  // A move's message is owed by the update itself: relayed now, or by the sweep if this fails.
+  if (taken.pending) await relayAfterWrite(deps, itemKey(deps.store.entities.check.get({ token: input.token })), taken.pending);
+  try {
+    return await recordSignal(deps, input, taken.previous);
+  } catch (err) {
+    // Whatever failed after the update, the client's retry must not be swallowed as a duplicate.
+    await releaseDedup(deps, input.token, taken.previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
+    throw err;
+  }
+}
+
+/** Everything after the update: the signal, reported dependencies, the stream events. */
+async function recordSignal(deps: Deps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
   const { now, kind } = input;
   const observation = PING_OBSERVATIONS[kind];
   // The guards made the written changes exactly these; the previous item adds status and duration.
   const outcome = nextCheckStatus(returned, observation, now);
   const body = input.body ? parseBody(input.body) : undefined;
   const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
-  const previous = outcome.statusChange || dependencies ? await completed(deps, input.token, returned) : returned;
+  const previous = dependencies ? await completed(deps, input.token, returned) : returned;
   const payload = body ? { text: body.text, isJson: body.json !== undefined } : undefined;
   const signal = signalItem(
     previous,
@@ -207,15 +269,7 @@ async function record(deps: Deps, input: PingInput, returned: PingPrevious): Pro
     },
     now,
   );
-  // The check has moved: its status change goes out before the signal put, because a client
-  // retrying after a failed put finds the check already moved and could not publish it again.
-  if (outcome.statusChange) await publishStatusChange(deps, previous, outcome.statusChange.from, outcome.statusChange.to, causeOf(observation), now);
-  try {
-    await putSignal(deps, signal);
-  } catch (err) {
-    await releaseDedup(deps, input.token, previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
-    throw err;
-  }
+  await putSignal(deps, signal);
   // Reported dependencies ride on the payload, so a retried ping reports them again.
   if (dependencies) {
     const message: DependenciesReported = {
@@ -235,11 +289,11 @@ async function record(deps: Deps, input: PingInput, returned: PingPrevious): Pro
 }
 
 /**
- * The signal could not be stored after the check took the ping: give the dedup marker back so the
- * client's retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
+ * Something failed after the check took the ping: give the dedup marker back so the client's
+ * retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
  */
 async function releaseDedup(deps: Deps, token: string, previous: PingPrevious, kind: PingKind, now: Date): Promise<void> {
-  const field = kind === 'start' ? 'startedAt' : 'lastSignalAt';
+  const field = DEDUP_FIELD[kind];
   const old = previous[field];
   const patch = deps.store.entities.check.patch({ token });
   const reverted = old === undefined ? patch.remove([field]) : patch.set({ [field]: old });

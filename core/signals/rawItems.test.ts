@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDynamoClient } from '../store/client.js';
 import { createStore } from '../store/service.js';
 import type { SignalItem } from '../store/entities/signal.js';
+import { outboxFields, outboxWrite } from '../outbox/owe.js';
 import { checkUpdateInput, compactPlaceholders, storedSignal } from './rawItems.js';
 
 // Only builds requests; nothing is sent.
@@ -30,6 +31,23 @@ describe('raw ping writes match what ElectroDB writes', () => {
   it('leaves the due index when dueAt is removed', () => {
     const raw = checkUpdateInput('table', 'abc', { set: { status: 'DOWN' }, remove: ['dueAt', 'dueShard'] }, noGuard, {});
     expect(raw.UpdateExpression).toBe('SET #status = :status REMOVE #dueAt, #dueShard, #gsi2pk, #gsi2sk');
+  });
+
+  it('records a move\'s outbox in the fields ElectroDB writes, appended to what is there', () => {
+    const owed = outboxWrite([{ queue: 'incidents', body: { type: 'x' } }], new Date('2026-03-01T12:00:00.000Z'));
+    const fields = outboxFields(owed);
+    const raw = checkUpdateInput('table', 'abc', { set: { status: 'DOWN' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', fields);
+    const electro = store.entities.check.patch({ token: 'abc' }).append({ outbox: owed.entries }).set(owed.set).params() as {
+      ExpressionAttributeNames: Record<string, string>;
+      ExpressionAttributeValues: Record<string, unknown>;
+    };
+    const written = (names: Record<string, string> | undefined) => new Set(Object.values(names ?? {}));
+    for (const field of ['outbox', 'outboxId', 'gsi4pk', 'gsi4sk']) {
+      expect(written(electro.ExpressionAttributeNames).has(field)).toBe(true);
+      expect(written(raw.ExpressionAttributeNames).has(field)).toBe(true);
+    }
+    expect(Object.values(raw.ExpressionAttributeValues ?? {})).toEqual(expect.arrayContaining([owed.set.outboxId, owed.set.outboxDue, owed.set.outboxDueAt, owed.entries]));
+    expect(raw.UpdateExpression).toContain('#outbox = list_append(if_not_exists(#outbox, :outbox_none), :outbox_append)');
   });
 
   it('puts the same signal item', () => {

@@ -19,9 +19,13 @@ const dueKeys = (dueShard: string, dueAt: string) => ({
 
 export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 
+/** Fields a ping writes besides its status changes (its dedup marker; on a move, the outbox), by table field name. */
+export type PingExtras = { set?: Record<string, unknown>; append?: Record<string, unknown[]> };
+
 /**
- * One UpdateItem of the check addressed by `token`: `changes` plus the rate-limit `counters`, on
- * the condition `guard` (which must imply that the item exists), returning the previous item.
+ * One UpdateItem of the check addressed by `token`: `changes` plus the rate-limit `counters` and
+ * `extras`, on the condition `guard` (which must imply that the item exists), returning the
+ * previous item. An appended list starts empty where the item has none (as ElectroDB's append).
  */
 export function checkUpdateInput(
   table: string,
@@ -30,6 +34,7 @@ export function checkUpdateInput(
   guard: Guard,
   counters: { set?: Record<string, number>; add?: Record<string, number> },
   returnValues: 'ALL_OLD' | 'UPDATED_OLD' = 'ALL_OLD',
+  extras: PingExtras = {},
 ): UpdateCommandInput {
   const names: Record<string, string> = { ...guard.names };
   const values: Record<string, unknown> = { ...guard.values };
@@ -43,6 +48,13 @@ export function checkUpdateInput(
   };
   for (const [name, value] of Object.entries(changes.set)) if (value !== undefined) set(name, value);
   for (const [name, value] of Object.entries(counters.set ?? {})) set(name, value);
+  for (const [name, value] of Object.entries(extras.set ?? {})) set(name, value);
+  for (const [name, items] of Object.entries(extras.append ?? {})) {
+    names[`#${name}`] = name;
+    values[`:${name}_none`] = [];
+    values[`:${name}_append`] = items;
+    sets.push(`#${name} = list_append(if_not_exists(#${name}, :${name}_none), :${name}_append)`);
+  }
   const { dueAt, dueShard } = changes.set;
   if (dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(dueKeys(dueShard, dueAt))) set(name, value);
   const removed = changes.remove.filter((name) => !(name in changes.set));

@@ -9,6 +9,10 @@ import { missingIndexes } from './tableUpgrade.js';
 const client = createDynamoClient({ endpoint: inject('dynamoEndpoint') });
 const indexesOf = async (table: string) => (await client.send(new DescribeTableCommand({ TableName: table }))).Table;
 
+async function active(table: string): Promise<void> {
+  while ((await indexesOf(table))?.TableStatus !== 'ACTIVE') await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** A table as created before the outbox-due index existed (gsi1-gsi3 only), with a few items. */
 async function tableBeforeGsi4(items: number): Promise<string> {
   const table = `t_${ulid()}`;
@@ -16,6 +20,7 @@ async function tableBeforeGsi4(items: number): Promise<string> {
   const old = input.GlobalSecondaryIndexes.filter((index) => index.IndexName !== 'gsi4');
   const keys = new Set(['pk', 'sk', ...old.flatMap((index) => index.KeySchema.map((key) => key.AttributeName))]);
   await client.send(new CreateTableCommand({ ...input, GlobalSecondaryIndexes: old, AttributeDefinitions: input.AttributeDefinitions.filter((d) => keys.has(d.AttributeName)) }));
+  await active(table);
   for (let i = 0; i < items; i++) await client.send(new PutCommand({ TableName: table, Item: { pk: `item#${i}`, sk: 'x', gsi1pk: 'all', gsi1sk: `k${String(i).padStart(3, '0')}`, n: i } }));
   return table;
 }
@@ -41,6 +46,7 @@ describe('adding an index to a table made before it', () => {
     // As a crash would leave it: the complete copy exists, the table itself is gone.
     const spare = `${table}-upgrade`;
     await client.send(new CreateTableCommand(createTableInput(spare)));
+    await active(spare);
     for (let i = 0; i < 3; i++) await client.send(new PutCommand({ TableName: spare, Item: { pk: `item#${i}`, sk: 'x', n: i } }));
     await client.send(new PutCommand({ TableName: spare, Item: { pk: 'upgrade#copy', sk: 'complete' } }));
     await client.send(new DeleteTableCommand({ TableName: table }));

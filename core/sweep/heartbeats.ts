@@ -1,10 +1,11 @@
-import { publishStatusChange } from '../checks/events.js';
+import { statusChangeOwed } from '../checks/events.js';
 import { causeOf, nextCheckStatus, type StatusChanges, type SweepObservation } from '../checks/status.js';
 import { DUE_SHARDS } from '../checks/timing.js';
 import type { Deps } from '../deps.js';
 import { putSignal, signalItem } from '../signals/record.js';
 import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
+import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 
@@ -64,7 +65,11 @@ async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (chec
     if (!outcome.changes) return 'held';
   }
   if (!outcome.changes) return 'none';
-  if (!(await writeIfUnchanged(deps, check, outcome.changes))) return 'none';
+  // A flip owes its message in the flip's own write; the relay sends it right after.
+  const owed = outcome.statusChange ? statusChangeOwed(check, outcome.statusChange, causeOf(SWEEP), now) : undefined;
+  const written = await writeIfUnchanged(deps, check, outcome.changes, owed);
+  if (!written) return 'none';
+  if (owed) await relayAfterWrite(deps, itemKey(deps.store.entities.check.get({ token: check.token })), written.outbox);
 
   const events: StreamEvent[] = [];
   if (outcome.signal) {
@@ -72,21 +77,22 @@ async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (chec
     await putSignal(deps, signal);
     events.push(signalEvent(signal));
   }
-  if (outcome.statusChange) {
-    await publishStatusChange(deps, check, outcome.statusChange.from, outcome.statusChange.to, causeOf(SWEEP), now);
-    events.push(checkEvent({ ...check, status: outcome.status }));
-  }
+  if (outcome.statusChange) events.push(checkEvent({ ...check, status: outcome.status }));
   await broadcast(deps, events);
   return outcome.statusChange ? 'moved' : 'none';
 }
 
-/** The write of a sweep move, on the condition that nobody (a ping, another sweep) moved it first. */
-async function writeIfUnchanged(deps: Deps, check: CheckItem, changes: StatusChanges): Promise<boolean> {
+/**
+ * The write of a sweep move, on the condition that nobody (a ping, another sweep) moved it first;
+ * with the messages it owes. Returns the check as written, or null when the condition failed.
+ */
+async function writeIfUnchanged(deps: Deps, check: CheckItem, changes: StatusChanges, owed: OutboxWrite | undefined): Promise<CheckItem | null> {
   const removals = changes.remove.filter((key) => !(key in changes.set));
-  let update = deps.store.entities.check.patch({ token: check.token }).set(changes.set);
+  let update = deps.store.entities.check.patch({ token: check.token }).set({ ...changes.set, ...owed?.set });
+  if (owed) update = update.append({ outbox: owed.entries });
   if (removals.length > 0) update = update.remove(removals);
   try {
-    await update
+    const written = await update
       .where((attr, op) =>
         [
           op.eq(attr.status, check.status),
@@ -94,10 +100,10 @@ async function writeIfUnchanged(deps: Deps, check: CheckItem, changes: StatusCha
           op.notExists(attr.deletedAt),
         ].join(' AND '),
       )
-      .go({ response: 'none' });
-    return true;
+      .go({ response: 'all_new' });
+    return written.data as CheckItem;
   } catch (err) {
-    if (isConditionalFailure(err)) return false;
+    if (isConditionalFailure(err)) return null;
     throw err;
   }
 }

@@ -48,8 +48,11 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         outbound: { type: 'any' },
         lastPingAt: { type: 'string' },
         nextDueAt: { type: 'string' },
-        /** When the last signal was stored: the 1-second dedup compares against it. */
+        /** When the last signal was stored. */
         lastSignalAt: { type: 'string' },
+        /** The last SUCCESS and FAIL pings: the 1-second dedup compares a ping with the last of its own kind only. */
+        lastSuccessAt: { type: 'string' },
+        lastFailAt: { type: 'string' },
         /** A `/start` ping's time; the next SUCCESS or FAIL reports durationMs from it. */
         startedAt: { type: 'string' },
         /** Per-token ping rate limit, counted inside the ping's own conditional update. */
