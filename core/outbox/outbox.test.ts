@@ -71,10 +71,21 @@ describe('outbox', () => {
 
   it('a crash between publish and clear publishes again on the next sweep (at least once, never lost)', async () => {
     const pending = await owe(note(1));
-    const send = t.deps.store.client.send.bind(t.deps.store.client);
-    const spy = vi.spyOn(t.deps.store.client, 'send').mockImplementationOnce(() => Promise.reject(new Error('crash before the clear')));
+    // The clear is the relay's only REMOVE; the crash takes it and nothing else.
+    let crashed = false;
+    t.deps.store.client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { UpdateExpression?: string };
+        if (!crashed && input.UpdateExpression?.startsWith('REMOVE')) {
+          crashed = true;
+          throw new Error('crash before the clear');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'crashClear' },
+    );
     await expect(relayOutbox(t.deps, keyOf(), pending)).rejects.toThrow('crash before the clear');
-    spy.mockImplementation(send);
+    t.deps.store.client.middlewareStack.remove('crashClear');
     t.clock.advance(OUTBOX_GRACE_MS);
     expect(await sweep()).toEqual({ read: 1, relayed: 1, failed: 0 });
     expect(notes()).toEqual([1, 1]);
