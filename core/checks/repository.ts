@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
+import { queryProjected } from '../store/projected.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
@@ -86,7 +87,7 @@ export async function pageChecks(
 ): Promise<{ items: CheckItem[]; total: number }> {
   const { checkRef } = deps.store.entities;
   const index = scope.projectId !== undefined ? checkRef.query.byProject({ projectId: scope.projectId }) : checkRef.query.byWorkspace({ workspaceId: scope.workspaceId });
-  const refs = (await refKeys(deps, index.params<QueryCommandInput>()))
+  const refs = (await queryProjected<RefKey>(deps.store, index.params<QueryCommandInput>(), ['checkId', 'token', 'checkMode']))
     // Refs written before they carried the mode are kept here and judged by their check below.
     .filter((ref) => query.mode === undefined || ref.checkMode === undefined || ref.checkMode === query.mode)
     .sort((a, b) => a.checkId - b.checkId);
@@ -100,28 +101,6 @@ export async function pageChecks(
 }
 
 type RefKey = { checkId: number; token: string; checkMode?: CheckItem['checkMode'] };
-
-/** The id, token and mode of every ref an index query matches, read raw: ElectroDB's formatting of each item cost as much as the store's read. */
-async function refKeys(deps: Deps, params: QueryCommandInput): Promise<RefKey[]> {
-  const keys: RefKey[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await deps.store.client.send(
-      new QueryCommand({
-        TableName: params.TableName,
-        IndexName: params.IndexName,
-        KeyConditionExpression: params.KeyConditionExpression,
-        ExpressionAttributeValues: params.ExpressionAttributeValues,
-        ExpressionAttributeNames: { '#pk': params.ExpressionAttributeNames?.['#pk'] ?? '', '#sk1': params.ExpressionAttributeNames?.['#sk1'] ?? '', '#i': 'checkId', '#t': 'token', '#m': 'checkMode' },
-        ProjectionExpression: '#i, #t, #m',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) keys.push(item as RefKey);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return keys;
-}
 
 /** Takes a deleted check's ref out of the list indexes (it still maps id -> token for readers of deleted checks). */
 export async function unlistCheckRef(deps: Deps, checkId: number): Promise<void> {
