@@ -1,20 +1,25 @@
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
-import { createApp } from '../core/app.js';
 import { loadConfig } from '../core/config.js';
+import type { Actor } from '../core/context.js';
+import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
-import { drivePings, percentile } from './load.js';
+import { coldStart } from './cold.js';
+import { checkScale } from './scale.js';
 import { seedChecks, type SeedTarget } from './seed.js';
 
 /**
- * `npm run bench`: the heartbeat pipeline on this machine. The embedded store runs in a child
- * process (its own core), the app serves HTTP on a loopback port in this process, and 50
- * keep-alive clients ping it. Prints one `name: value` per line.
+ * `npm run bench`: the heartbeat pipeline on this machine, as `npm start` runs it. The embedded
+ * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
+ * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
+ * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold`
+ * runs some sections only.
  */
 const CLIENTS = 50;
 const PING_CHECKS = Number(process.env.BENCH_PING_CHECKS ?? 4_000);
@@ -22,6 +27,9 @@ const MAX_PINGS = Number(process.env.BENCH_MAX_PINGS ?? 60_000);
 const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
+const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold').split(','));
+const exec = promisify(execFile);
 
 /**
  * Counts requests and items read at the SDK clients (the document client and the ping path's
@@ -58,17 +66,17 @@ function meterQueue(deps: LocalDeps) {
   return counts;
 }
 
-async function signUp(origin: string): Promise<SeedTarget> {
+async function signUp(origin: string): Promise<SeedTarget & { actor: Actor }> {
   const signup = await fetch(`${origin}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: `bench-${process.pid}@example.com`, password: 'benchmark password', name: 'bench' }),
   });
-  const created = (await signup.json()) as { access_token: string; workspace: { id: number } };
+  const created = (await signup.json()) as { access_token: string; workspace: { id: number }; user: { id: number; email: string } };
   const projects = await fetch(`${origin}/api/projects?workspaceId=${created.workspace.id}`, { headers: { authorization: `Bearer ${created.access_token}` } });
   const [project] = (await projects.json()) as { id: number }[];
   if (!project) throw new Error('sign-up made no project');
-  return { workspaceId: created.workspace.id, projectId: project.id };
+  return { workspaceId: created.workspace.id, projectId: project.id, actor: { kind: 'user', userId: created.user.id, email: created.user.email } };
 }
 
 /** CPU time of another process in ms (Linux /proc; clock ticks of 10 ms). */
@@ -95,50 +103,89 @@ function machineBusyMs(): number {
 
 const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
 
-async function pingBenchmark(endpoint: string, storePid: number | undefined): Promise<void> {
-  const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_pings' }), endpoint, autoDrain: true });
+/** Runs bench/loadgen.ts in its own process and returns what it measured. */
+async function drivePingsApart(origin: string, tokens: readonly string[], options: { clients: number; maxPings: number; maxSeconds: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-load-'));
+  try {
+    const file = join(dir, 'job.json');
+    writeFileSync(file, JSON.stringify({ origin, tokens, ...options }));
+    const { stdout } = await exec(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./loadgen.ts', import.meta.url).pathname, file], {
+      maxBuffer: 1 << 20,
+    });
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { completed: number; failed: number; seconds: number; p50: number; p99: number };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Resident memory of another process in MB (Linux /proc). */
+function processRssMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function pingBenchmark(endpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
+  // What `npm start` runs, against the store started above (it would start the same one itself).
+  const config = loadConfig({ PORT: '0', VIGIL_TABLE_NAME: 'bench_pings', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir });
+  const server = await startLocalServer(config, { log: false });
+  const deps = server.deps;
   const store = meter(deps.store);
   const queue = meterQueue(deps);
-  const server = serve({ fetch: createApp(deps).fetch, hostname: '127.0.0.1', port: 0 });
-  if (!server.listening) await once(server, 'listening');
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = server.baseUrl.replace(/\/api$/, '');
   try {
     const target = await signUp(origin);
-    // Checks that are up and pinging: steady state has no status change.
-    const now = deps.clock.now();
-    const nextDueAt = new Date(now.getTime() + 3_600_000).toISOString();
-    const checks = await seedChecks(deps, target, PING_CHECKS, () => ({ status: 'OK', lastPingAt: now.toISOString(), nextDueAt, dueAt: nextDueAt, dueShard: '0' }));
-    const tokens = checks.map((check) => check.token);
-    // One ping each first: the ping path's per-process hints start cold (one read per check).
-    const warm = await drivePings(origin, tokens, { clients: CLIENTS, maxPings: tokens.length, maxSeconds: 60 });
-    if (warm.failed > 0) throw new Error(`${warm.failed} warm-up pings failed`);
-    await deps.queue.drain();
+    if (ONLY.has('pings')) {
+      // Checks that are up and pinging: steady state has no status change.
+      const now = deps.clock.now();
+      const nextDueAt = new Date(now.getTime() + 3_600_000).toISOString();
+      const checks = await seedChecks(deps, target, PING_CHECKS, () => ({ status: 'OK', lastPingAt: now.toISOString(), nextDueAt, dueAt: nextDueAt, dueShard: '0' }));
+      const tokens = checks.map((check) => check.token);
+      // One ping each first: the ping path's per-process hints start cold (one read per check).
+      const warm = await drivePingsApart(origin, tokens, { clients: CLIENTS, maxPings: tokens.length, maxSeconds: 60 });
+      if (warm.failed > 0) throw new Error(`${warm.failed} warm-up pings failed`);
+      await deps.queue.drain();
 
-    store.on = queue.on = true;
-    const cpu = process.cpuUsage();
-    const storeCpu = processCpuMs(storePid);
-    const machineCpu = machineBusyMs();
-    const load = await drivePings(origin, tokens, { clients: CLIENTS, maxPings: MAX_PINGS, maxSeconds: MAX_SECONDS });
-    const used = process.cpuUsage(cpu);
-    const storeUsed = processCpuMs(storePid) - storeCpu;
-    const machineUsed = machineBusyMs() - machineCpu;
-    store.on = queue.on = false;
-    const sorted = Float64Array.from(load.latenciesMs).sort();
-    const sent = load.completed + load.failed;
-    print('pings_per_second', load.completed / load.seconds, 0);
-    print('ping_p50_ms', percentile(sorted, 50));
-    print('ping_p99_ms', percentile(sorted, 99));
-    print('ddb_requests_per_ping', store.requests / sent);
-    print('queue_messages_per_ping', queue.messages / sent);
-    print('ping_errors', load.failed);
-    print('pings_measured', load.completed);
-    // This process serves HTTP, runs the app and drives the clients; the store has its own process.
-    print('app_process_cpu_ms_per_ping', (used.user + used.system) / 1000 / sent, 3);
-    print('store_process_cpu_ms_per_ping', storeUsed / sent, 3);
-    // Anything else running on the machine meanwhile (compare runs only when this is near 0).
-    print('other_cpu_ms_per_ping', (machineUsed - storeUsed) / sent - (used.user + used.system) / 1000 / sent, 3);
+      store.on = queue.on = true;
+      const cpu = process.cpuUsage();
+      const storeCpu = processCpuMs(storePid);
+      const machineCpu = machineBusyMs();
+      const load = await drivePingsApart(origin, tokens, { clients: CLIENTS, maxPings: MAX_PINGS, maxSeconds: MAX_SECONDS });
+      const used = process.cpuUsage(cpu);
+      const storeUsed = processCpuMs(storePid) - storeCpu;
+      const machineUsed = machineBusyMs() - machineCpu;
+      store.on = queue.on = false;
+      const sent = load.completed + load.failed;
+      const appMs = (used.user + used.system) / 1000;
+      print('pings_per_second', load.completed / load.seconds, 0);
+      print('ping_p50_ms', load.p50);
+      print('ping_p99_ms', load.p99);
+      print('ddb_requests_per_ping', store.requests / sent);
+      print('queue_messages_per_ping', queue.messages / sent);
+      print('ping_errors', load.failed);
+      print('pings_measured', load.completed);
+      // This process is the server alone (as `npm start`); the clients and the store have their own.
+      print('app_process_cpu_ms_per_ping', appMs / sent, 3);
+      print('store_process_cpu_ms_per_ping', storeUsed / sent, 3);
+      // The load generator and anything else on the machine (compare runs only when it is steady).
+      print('other_cpu_ms_per_ping', (machineUsed - storeUsed - appMs) / sent, 3);
+      print('server_rss_mb', process.memoryUsage().rss / 1048576, 0);
+      print('store_rss_mb', processRssMb(storePid), 0);
+    }
+    if (ONLY.has('scale')) {
+      const scale = await checkScale(deps, target.actor, target.projectId, { count: SCALE_CHECKS, clients: 4, listPages: 200 });
+      print('check_create_ms_p99', scale.createP99Ms);
+      print('check_create_ms_p99_first_1000', scale.createP99FirstMs);
+      print('check_create_ms_p99_last_1000', scale.createP99LastMs);
+      print('check_list_page_ms_p99', scale.listPageP99Ms);
+      print('scale_rss_mb', process.memoryUsage().rss / 1048576, 0);
+    }
   } finally {
-    server.close();
+    await server.stop();
   }
 }
 
@@ -164,17 +211,24 @@ async function sweepBenchmark(endpoint: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const budgetSeconds = Number(process.env.BENCH_BUDGET_SECONDS ?? 295);
   const budget = setTimeout(() => {
-    console.error('bench: over its 3-minute budget');
+    console.error(`bench: over its ${budgetSeconds}-second budget`);
     process.exit(1);
-  }, 175_000);
+  }, budgetSeconds * 1000);
   budget.unref();
-  const store = await startEmbeddedStore(':memory:', 0, process.env.BENCH_STORE === 'inline' ? {} : { isolate: 'child' });
+  console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
+  if (ONLY.has('cold')) await coldStart(print);
+  if (!ONLY.has('pings') && !ONLY.has('sweep') && !ONLY.has('scale')) return;
+  // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const store = await startEmbeddedStore(process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir, 0, { isolate: 'child' });
   try {
-    await pingBenchmark(store.endpoint, store.pid);
-    await sweepBenchmark(store.endpoint);
+    if (ONLY.has('pings') || ONLY.has('scale')) await pingBenchmark(store.endpoint, store.pid, dataDir);
+    if (ONLY.has('sweep')) await sweepBenchmark(store.endpoint);
   } finally {
     await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

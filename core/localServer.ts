@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
-import { moveCheckListsToRefs } from './store/migrations.js';
+import { moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 
 /**
@@ -44,6 +44,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const endpoint = config.dynamoEndpoint ?? (store = await startEmbeddedStore(config.dataDir, 0, { isolate: 'child' })).endpoint;
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
   await moveCheckListsToRefs(deps);
+  await tidyCheckRefs(deps);
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   deps.queue.start();

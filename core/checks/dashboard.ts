@@ -1,13 +1,13 @@
 import { authorize } from '../auth/authorize.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { paginate } from '../http/pagination.js';
+import { envelope } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { listProjectChecks, listWorkspaceChecks, loadCheck, readCheckByToken } from './repository.js';
+import { loadCheck, pageChecks, readCheckByToken, type CheckListScope } from './repository.js';
 import type { Ctx } from '../context.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
@@ -108,19 +108,19 @@ export async function listDashboardChecks(
   ctx: Ctx,
   query: { workspaceId?: number | undefined; projectId?: number | undefined; checkMode?: CheckMode | undefined; page: number; limit: number },
 ) {
-  let checks: CheckItem[];
+  let scope: CheckListScope;
   if (query.projectId !== undefined) {
     const project = (await ctx.deps.store.entities.project.get({ projectId: query.projectId }).go()).data;
     if (!project || (query.workspaceId !== undefined && project.workspaceId !== query.workspaceId)) throw notFound('Project');
     await authorize(ctx.deps, ctx.actor, project.workspaceId, 'VIEWER', 'Project');
-    checks = await listProjectChecks(ctx.deps, project.projectId);
+    scope = { projectId: project.projectId };
   } else {
     const workspaceId = await resolveWorkspaceId(ctx, query.workspaceId);
     await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
-    checks = await listWorkspaceChecks(ctx.deps, workspaceId);
+    scope = { workspaceId };
   }
-  const filtered = query.checkMode ? checks.filter((check) => check.checkMode === query.checkMode) : checks;
-  return paginate(filtered, query.page, query.limit);
+  const { items, total } = await pageChecks(ctx.deps, scope, { mode: query.checkMode, page: query.page, limit: query.limit });
+  return envelope(items, total, query.page, query.limit);
 }
 
 const RECENT_SIGNALS = 20;

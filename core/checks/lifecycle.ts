@@ -5,7 +5,8 @@ import type { CheckItem } from '../store/entities/check.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import { statusChangeOwed } from './events.js';
-import { readCheckById, slugScope, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
+import { releaseCheckSlots } from './quota.js';
+import { readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
 import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
 import { retime } from './timing.js';
@@ -39,7 +40,12 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
   const now = deps.clock.now();
   const iso = now.toISOString();
   const checkId = await deps.store.nextId('check');
-  if (draft.slug !== null) await claimSlug(deps, draft.workspaceId, draft.slug, checkId, now);
+  // enforcePlan took the check's slots: anything refusing it from here gives them back.
+  const giveBack = async (err: unknown): Promise<never> => {
+    await releaseCheckSlots(deps, draft.workspaceId, draft.checkMode);
+    throw err;
+  };
+  if (draft.slug !== null) await claimSlug(deps, draft.workspaceId, draft.slug, checkId, now).catch(giveBack);
   const token = randomUUID();
   let written = false;
   let check: CheckItem;
@@ -68,13 +74,13 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
       })
       .go();
     written = true;
-    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId, ...(draft.projectId != null ? { projectId: draft.projectId } : {}) }).go();
+    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId, checkMode: draft.checkMode, ...(draft.projectId != null ? { projectId: draft.projectId } : {}) }).go();
     check = created.data;
   } catch (err) {
     // Without its ref the check could be listed but never opened: take it back out.
     if (written) await deps.store.entities.check.delete({ token }).go();
     if (draft.slug !== null) await releaseSlug(deps, draft.workspaceId, draft.slug, checkId);
-    throw err;
+    return giveBack(err);
   }
   await syncProbeSchedules(deps, undefined, check);
   return check;
@@ -94,7 +100,13 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
   await enforcePlan(deps, next, before);
   const now = deps.clock.now();
   const slugChanged = next.slug !== before.slug;
-  if (slugChanged && next.slug !== null) await claimSlug(deps, check.workspaceId, next.slug, check.checkId, now);
+  // Turned OUTBOUND, enforcePlan took an outbound slot: a refused update gives it back, and a check turned INBOUND frees its own.
+  const toOutbound = before.checkMode !== 'OUTBOUND' && next.checkMode === 'OUTBOUND';
+  const giveBack = async (err: unknown): Promise<never> => {
+    if (toOutbound) await releaseCheckSlots(deps, check.workspaceId, 'OUTBOUND', false);
+    throw err;
+  };
+  if (slugChanged && next.slug !== null) await claimSlug(deps, check.workspaceId, next.slug, check.checkId, now).catch(giveBack);
 
   const set: Partial<CheckItem> = {
     name: next.name,
@@ -132,8 +144,9 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
     });
   } catch (err) {
     if (slugChanged && next.slug !== null) await releaseSlug(deps, check.workspaceId, next.slug, check.checkId);
-    throw err;
+    return giveBack(err);
   }
+  if (before.checkMode === 'OUTBOUND' && next.checkMode !== 'OUTBOUND') await releaseCheckSlots(deps, check.workspaceId, 'OUTBOUND', false);
   if (slugChanged && before.slug !== null) await releaseSlug(deps, check.workspaceId, before.slug, check.checkId);
   await syncProbeSchedules(deps, check, updated);
   return updated;
@@ -146,12 +159,14 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
  */
 export async function softDeleteCheck(deps: Deps, check: CheckItem): Promise<void> {
   const now = deps.clock.now();
-  await updateCheckGuarded(deps, check.token, (current) => ({
+  const deleted = await updateCheckGuarded(deps, check.token, (current) => ({
     set: { deletedAt: now.toISOString(), updatedAt: now.toISOString() },
     remove: ['dueAt', 'dueShard'],
     outbox: statusChangeOwed(current, { from: current.status, to: current.status }, 'DELETE', now),
   }));
   if (check.slug !== undefined) await releaseSlug(deps, check.workspaceId, check.slug, check.checkId);
+  await releaseCheckSlots(deps, check.workspaceId, deleted.checkMode);
+  await unlistCheckRef(deps, check.checkId);
   await syncProbeSchedules(deps, check, undefined);
   await deleteSignals(deps, check.checkId);
 }

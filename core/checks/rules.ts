@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { OutboundConfig } from './outboundSchema.js';
-import { listWorkspaceChecks } from './repository.js';
+import { takeCheckSlots } from './quota.js';
 
 export type CheckMode = CheckItem['checkMode'];
 export type CheckType = CheckItem['checkType'];
@@ -81,7 +81,8 @@ export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<Pla
 /**
  * The plan's limits (DESIGN 3): check count, outbound check count, interval floor and whether
  * notifications may be muted. On an update only what changed is judged, so a workspace that was
- * downgraded can still edit its existing checks' names.
+ * downgraded can still edit its existing checks' names. A new check (or one turned OUTBOUND) takes
+ * its slots in the workspace's counter (quota.ts).
  */
 export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDraft | undefined): Promise<void> {
   const limits = await planLimitsOf(deps, next.workspaceId);
@@ -95,11 +96,6 @@ export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDra
   }
   const needsOutboundRoom = next.checkMode === 'OUTBOUND' && (!before || modeChanged);
   if (before && !needsOutboundRoom) return;
-  const existing = await listWorkspaceChecks(deps, next.workspaceId);
-  if (!before && existing.length >= limits.checks) {
-    throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
-  }
-  if (needsOutboundRoom && existing.filter((check) => check.checkMode === 'OUTBOUND').length >= limits.outboundChecks) {
-    throw planLimitExceeded(`Your plan allows ${limits.outboundChecks} outbound checks per workspace`);
-  }
+  // Last, so that nothing after it refuses the check: the caller gives the slots back if its write fails.
+  await takeCheckSlots(deps, next.workspaceId, next.checkMode, { checks: limits.checks, outbound: limits.outboundChecks }, !before);
 }

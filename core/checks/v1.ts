@@ -1,14 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { authorize } from '../auth/authorize.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
-import { paginate } from '../http/pagination.js';
+import { envelope } from '../http/pagination.js';
 import { zodDetails } from '../http/router.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { listWorkspaceChecks, loadCheckByRef } from './repository.js';
+import { loadCheckByRef, pageChecks } from './repository.js';
 import type { Ctx } from '../context.js';
 import { keyWorkspaceId } from '../v1/keyScope.js';
 import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
@@ -32,8 +32,8 @@ export function assertHttp(checkType: unknown): void {
 export async function listV1(ctx: Ctx, kind: V1Kind, page: number, limit: number) {
   const workspaceId = keyWorkspaceId(ctx.actor);
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
-  const checks = await listWorkspaceChecks(ctx.deps, workspaceId);
-  return paginate(checks.filter((check) => check.checkMode === MODE[kind]), page, limit);
+  const { items, total } = await pageChecks(ctx.deps, { workspaceId }, { mode: MODE[kind], page, limit });
+  return envelope(items, total, page, limit);
 }
 
 export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEWER' | 'MEMBER'): Promise<CheckItem> {

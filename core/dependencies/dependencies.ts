@@ -3,7 +3,9 @@ import { authorize } from '../auth/authorize.js';
 import { listWorkspaceChecks, updateCheckGuarded } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { conflict, HttpError, notFound } from '../http/errors.js';
-import { paginate } from '../http/pagination.js';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { envelope } from '../http/pagination.js';
+import { queryProjected } from '../store/projected.js';
 import { episodeKeyFor, resolveEpisode } from '../incidents/episodes.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
@@ -54,9 +56,13 @@ export async function listDependencies(
   query: { workspaceId: number; page: number; limit: number; orderBy: 'name' | 'createdAt' | 'id'; order: 'ASC' | 'DESC' },
 ) {
   await authorize(ctx.deps, ctx.actor, query.workspaceId, 'VIEWER', 'Workspace');
-  const all = (await ctx.deps.store.entities.dependency.query.byWorkspace({ workspaceId: query.workspaceId }).go({ pages: 'all' })).data;
+  const { dependency } = ctx.deps.store.entities;
+  // What orders the list is read for every dependency; the page is read whole.
+  type Summary = Pick<DependencyItem, 'dependencyId' | 'name' | 'createdAt'>;
+  const params = dependency.query.byWorkspace({ workspaceId: query.workspaceId }).params<QueryCommandInput>();
+  const all = await queryProjected<Summary>(ctx.deps.store, params, ['dependencyId', 'name', 'createdAt']);
   const direction = query.order === 'ASC' ? 1 : -1;
-  const key = (d: DependencyItem): string | number =>
+  const key = (d: Summary): string | number =>
     query.orderBy === 'name' ? d.name.toLowerCase() : query.orderBy === 'createdAt' ? d.createdAt : d.dependencyId;
   all.sort((a, b) => {
     const ka = key(a);
@@ -64,7 +70,16 @@ export async function listDependencies(
     const primary = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
     return direction * (primary || a.dependencyId - b.dependencyId);
   });
-  return paginate(all.map(toDependency), query.page, query.limit);
+  const wanted = all.slice((query.page - 1) * query.limit, query.page * query.limit);
+  const byId = new Map<number, DependencyItem>();
+  let keys = wanted.map(({ dependencyId }) => ({ dependencyId }));
+  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
+    const { data, unprocessed } = await dependency.get(keys).go();
+    for (const item of data) byId.set(item.dependencyId, item);
+    keys = unprocessed;
+  }
+  const items = wanted.map(({ dependencyId }) => byId.get(dependencyId)).filter((item): item is DependencyItem => item !== undefined);
+  return envelope(items.map(toDependency), all.length, query.page, query.limit);
 }
 
 type LinkKind = 'DEPENDENCY' | 'DEPENDENCY_IDS' | 'REPORTED';

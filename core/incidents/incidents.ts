@@ -2,7 +2,9 @@ import type { Actor, Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { paginate } from '../http/pagination.js';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { envelope } from '../http/pagination.js';
+import { queryProjected } from '../store/projected.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { incidentEnricher } from './enrich.js';
@@ -63,16 +65,27 @@ export async function listIncidents(ctx: Ctx, filter: IncidentFilter) {
       : filter.projectId !== undefined
         ? incident.query.byProject({ projectId: filter.projectId })
         : incident.query.byWorkspace({ workspaceId });
-  const all = (await query.go({ pages: 'all' })).data.filter(
+  // Only what orders and filters the list is read for every incident; the page is read whole.
+  type Summary = Pick<IncidentItem, 'incidentId' | 'workspaceId' | 'projectId' | 'state'>;
+  const all = (await queryProjected<Summary>(ctx.deps.store, query.params<QueryCommandInput>(), ['incidentId', 'workspaceId', 'projectId', 'state'])).filter(
     (i) =>
       i.workspaceId === workspaceId &&
       (filter.projectId === undefined || i.projectId === filter.projectId) &&
       (filter.state === undefined || (filter.state === 'RESOLVED') === (i.state === 'RESOLVED')),
   );
   all.sort((a, b) => b.incidentId - a.incidentId);
-  const page = paginate(all, filter.page, filter.limit);
+  const wanted = all.slice((filter.page - 1) * filter.limit, filter.page * filter.limit);
+  const byId = new Map<number, IncidentItem>();
+  // BatchGetItem may leave keys unprocessed under throttling: ask for those again (a few times).
+  let keys = wanted.map(({ incidentId }) => ({ incidentId }));
+  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
+    const { data, unprocessed } = await incident.get(keys).go();
+    for (const item of data) byId.set(item.incidentId, item);
+    keys = unprocessed;
+  }
+  const items = wanted.map(({ incidentId }) => byId.get(incidentId)).filter((item): item is IncidentItem => item !== undefined);
   const enrich = incidentEnricher(ctx.deps, ctx.deps.clock.now());
-  return { ...page, items: await Promise.all(page.items.map(enrich)) };
+  return { ...envelope(items, all.length, filter.page, filter.limit), items: await Promise.all(items.map(enrich)) };
 }
 
 export async function getIncident(ctx: Ctx, incidentId: number) {

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createCheck, expectStatus, inboundBody, type User } from '../checks/testSupport.js';
-import { moveCheckListsToRefs } from './migrations.js';
+import { moveCheckListsToRefs, tidyCheckRefs } from './migrations.js';
 
 let t: TestContext;
 let user: User;
@@ -43,5 +43,34 @@ describe('moveCheckListsToRefs', () => {
     expect(item.Item).not.toHaveProperty('gsi1pk');
     expect(item.Item).not.toHaveProperty('gsi3pk');
     expect(await moveCheckListsToRefs(t.deps)).toBe(0);
+  });
+});
+
+describe('tidyCheckRefs', () => {
+  it('gives refs of before 2026-11-23 their mode and takes deleted checks out of the lists', async () => {
+    const owner = await t.signup('tidy');
+    const kept = await createCheck(t, owner, inboundBody(owner));
+    const gone = await createCheck(t, owner, inboundBody(owner));
+    expectStatus(await t.request('DELETE', `/checks/${gone.id}`, { token: owner.token }), 204);
+    const { client, table } = t.deps.store;
+    // As refs were written before: no mode, and the deleted check's ref still in both indexes.
+    for (const id of [kept.id, gone.id]) {
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: `$vigil#checkid_${id}`, sk: '$checkref_1' },
+          UpdateExpression: 'REMOVE checkMode SET gsi1pk = :p1, gsi1sk = :s, gsi3pk = :p3, gsi3sk = :s',
+          ExpressionAttributeValues: { ':p1': `$vigil#projectid_${owner.projectId}`, ':p3': `$vigil#workspaceid_${owner.workspaceId}`, ':s': `$checkref_1#checkid_${id}` },
+        }),
+      );
+    }
+    const total = async () => expectStatus(await t.request<{ total: number }>('GET', `/checks?workspaceId=${owner.workspaceId}`, { token: owner.token }), 200).total;
+    expect(await total()).toBe(2);
+
+    expect(await tidyCheckRefs(t.deps)).toBeGreaterThanOrEqual(2);
+    expect(await total()).toBe(1);
+    const ref = await client.send(new GetCommand({ TableName: table, Key: { pk: `$vigil#checkid_${kept.id}`, sk: '$checkref_1' } }));
+    expect(ref.Item?.checkMode).toBe('INBOUND');
+    expect(await tidyCheckRefs(t.deps)).toBe(0);
   });
 });

@@ -49,3 +49,34 @@ export async function moveCheckListsToRefs(deps: Pick<Deps, 'store'>): Promise<n
   }
   return moved;
 }
+
+/**
+ * Refs written before 2026-11-23 carry no `checkMode`, and a deleted check's ref stayed in the
+ * list indexes; check lists page from the refs alone (core/checks/repository.ts pageChecks), so
+ * this gives every live ref its mode and takes deleted checks' refs out of the indexes.
+ * Idempotent; the local server runs it at boot.
+ */
+export async function tidyCheckRefs(deps: Pick<Deps, 'store'>): Promise<number> {
+  const { store } = deps;
+  let tidied = 0;
+  const highest = await store.currentId('workspace');
+  for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
+    const refs = (await store.entities.checkRef.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data.filter((ref) => ref.checkMode === undefined);
+    for (let i = 0; i < refs.length; i += 100) {
+      const slice = refs.slice(i, i + 100);
+      const checks = (await store.entities.check.get(slice.map((ref) => ({ token: ref.token }))).go()).data;
+      const byToken = new Map(checks.map((check) => [check.token, check]));
+      for (const ref of slice) {
+        const check = byToken.get(ref.token);
+        if (check === undefined || check.deletedAt !== undefined) {
+          const { Key } = store.entities.checkRef.get({ checkId: ref.checkId }).params<{ Key: Record<string, string> }>();
+          await store.client.send(new UpdateCommand({ TableName: store.table, Key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk' }));
+        } else {
+          await store.entities.checkRef.patch({ checkId: ref.checkId }).set({ checkMode: check.checkMode }).go();
+        }
+        tidied++;
+      }
+    }
+  }
+  return tidied;
+}

@@ -35,57 +35,81 @@ import { createEscalationRuleEntity } from './entities/escalationRule.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
+const ENTITY_FACTORIES = {
+  user: createUserEntity,
+  workspace: createWorkspaceEntity,
+  membership: createMembershipEntity,
+  project: createProjectEntity,
+  apiKey: createApiKeyEntity,
+  refreshToken: createRefreshTokenEntity,
+  refreshFamily: createRefreshFamilyEntity,
+  lock: createLockEntity,
+  setting: createSettingEntity,
+  check: createCheckEntity,
+  checkRef: createCheckRefEntity,
+  signal: createSignalEntity,
+  streamConnection: createStreamConnectionEntity,
+  alertChannel: createAlertChannelEntity,
+  alertSent: createAlertSentEntity,
+  incident: createIncidentEntity,
+  incidentEpisode: createIncidentEpisodeEntity,
+  incidentEvent: createIncidentEventEntity,
+  incidentNote: createIncidentNoteEntity,
+  dependency: createDependencyEntity,
+  dependencyLink: createDependencyLinkEntity,
+  deployment: createDeploymentEntity,
+  maintenanceWindow: createMaintenanceWindowEntity,
+  windowHold: createWindowHoldEntity,
+  probeRun: createProbeRunEntity,
+  probeRound: createProbeRoundEntity,
+  probeRollup: createProbeRollupEntity,
+  queueMessage: createQueueMessageEntity,
+  team: createTeamEntity,
+  teamMember: createTeamMemberEntity,
+  onCallSchedule: createOnCallScheduleEntity,
+  onCallOverride: createOnCallOverrideEntity,
+  escalationPolicy: createEscalationPolicyEntity,
+  escalationRule: createEscalationRuleEntity,
+} as const;
+
+type EntityConfig = Parameters<typeof createUserEntity>[0];
+type EntityName = keyof typeof ENTITY_FACTORIES;
+export type Entities = { [K in EntityName]: ReturnType<(typeof ENTITY_FACTORIES)[K]> };
+
+/**
+ * Each entity is built on first use: ElectroDB validates a model with a JSON-schema pass when it
+ * is constructed (about a quarter of the ping Lambda's module init for all of them), and a ping uses
+ * one or two of them. `assertEntitiesCompose` keeps the cross-entity index check a Service does.
+ */
+function lazyEntities(config: EntityConfig): Entities {
+  const entities = {} as Entities;
+  const define = <K extends EntityName>(name: K): void => {
+    let built: Entities[K] | undefined;
+    Object.defineProperty(entities, name, {
+      enumerable: true,
+      get: (): Entities[K] => (built ??= ENTITY_FACTORIES[name](config) as Entities[K]),
+    });
+  };
+  for (const name of Object.keys(ENTITY_FACTORIES) as EntityName[]) define(name);
+  return entities;
+}
+
+/** Builds every entity into one ElectroDB Service, which refuses indexes that collide across entities (tests call it). */
+export function assertEntitiesCompose(entities: Entities): void {
+  new Service({ ...entities });
+}
+
 /** Every entity of the single table, built against one injected client and table name. */
 export function createStore(client: DynamoDBDocumentClient, table: string) {
-  const config = { client, table };
-  const entities = {
-    user: createUserEntity(config),
-    workspace: createWorkspaceEntity(config),
-    membership: createMembershipEntity(config),
-    project: createProjectEntity(config),
-    apiKey: createApiKeyEntity(config),
-    refreshToken: createRefreshTokenEntity(config),
-    refreshFamily: createRefreshFamilyEntity(config),
-    lock: createLockEntity(config),
-    setting: createSettingEntity(config),
-    check: createCheckEntity(config),
-    checkRef: createCheckRefEntity(config),
-    signal: createSignalEntity(config),
-    streamConnection: createStreamConnectionEntity(config),
-    alertChannel: createAlertChannelEntity(config),
-    alertSent: createAlertSentEntity(config),
-    incident: createIncidentEntity(config),
-    incidentEpisode: createIncidentEpisodeEntity(config),
-    incidentEvent: createIncidentEventEntity(config),
-    incidentNote: createIncidentNoteEntity(config),
-    dependency: createDependencyEntity(config),
-    dependencyLink: createDependencyLinkEntity(config),
-    deployment: createDeploymentEntity(config),
-    maintenanceWindow: createMaintenanceWindowEntity(config),
-    windowHold: createWindowHoldEntity(config),
-    probeRun: createProbeRunEntity(config),
-    probeRound: createProbeRoundEntity(config),
-    probeRollup: createProbeRollupEntity(config),
-    queueMessage: createQueueMessageEntity(config),
-    team: createTeamEntity(config),
-    teamMember: createTeamMemberEntity(config),
-    onCallSchedule: createOnCallScheduleEntity(config),
-    onCallOverride: createOnCallOverrideEntity(config),
-    escalationPolicy: createEscalationPolicyEntity(config),
-    escalationRule: createEscalationRuleEntity(config),
-  };
-  const service = new Service(entities);
   return {
     client,
     /** The plain client of the ping path (core/store/client.ts, hotPathClient). */
     hot: hotPathClient(client),
     table,
-    service,
-    entities: service.entities,
+    entities: lazyEntities({ client, table }),
     nextId: (entity: string) => nextId(client, table, entity),
     currentId: (entity: string) => currentId(client, table, entity),
   };
 }
 
 export type Store = ReturnType<typeof createStore>;
-export type Entities = Store['entities'];

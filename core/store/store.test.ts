@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
 import { isConditionalFailure } from './conditional.js';
-import { createStore, type Store } from './service.js';
+import { assertEntitiesCompose, createStore, type Store } from './service.js';
 
 // Runs on dynalite and, in the fidelity pass, on DynamoDB Local (test/fidelity.sh).
 let store: Store;
@@ -15,6 +15,14 @@ beforeAll(async () => {
   // A second ensureTable finds the table and changes nothing.
   await ensureTable(client, table);
   store = createStore(client, table);
+});
+
+describe('entities', () => {
+  it('are built on first use, once, and compose into one Service (no colliding indexes)', () => {
+    expect(store.entities.check).toBe(store.entities.check);
+    expect(Object.keys(store.entities)).toContain('queueMessage');
+    expect(() => assertEntitiesCompose(store.entities)).not.toThrow();
+  });
 });
 
 describe('counters', () => {

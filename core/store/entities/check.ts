@@ -99,6 +99,8 @@ export const createCheckRefEntity = (config: EntityConfiguration) =>
         token: { type: 'string', required: true },
         workspaceId: { type: 'number', required: true },
         projectId: { type: 'number' },
+        /** Lets a list of one mode (v1 jobs or checks) pick its page from refs alone; missing on refs written before 2026-11-23. */
+        checkMode: { type: CHECK_MODES },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['checkId'] }, sk: { field: 'sk', composite: [] } },
