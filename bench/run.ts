@@ -10,6 +10,7 @@ import { runSweep } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { drivePings, percentile } from './load.js';
 import { seedChecks, type SeedTarget } from './seed.js';
+import { streamBenchmark } from './streams.js';
 
 /**
  * `npm run bench`: the heartbeat pipeline on this machine. The embedded store runs in a child
@@ -173,6 +174,8 @@ async function main(): Promise<void> {
   try {
     await pingBenchmark(store.endpoint, store.pid);
     await sweepBenchmark(store.endpoint);
+    // 500 WebSocket clients across 50 workspaces: ping -> signal event received (bench/streams.ts).
+    print('broadcast_ms_p99', (await streamBenchmark(store.endpoint)).p99);
   } finally {
     await store.close();
   }
