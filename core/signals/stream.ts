@@ -40,9 +40,10 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
         .catch(() => undefined)
         .finally(() => backlog--);
     };
-    let end = () => undefined as void;
+    // Ends on the client's disconnect, or when the user's access changes (closeUserStreams or the re-check).
+    let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    stream.onAbort(end);
+    stream.onAbort(() => end());
 
     const unsubscribe = broadcaster.subscribe((hubEvent) => {
       const event = toStreamEvent(hubEvent);
@@ -64,6 +65,5 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
     clearInterval(keepAlive);
     unsubscribe();
     unwatch();
-    await writing;
   });
 }

@@ -31,7 +31,7 @@ export async function resolveSignalScope(ctx: Ctx, token: string | undefined): P
       sessionEpoch: user.sessionEpoch,
       workspaceIds: [check.workspaceId],
       checkId: check.checkId,
-      subscriptions: [{ channel: workspaceChannel(check.workspaceId), topic: checkTopic(check.checkId) }],
+      subscriptions: signalSubscriptions([check.workspaceId], check.checkId),
     };
   }
   const workspaceIds = await workspacesOf(deps, user.userId);
@@ -40,9 +40,13 @@ export async function resolveSignalScope(ctx: Ctx, token: string | undefined): P
     sessionEpoch: user.sessionEpoch,
     workspaceIds,
     checkId: undefined,
-    subscriptions: workspaceIds.map((workspaceId) => ({ channel: workspaceChannel(workspaceId), topic: ALL_TOPICS })),
+    subscriptions: signalSubscriptions(workspaceIds, undefined),
   };
 }
+
+/** Every check of the given workspaces, or (with `checkId`) that one check of its workspace. */
+export const signalSubscriptions = (workspaceIds: readonly number[], checkId: number | undefined): Subscription[] =>
+  workspaceIds.map((workspaceId) => ({ channel: workspaceChannel(workspaceId), topic: checkId === undefined ? ALL_TOPICS : checkTopic(checkId) }));
 
 /**
  * Whether the access a scope was granted still holds: the session was not revoked (logout
