@@ -93,7 +93,7 @@ const rawText = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(
 
 function refuse(socket: Duplex, status: number, body: string): void {
   if (!socket.writable) return void socket.destroy();
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests' }[status] ?? 'Error';
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
