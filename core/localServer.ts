@@ -6,6 +6,7 @@ import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embedde
 import { createLocalDeps, type LocalDeps } from './runtime.js';
 import { moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
+import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
 
 /**
  * A 413 is answered before the body is read, and the server then discards the rest of it or, past
@@ -29,6 +30,8 @@ export function closingAfterOversized<Env>(fetch: (request: Request, env: Env) =
 export type LocalServer = {
   /** `{base_url}`: `http://localhost:<port>/api`. */
   baseUrl: string;
+  /** The WebSocket stream endpoint: `ws://localhost:<port>/api/ws`. */
+  streamUrl: string;
   deps: LocalDeps;
   /** Stops taking requests, lets in-flight ones finish, delivers what is due, then closes the store. */
   stop(): Promise<void>;
@@ -52,13 +55,16 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: closingAfterOversized(app.fetch), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
   });
+  const streams = attachLocalStreams(server, deps);
   const port = (server.address() as AddressInfo).port;
   let stopped: Promise<void> | undefined;
   return {
     baseUrl: `http://localhost:${port}/api`,
+    streamUrl: `ws://localhost:${port}${LOCAL_STREAM_PATH}`,
     deps,
     stop: () =>
       (stopped ??= new Promise<void>((resolve, reject) => {
+        streams.close();
         server.close(() => {
           void (async () => {
             await stopWorkers();

@@ -4,6 +4,7 @@ import { probeFunctionVariable, queueUrlVariable } from '../core/adapters/aws/en
 import { ProbeStack } from './ProbeStack.js';
 import { QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
+import { StreamStack } from './StreamStack.js';
 import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './settings.js';
 
@@ -23,6 +24,7 @@ export function ApiStack({ app, stack }: StackContext) {
   const { table } = use(StorageStack);
   const { queues } = use(QueueStack);
   const { schedulerRole } = use(ProbeStack);
+  const { publishing } = use(StreamStack);
   const names = resourceNames(app);
   const arns = resourceArns(stack, app, settings.homeRegion);
   const base = storeEnvironment(table.tableName, settings);
@@ -35,6 +37,7 @@ export function ApiStack({ app, stack }: StackContext) {
     environment: {
       ...base,
       ...mailEnvironment(settings),
+      ...publishing.environment,
       [queueUrlVariable('incidents')]: queues.incidents.queueUrl,
       [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
       VIGIL_SCHEDULE_GROUP: names.probeScheduleGroup,
@@ -51,6 +54,7 @@ export function ApiStack({ app, stack }: StackContext) {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
       ...sendMail(stack, settings),
+      ...publishing.permissions,
     ],
   });
 
@@ -59,8 +63,8 @@ export function ApiStack({ app, stack }: StackContext) {
     description: 'Vigil ping and signal surface',
     timeout: 10,
     memorySize: 512,
-    environment: { ...base, [queueUrlVariable('incidents')]: queues.incidents.queueUrl },
-    permissions: [tableReadWrite(table.tableArn), sendTo([queues.incidents.queueArn])],
+    environment: { ...base, ...publishing.environment, [queueUrlVariable('incidents')]: queues.incidents.queueUrl },
+    permissions: [tableReadWrite(table.tableArn), sendTo([queues.incidents.queueArn]), ...publishing.permissions],
   });
 
   const api = new Api(stack, 'Api', {

@@ -6,6 +6,7 @@ import { queueUrlVariable } from '../core/adapters/aws/env.js';
 import { ApiStack } from './ApiStack.js';
 import { QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
+import { StreamStack } from './StreamStack.js';
 import { sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings, resourceNames } from './settings.js';
 
@@ -20,6 +21,7 @@ export function SweepStack({ app, stack }: StackContext) {
   const { table } = use(StorageStack);
   const { queues } = use(QueueStack);
   const { publicUrl } = use(ApiStack);
+  const { publishing } = use(StreamStack);
   const names = resourceNames(app);
 
   const sweep = new Function(stack, 'Sweep', {
@@ -33,10 +35,11 @@ export function SweepStack({ app, stack }: StackContext) {
     environment: {
       ...storeEnvironment(table.tableName, settings),
       VIGIL_PUBLIC_URL: publicUrl,
+      ...publishing.environment,
       [queueUrlVariable('incidents')]: queues.incidents.queueUrl,
       [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
     },
-    permissions: [tableReadWrite(table.tableArn), sendTo([queues.incidents.queueArn, queues.alerts.queueArn])],
+    permissions: [tableReadWrite(table.tableArn), sendTo([queues.incidents.queueArn, queues.alerts.queueArn]), ...publishing.permissions],
   });
 
   const group = new CfnScheduleGroup(stack, 'SweepScheduleGroup', { name: names.sweepScheduleGroup });

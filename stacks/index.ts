@@ -3,6 +3,7 @@ import { ApiStack } from './ApiStack.js';
 import { ProbeStack } from './ProbeStack.js';
 import { QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
+import { StreamStack } from './StreamStack.js';
 import { SweepStack } from './SweepStack.js';
 import { WorkerStack } from './WorkerStack.js';
 import { deploySettings, PROBE_REGIONS } from './settings.js';
@@ -16,7 +17,7 @@ export function composeStacks(app: App): void {
   const settings = deploySettings();
   app.setDefaultFunctionProps({ runtime: 'nodejs22.x', architecture: 'arm_64', nodejs: { minify: true } });
   if (app.region === settings.homeRegion) {
-    app.stack(StorageStack).stack(QueueStack).stack(ProbeStack).stack(ApiStack).stack(WorkerStack).stack(SweepStack);
+    app.stack(StorageStack).stack(StreamStack).stack(QueueStack).stack(ProbeStack).stack(ApiStack).stack(WorkerStack).stack(SweepStack);
   } else if ((PROBE_REGIONS as readonly string[]).includes(app.region)) {
     app.stack(ProbeStack);
   } else {

@@ -21,14 +21,19 @@ const looksLikeApiKey = (token: string, prefix: string): boolean => token.starts
 export function sessionAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.var.deps;
-    const token = bearerToken(c);
-    if (!token) throw unauthorized('Missing bearer token');
-    if (looksLikeApiKey(token, deps.config.keyPrefix)) throw unauthorized('API keys are not accepted on dashboard routes');
-    const claims = await verifyAccessToken(deps, token, deps.clock.now());
-    await requireCurrentSession(deps, claims);
+    const claims = await authenticateSession(deps, bearerToken(c));
     c.set('actor', { kind: 'user', userId: claims.userId, email: claims.email });
     await limitAndContinue(c, `user:${claims.userId}`, next);
   };
+}
+
+/** A session token, wherever it travels (header, or the WebSocket connect query): its current claims or 401. */
+export async function authenticateSession(deps: Deps, token: string | undefined): Promise<AccessClaims> {
+  if (!token) throw unauthorized('Missing bearer token');
+  if (looksLikeApiKey(token, deps.config.keyPrefix)) throw unauthorized('API keys are not accepted on dashboard routes');
+  const claims = await verifyAccessToken(deps, token, deps.clock.now());
+  await requireCurrentSession(deps, claims);
+  return claims;
 }
 
 /**

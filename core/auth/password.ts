@@ -37,5 +37,6 @@ export async function changePassword(ctx: Ctx, input: { currentPassword: string;
     if (isConditionalFailure(err)) throw conflict('The password was changed by another request');
     throw err;
   }
+  await deps.broadcaster.closeUserStreams(userId);
   return startSession(deps, { ...user, ...updated.data });
 }

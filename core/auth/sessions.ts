@@ -187,6 +187,7 @@ export async function bumpSessionEpoch(deps: Deps, userId: number): Promise<void
     .add({ sessionEpoch: 1 })
     .set({ updatedAt: deps.clock.now().toISOString() })
     .go();
+  await deps.broadcaster.closeUserStreams(userId);
 }
 
 export function requireUser(user: UserItem | null): UserItem {

@@ -104,6 +104,7 @@ export async function removeMember(ctx: Ctx, workspaceId: number, userId: number
   const undo = () => membership.put(target).go();
   if (target.role === 'OWNER') await withOwnerGuard(ctx.deps, workspaceId, remove, undo);
   else await conditional(remove);
+  await ctx.deps.broadcaster.closeUserStreams(userId);
 }
 
 async function conditional(write: () => Promise<unknown>): Promise<void> {

@@ -48,10 +48,31 @@ export interface Scheduler {
   remove(name: string): Promise<void>;
 }
 
-export type BroadcastEvent = { channel: string; type: string; data: unknown };
+/**
+ * A stream event on a channel (`workspace:<id>`, `statuspage:<id>`). `topic` narrows it within the
+ * channel (`check:<id>`), so a connection filtered to one check is addressed without reading the
+ * channel's other listeners.
+ */
+export type BroadcastEvent = { channel: string; type: string; data: unknown; topic?: string };
+
+/** What a stream connection listens to: a channel, and in it one topic or all of them. */
+export type Subscription = { channel: string; topic: string };
+export const ALL_TOPICS = '*';
+
+/** The one scoping rule of both runtimes: the local hub applies it in memory, AWS keys rows by it. */
+export const hears = (subscriptions: readonly Subscription[], event: BroadcastEvent): boolean =>
+  subscriptions.some((s) => s.channel === event.channel && (s.topic === ALL_TOPICS || s.topic === event.topic));
+
+/** A WebSocket message, on AWS and locally: `{event, data}`, the SSE stream's event name and data. */
+export const streamMessage = (event: Pick<BroadcastEvent, 'type' | 'data'>): string => JSON.stringify({ event: event.type, data: event.data });
 
 export interface Broadcaster {
   publish(event: BroadcastEvent): Promise<void>;
+  /**
+   * Ends every open stream of a user, on whatever transport: their access changed (membership
+   * removed, logout everywhere, password change) and a stream must not outlive it.
+   */
+  closeUserStreams(userId: number): Promise<void>;
 }
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };

@@ -4,8 +4,9 @@ import type { Actor } from '../context.js';
 import type { AppEnv } from '../http/env.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
-import { loadCheckByToken } from './history.js';
-import { canSubscribe, toStreamEvent, type StreamEvent } from './streamEvents.js';
+import { hears } from '../ports/index.js';
+import { canSubscribe, toStreamEvent } from './streamEvents.js';
+import { resolveSignalScope, signalScopeStillHolds } from './streamScope.js';
 
 /** Spec Limits: 30 new signal-stream connections per 60 s (per user). */
 export const STREAM_CONNECTION_LIMIT = { name: 'signal-stream', limit: 30, windowSeconds: 60 };
@@ -15,17 +16,16 @@ const MAX_BACKLOG = 100;
 
 /**
  * `GET /signals/sse`: the signal stream as server-sent events. Each event is `event: <type>` with
- * `data: {type, data}` (the WebSocket path sends the same object). Only checks of the user's
- * workspaces, or the one check named by `token`, are streamed; membership is read at connect time.
+ * `data: {type, data}`. Only checks of the user's workspaces, or the one check named by `token`,
+ * are streamed (`resolveSignalScope`, shared with the WebSocket path); membership is read at
+ * connect time and re-checked on every keep-alive.
  */
 export async function signalStream(c: Context<AppEnv>, token: string | undefined): Promise<Response> {
   const deps = c.var.deps;
   const actor: Actor = c.var.actor;
   if (actor.kind !== 'user') throw unauthorized('The signal stream needs a session token');
   enforce(await consumeRateLimit(deps, STREAM_CONNECTION_LIMIT, `user:${actor.userId}`));
-  const only = token === undefined ? undefined : (await loadCheckByToken({ deps, actor }, token)).checkId;
-  const memberships = await deps.store.entities.membership.query.byUser({ userId: actor.userId }).go({ pages: 'all' });
-  const workspaces = new Set(memberships.data.map((m) => m.workspaceId));
+  const scope = await resolveSignalScope({ deps, actor }, token);
   const broadcaster = deps.broadcaster;
   if (!canSubscribe(broadcaster)) throw new HttpError('NOT_FOUND', 'This deployment serves the signal stream over WebSocket');
 
@@ -40,18 +40,30 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
         .catch(() => undefined)
         .finally(() => backlog--);
     };
-    const visible = (event: StreamEvent) =>
-      workspaces.has(event.data.workspaceId) && (only === undefined || event.data.checkId === only);
+    // Ends on the client's disconnect, or when the user's access changes (closeUserStreams or the re-check).
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    stream.onAbort(() => end());
 
     const unsubscribe = broadcaster.subscribe((hubEvent) => {
       const event = toStreamEvent(hubEvent);
-      if (event && visible(event)) send(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
+      if (event && hears(scope.subscriptions, hubEvent)) send(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event) }));
     });
-    const keepAlive = setInterval(() => send(async () => void (await stream.write(': keep-alive\n\n'))), KEEP_ALIVE_MS);
+    const unwatch = broadcaster.onUserStreamsClosed((userId) => {
+      if (userId === scope.userId) end();
+    });
+    // Each keep-alive re-checks the access granted at connect; a revoked one ends the stream.
+    const keepAlive = setInterval(() => {
+      void signalScopeStillHolds(deps, scope).then(
+        (holds) => (holds ? send(async () => void (await stream.write(': keep-alive\n\n'))) : end()),
+        () => send(async () => void (await stream.write(': keep-alive\n\n'))),
+      );
+    }, KEEP_ALIVE_MS);
     keepAlive.unref();
     send(async () => void (await stream.write(': connected\n\n')));
-    await new Promise<void>((resolve) => stream.onAbort(resolve));
+    await ended;
     clearInterval(keepAlive);
     unsubscribe();
+    unwatch();
   });
 }

@@ -20,6 +20,8 @@ export type StreamEvent =
 
 /** Everything about one workspace travels on one channel; connections filter further by check. */
 export const workspaceChannel = (workspaceId: number): string => `workspace:${workspaceId}`;
+/** Within a workspace's channel, each check is a topic, so a stream filtered to one check is addressed directly. */
+export const checkTopic = (checkId: number): string => `check:${checkId}`;
 
 export const signalEvent = (item: SignalItem): StreamEvent => ({
   type: 'signal',
@@ -44,7 +46,12 @@ export const checkEvent = (check: CheckState): StreamEvent => ({
 export async function broadcast(deps: Deps, events: StreamEvent[]): Promise<void> {
   for (const event of events) {
     try {
-      await deps.broadcaster.publish({ channel: workspaceChannel(event.data.workspaceId), type: event.type, data: event.data });
+      await deps.broadcaster.publish({
+        channel: workspaceChannel(event.data.workspaceId),
+        topic: checkTopic(event.data.checkId),
+        type: event.type,
+        data: event.data,
+      });
     } catch (err) {
       console.error('stream broadcast failed', err);
     }
@@ -52,10 +59,14 @@ export async function broadcast(deps: Deps, events: StreamEvent[]): Promise<void
 }
 
 /** The stream hub the SSE route listens on (the local adapter; AWS pushes over WebSockets). */
-export type SubscribableBroadcaster = Broadcaster & { subscribe(listener: (event: BroadcastEvent) => void): () => void };
+export type SubscribableBroadcaster = Broadcaster & {
+  subscribe(listener: (event: BroadcastEvent) => void): () => void;
+  onUserStreamsClosed(listener: (userId: number) => void): () => void;
+};
 
 export const canSubscribe = (broadcaster: Broadcaster): broadcaster is SubscribableBroadcaster =>
-  typeof (broadcaster as Partial<SubscribableBroadcaster>).subscribe === 'function';
+  typeof (broadcaster as Partial<SubscribableBroadcaster>).subscribe === 'function' &&
+  typeof (broadcaster as Partial<SubscribableBroadcaster>).onUserStreamsClosed === 'function';
 
 /** Turns a hub event back into the stream's format, or undefined for events of other streams. */
 export function toStreamEvent(event: BroadcastEvent): StreamEvent | undefined {

@@ -1,43 +1,60 @@
+import type { Subscription } from '../../ports/index.js';
+import { ALL_TOPICS } from '../../ports/index.js';
 import type { Store } from '../../store/service.js';
-import { STREAM_CONNECTION_TTL_SECONDS } from '../../store/entities/streamConnection.js';
+import { NO_USER, STREAM_CONNECTION_TTL_SECONDS } from '../../store/entities/streamConnection.js';
 
 const epochSeconds = (at: Date): number => Math.floor(at.getTime() / 1000);
 
 /**
- * The WebSocket connection registry in the table: a `$connect` handler subscribes a connection to
- * the channels its caller may see, `$disconnect` (or a post answering Gone) forgets it. Rows carry
- * a TTL, so a connection whose `$disconnect` never ran still disappears.
+ * The WebSocket connection registry in the table: `$connect` subscribes a connection to what its
+ * caller may hear, `$disconnect` (or a post answering Gone) forgets it. Rows carry a TTL, so a
+ * connection whose `$disconnect` never ran still disappears.
  */
 export async function subscribeConnection(
   store: Store,
-  input: { connectionId: string; channels: string[]; userId?: number; now: Date },
+  input: { connectionId: string; subscriptions: Subscription[]; userId?: number | undefined; now: Date },
 ): Promise<void> {
   const expiresAt = epochSeconds(input.now) + STREAM_CONNECTION_TTL_SECONDS;
-  const rows = input.channels.map((channel) => ({
+  const rows = input.subscriptions.map(({ channel, topic }) => ({
     channel,
+    topic,
     connectionId: input.connectionId,
+    userId: input.userId ?? NO_USER,
     connectedAt: input.now.toISOString(),
     expiresAt,
-    ...(input.userId !== undefined ? { userId: input.userId } : {}),
   }));
   if (rows.length > 0) await store.entities.streamConnection.put(rows).go();
 }
 
-/** Connection ids subscribed to a channel and not yet expired, across every page. */
-export async function connectionsOf(store: Store, channel: string, now: Date): Promise<string[]> {
+/**
+ * Live connections that hear an event on `channel` (and `topic`): those on the whole channel plus
+ * those on that one topic, two key-range reads of exactly the listeners, never a Scan.
+ */
+export async function connectionsOf(store: Store, channel: string, now: Date, topic?: string): Promise<string[]> {
   const nowSeconds = epochSeconds(now);
-  const result = await store.entities.streamConnection.query
-    .byChannel({ channel })
-    .where((attr, op) => op.gt(attr.expiresAt, nowSeconds))
-    .go({ pages: 'all', attributes: ['connectionId'] });
-  return result.data.map((row) => row.connectionId);
+  const topics = topic === undefined || topic === ALL_TOPICS ? [ALL_TOPICS] : [ALL_TOPICS, topic];
+  const pages = await Promise.all(
+    topics.map((t) =>
+      store.entities.streamConnection.query
+        .byChannel({ channel, topic: t })
+        .where((attr, op) => op.gt(attr.expiresAt, nowSeconds))
+        .go({ pages: 'all', attributes: ['connectionId'] }),
+    ),
+  );
+  return [...new Set(pages.flatMap((page) => page.data.map((row) => row.connectionId)))];
+}
+
+/** Connection ids a user opened (the sparse by-user index), expired ones included: closing them is harmless. */
+export async function connectionsOfUser(store: Store, userId: number): Promise<string[]> {
+  const result = await store.entities.streamConnection.query.byUser({ userId }).go({ pages: 'all', attributes: ['connectionId'] });
+  return [...new Set(result.data.map((row) => row.connectionId))];
 }
 
 /** Removes every subscription of a connection (idempotent). */
 export async function forgetConnection(store: Store, connectionId: string): Promise<void> {
   const result = await store.entities.streamConnection.query
     .byConnection({ connectionId })
-    .go({ pages: 'all', attributes: ['channel', 'connectionId'] });
+    .go({ pages: 'all', attributes: ['channel', 'topic', 'connectionId'] });
   if (result.data.length === 0) return;
-  await store.entities.streamConnection.delete(result.data.map(({ channel }) => ({ channel, connectionId }))).go();
+  await store.entities.streamConnection.delete(result.data.map(({ channel, topic }) => ({ channel, topic, connectionId }))).go();
 }

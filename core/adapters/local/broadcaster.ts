@@ -1,19 +1,19 @@
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
 
 type Listener = (event: BroadcastEvent) => void;
+type CloseListener = (userId: number) => void;
 
-/** The local stream hub: server-sent-event connections subscribe here. */
+/** The local stream hub: server-sent-event and WebSocket connections subscribe here. */
 export class LocalBroadcaster implements Broadcaster {
   private readonly listeners = new Set<Listener>();
+  private readonly closeListeners = new Set<CloseListener>();
 
   async publish(event: BroadcastEvent): Promise<void> {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        console.error('stream listener failed', err);
-      }
-    }
+    notify(this.listeners, event);
+  }
+
+  async closeUserStreams(userId: number): Promise<void> {
+    notify(this.closeListeners, userId);
   }
 
   subscribe(listener: Listener): () => void {
@@ -21,7 +21,23 @@ export class LocalBroadcaster implements Broadcaster {
     return () => this.listeners.delete(listener);
   }
 
+  /** A stream registers here to be ended when its user's access changes. */
+  onUserStreamsClosed(listener: CloseListener): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
   get size(): number {
     return this.listeners.size;
+  }
+}
+
+function notify<T>(listeners: Set<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch (err) {
+      console.error('stream listener failed', err);
+    }
   }
 }

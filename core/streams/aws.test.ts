@@ -1,0 +1,223 @@
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { WebSocketBroadcaster } from '../adapters/aws/broadcaster.js';
+import { connectionsOf } from '../adapters/aws/streamConnections.js';
+import { createApp } from '../app.js';
+import type { Deps } from '../deps.js';
+import { notFound, unauthorized } from '../http/errors.js';
+import { createJob, type Job } from '../signals/test-support.js';
+import { workspaceChannel } from '../signals/streamEvents.js';
+import { streamsHandler, type WebSocketEvent } from './aws.js';
+import { statusPageChannel } from './connect.js';
+
+type User = Awaited<ReturnType<TestContext['signup']>>;
+
+const api = new ApiGatewayManagementApiClient({ region: 'us-east-1', endpoint: 'https://ws.example.com/test' });
+const apiMock = mockClient(api);
+
+let t: TestContext;
+let deps: Deps;
+let app: ReturnType<typeof createApp>;
+let handler: ReturnType<typeof streamsHandler>;
+let alice: User;
+let bob: User;
+let aliceJob: Job;
+let aliceOther: Job;
+let bobJob: Job;
+let connections = 0;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  // The AWS runtime's broadcaster over the test store, the management API mocked.
+  deps = { ...t.deps, broadcaster: new WebSocketBroadcaster(t.deps.store, t.clock, api) };
+  app = createApp(deps);
+  handler = streamsHandler(deps, {
+    // Stands in for core/statuspages' visibility rules until public pages are served.
+    statusPages: async (_deps, { slug, session }) => {
+      if (slug === 'private-page' && session !== 'page-session') throw unauthorized('Status page session required');
+      if (slug === 'missing') throw notFound('Status page');
+      return { statusPageId: `page-${slug}` };
+    },
+  });
+  alice = await t.signup('ws-alice');
+  bob = await t.signup('ws-bob');
+  aliceJob = await createJob(t, alice, await t.apiKey(alice));
+  aliceOther = await createJob(t, alice, await t.apiKey(alice));
+  bobJob = await createJob(t, bob, await t.apiKey(bob));
+});
+
+beforeEach(() => {
+  apiMock.reset();
+  apiMock.on(PostToConnectionCommand).resolves({});
+  apiMock.on(DeleteConnectionCommand).resolves({});
+});
+
+const event = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}): WebSocketEvent => ({
+  requestContext: { routeKey, connectionId, identity: { sourceIp: '203.0.113.7' } },
+  ...extra,
+});
+
+/** `$connect` with a query; answers the connection id and the handler's result. */
+async function connect(query: Record<string, string>, ip = '203.0.113.7') {
+  const connectionId = `conn-${++connections}`;
+  const result = await handler({ requestContext: { routeKey: '$connect', connectionId, identity: { sourceIp: ip } }, queryStringParameters: query });
+  return { connectionId, result };
+}
+
+const posted = () =>
+  apiMock.commandCalls(PostToConnectionCommand).map((call) => ({
+    connectionId: call.args[0].input.ConnectionId,
+    message: JSON.parse(new TextDecoder().decode(call.args[0].input.Data as Uint8Array)) as { event: string; data: { checkId: number } },
+  }));
+
+async function ping(job: Job) {
+  t.clock.advanceSeconds(2); // past the 1-second dedup window
+  expect((await app.request(`http://localhost/api/signals/ping/${job.token}`, {}, { incoming: { socket: { remoteAddress: '127.0.0.1' } } })).status).toBe(200);
+}
+
+describe('$connect: the signal stream', () => {
+  it('stores the user’s workspaces as subscriptions; a ping reaches them and no other workspace', async () => {
+    const mine = await connect({ stream: 'signals', access_token: alice.token });
+    const theirs = await connect({ stream: 'signals', access_token: bob.token });
+    expect(mine.result).toEqual({ statusCode: 200 });
+    expect(await connectionsOf(t.deps.store, workspaceChannel(alice.workspaceId), t.clock.now())).toEqual([mine.connectionId]);
+
+    await ping(aliceJob);
+    const messages = posted();
+    expect(messages.map((m) => m.connectionId)).toEqual([mine.connectionId, mine.connectionId]);
+    expect(messages.map((m) => m.message.event)).toEqual(['signal', 'check']);
+    expect(messages[0]?.message.data).toMatchObject({ checkId: aliceJob.id, workspaceId: alice.workspaceId, signal: { type: 'SUCCESS' } });
+    expect(messages[1]?.message.data).toMatchObject({ checkId: aliceJob.id, status: 'OK' });
+    expect(messages.some((m) => m.connectionId === theirs.connectionId)).toBe(false);
+  });
+
+  it('with ?token= hears only that check', async () => {
+    const filtered = await connect({ stream: 'signals', access_token: alice.token, token: aliceOther.token });
+    expect(filtered.result.statusCode).toBe(200);
+    await ping(aliceJob);
+    expect(posted().some((m) => m.connectionId === filtered.connectionId)).toBe(false);
+    apiMock.resetHistory();
+    await ping(aliceOther);
+    const mine = posted().filter((m) => m.connectionId === filtered.connectionId);
+    expect(mine.map((m) => m.message.data.checkId)).toEqual([aliceOther.id, aliceOther.id]);
+  });
+
+  it('refuses bad credentials with 401, another workspace’s check with 404 and a bad query with 400, storing nothing', async () => {
+    const refusals = [
+      [{ stream: 'signals' }, 401],
+      [{ stream: 'signals', access_token: 'not-a-jwt' }, 401],
+      [{ stream: 'signals', access_token: await t.apiKey(alice) }, 401],
+      [{ stream: 'signals', access_token: alice.token, token: bobJob.token }, 404],
+      [{ access_token: alice.token }, 400],
+      [{ stream: 'everything', access_token: alice.token }, 400],
+    ] as const;
+    for (const [query, status] of refusals) {
+      const { connectionId, result } = await connect({ ...query });
+      expect(result.statusCode, JSON.stringify(query)).toBe(status);
+      expect(JSON.parse(result.body ?? '{}')).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+      const rows = await t.deps.store.entities.streamConnection.query.byConnection({ connectionId }).go();
+      expect(rows.data).toEqual([]);
+    }
+  });
+
+  it('allows 30 connections per 60 s per user, the limit the SSE path counts too', async () => {
+    const viewer = await t.signup('ws-busy');
+    for (let i = 0; i < 30; i++) expect((await connect({ stream: 'signals', access_token: viewer.token })).result.statusCode).toBe(200);
+    const refused = await connect({ stream: 'signals', access_token: viewer.token });
+    expect(refused.result.statusCode).toBe(429);
+    expect(JSON.parse(refused.result.body ?? '{}')).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    t.clock.advanceSeconds(60);
+    expect((await connect({ stream: 'signals', access_token: viewer.token })).result.statusCode).toBe(200);
+  });
+});
+
+describe('broadcast cleanup and closing', () => {
+  it('a connection answering Gone is deleted on every channel', async () => {
+    const gone = await connect({ stream: 'signals', access_token: alice.token });
+    apiMock.on(PostToConnectionCommand, { ConnectionId: gone.connectionId }).rejects(new GoneException({ message: 'gone', $metadata: { httpStatusCode: 410 } }));
+    await ping(aliceJob);
+    expect(await connectionsOf(t.deps.store, workspaceChannel(alice.workspaceId), t.clock.now())).not.toContain(gone.connectionId);
+    expect((await t.deps.store.entities.streamConnection.query.byConnection({ connectionId: gone.connectionId }).go()).data).toEqual([]);
+  });
+
+  it('$disconnect forgets the connection', async () => {
+    const { connectionId } = await connect({ stream: 'signals', access_token: alice.token });
+    expect(await handler(event('$disconnect', connectionId))).toEqual({ statusCode: 200 });
+    expect(await connectionsOf(t.deps.store, workspaceChannel(alice.workspaceId), t.clock.now())).not.toContain(connectionId);
+  });
+
+  it('removing a member drops their connections at API Gateway', async () => {
+    const carol = await t.signup('ws-carol');
+    const added = await app.request(`http://localhost/api/workspaces/${alice.workspaceId}/members`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: carol.email, role: 'VIEWER' }),
+    });
+    expect(added.status).toBe(201);
+    const { connectionId } = await connect({ stream: 'signals', access_token: carol.token });
+    const removed = await app.request(`http://localhost/api/workspaces/${alice.workspaceId}/members/${carol.userId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(removed.status).toBe(204);
+    expect(apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId)).toEqual([connectionId]);
+    expect((await t.deps.store.entities.streamConnection.query.byConnection({ connectionId }).go()).data).toEqual([]);
+  });
+
+  it('logout everywhere drops every connection of the user', async () => {
+    const dave = await t.signup('ws-dave');
+    const first = await connect({ stream: 'signals', access_token: dave.token });
+    const second = await connect({ stream: 'signals', access_token: dave.token });
+    const out = await app.request('http://localhost/api/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${dave.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ everywhere: true }),
+    });
+    expect(out.status).toBe(204);
+    const closed = apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId);
+    expect(closed.sort()).toEqual([first.connectionId, second.connectionId].sort());
+    expect((await connect({ stream: 'signals', access_token: dave.token })).result.statusCode).toBe(401);
+  });
+});
+
+describe('$connect: the public status stream', () => {
+  it('subscribes to the page’s channel with the visibility the page decides', async () => {
+    const open = await connect({ stream: 'status', slug: 'acme' });
+    expect(open.result.statusCode).toBe(200);
+    expect((await connect({ stream: 'status', slug: 'private-page' })).result.statusCode).toBe(401);
+    expect((await connect({ stream: 'status', slug: 'private-page', session: 'page-session' })).result.statusCode).toBe(200);
+    expect((await connect({ stream: 'status', slug: 'missing' })).result.statusCode).toBe(404);
+    expect((await connect({ stream: 'status', slug: 'Not A Slug' })).result.statusCode).toBe(400);
+
+    await deps.broadcaster.publish({ channel: statusPageChannel('page-acme'), type: 'component', data: { componentId: 1, status: 'OUTAGE' } });
+    expect(posted()).toEqual([{ connectionId: open.connectionId, message: { event: 'component', data: { componentId: 1, status: 'OUTAGE' } } }]);
+  });
+
+  it('answers 404 for every slug until status pages are served', async () => {
+    const bare = streamsHandler(deps);
+    const result = await bare({ requestContext: { routeKey: '$connect', connectionId: 'bare-1' }, queryStringParameters: { stream: 'status', slug: 'acme' } });
+    expect(result.statusCode).toBe(404);
+  });
+
+  it('limits anonymous connections to 30 per 60 s per address', async () => {
+    for (let i = 0; i < 30; i++) expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.9')).result.statusCode).toBe(200);
+    expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.9')).result.statusCode).toBe(429);
+    expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.10')).result.statusCode).toBe(200);
+  });
+});
+
+describe('$default', () => {
+  it('answers {"action":"ping"} with {"event":"pong"}, and anything else with an error event', async () => {
+    expect(await handler(event('$default', 'c', { body: '{"action":"ping"}' }))).toEqual({ statusCode: 200, body: '{"event":"pong"}' });
+    expect(await handler(event('$default', 'c', { body: Buffer.from('{"action":"ping"}').toString('base64'), isBase64Encoded: true }))).toEqual({
+      statusCode: 200,
+      body: '{"event":"pong"}',
+    });
+    for (const body of ['not json', '{"action":"subscribe"}', '']) {
+      const answer = await handler(event('$default', 'c', { body }));
+      expect(JSON.parse(answer.body ?? '{}')).toMatchObject({ event: 'error', data: { statusCode: 400 } });
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { authenticateSession } from '../auth/middleware.js';
+import type { Deps } from '../deps.js';
+import { HttpError, badRequest, errorBody, notFound } from '../http/errors.js';
+import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
+import { ALL_TOPICS, type Subscription } from '../ports/index.js';
+import { STREAM_CONNECTION_LIMIT } from '../signals/stream.js';
+import { resolveSignalScope, type SignalScope } from '../signals/streamScope.js';
+import { ClientMessage, ConnectQuery, PONG, type StatusConnectQuery } from './schema.js';
+
+/** The public status stream has no user to count by, so its 30 connections per 60 s are per address. */
+export const STATUS_STREAM_CONNECTION_LIMIT: RateLimitRule = { name: 'status-stream', limit: 30, windowSeconds: 60 };
+
+/** Events of one status page travel on its channel (published by core/statuspages). */
+export const statusPageChannel = (statusPageId: string | number): string => `statuspage:${statusPageId}`;
+
+/** What an accepted connection hears, and whose it is (so a change of that user's access ends it). */
+export type StreamScope =
+  | { stream: 'signals'; userId: number; subscriptions: Subscription[]; signal: SignalScope }
+  | { stream: 'status'; userId: undefined; subscriptions: Subscription[]; statusPageId: string };
+
+/**
+ * Decides whether a status page may be streamed to this caller, with the same visibility rules as
+ * the public JSON (`GET /public/status/:slug`): a public page to anyone, a password-protected one
+ * with a page session (401 without), a private one never. Answers the page's id or throws.
+ */
+export type StatusPageAccess = (deps: Deps, query: Omit<StatusConnectQuery, 'stream'>) => Promise<{ statusPageId: string }>;
+
+export type ConnectOptions = {
+  /** Until core/statuspages serves public pages, no slug resolves: the status stream answers 404. */
+  statusPages?: StatusPageAccess;
+};
+
+const noStatusPages: StatusPageAccess = async () => {
+  throw notFound('Status page');
+};
+
+/**
+ * The one connect path of both WebSocket transports (API Gateway `$connect`, the local upgrade):
+ * validates the query, authenticates (401), applies the 30-per-60-s limit (429), and decides what
+ * the connection may hear exactly as the SSE paths do (`resolveSignalScope`). Throws `HttpError`.
+ */
+export async function connectStream(
+  deps: Deps,
+  rawQuery: Record<string, string | undefined>,
+  client: { ip: string },
+  options: ConnectOptions = {},
+): Promise<StreamScope> {
+  const parsed = ConnectQuery.safeParse(rawQuery);
+  if (!parsed.success) {
+    throw badRequest(
+      'Invalid stream connect query',
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  }
+  const query = parsed.data;
+  if (query.stream === 'signals') {
+    const claims = await authenticateSession(deps, query.access_token);
+    enforce(await consumeRateLimit(deps, STREAM_CONNECTION_LIMIT, `user:${claims.userId}`));
+    const signal = await resolveSignalScope({ deps, actor: { kind: 'user', userId: claims.userId, email: claims.email } }, query.token);
+    return { stream: 'signals', userId: signal.userId, subscriptions: signal.subscriptions, signal };
+  }
+  enforce(await consumeRateLimit(deps, STATUS_STREAM_CONNECTION_LIMIT, `ip:${client.ip}`));
+  const { statusPageId } = await (options.statusPages ?? noStatusPages)(deps, {
+    slug: query.slug,
+    ...(query.session === undefined ? {} : { session: query.session }),
+  });
+  return { stream: 'status', userId: undefined, subscriptions: [{ channel: statusPageChannel(statusPageId), topic: ALL_TOPICS }], statusPageId };
+}
+
+/** The answer to a client's message: a pong, or an error event for anything else (never a close). */
+export function answerClientMessage(raw: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return errorEvent(400, 'Messages are JSON');
+  }
+  return ClientMessage.safeParse(body).success ? PONG : errorEvent(400, 'Unknown action; send {"action":"ping"}');
+}
+
+export const errorEvent = (statusCode: number, message: string): string => JSON.stringify({ event: 'error', data: { statusCode, message } });
+
+/** An HttpError as the status and spec error body a refused connect answers with; anything else rethrows. */
+export function refusal(err: unknown): { status: number; body: string } {
+  if (!(err instanceof HttpError)) throw err;
+  return {
+    status: err.status,
+    body: JSON.stringify(errorBody(err.status, err.message, err.code, err.details)),
+  };
+}

@@ -1,0 +1,183 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { KEEP_ALIVE_MS } from '../signals/stream.js';
+import { createJob, type Job } from '../signals/test-support.js';
+import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
+
+type User = Awaited<ReturnType<TestContext['signup']>>;
+type Message = { event: string; data?: { checkId?: number; workspaceId?: number; signal?: { type: string }; status?: string } };
+
+let t: TestContext;
+let server: ServerType;
+let streams: LocalStreams;
+let base: string;
+let alice: User;
+let bob: User;
+let aliceJob: Job;
+let aliceOther: Job;
+let bobJob: Job;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  server = await new Promise<ServerType>((resolve) => {
+    const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
+  });
+  streams = attachLocalStreams(server, t.deps);
+  base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${LOCAL_STREAM_PATH}`;
+  alice = await t.signup('lws-alice');
+  bob = await t.signup('lws-bob');
+  aliceJob = await createJob(t, alice, await t.apiKey(alice));
+  aliceOther = await createJob(t, alice, await t.apiKey(alice));
+  bobJob = await createJob(t, bob, await t.apiKey(bob));
+});
+afterAll(async () => {
+  streams.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A real WebSocket client whose messages queue up; every wait is bounded by `within` ms. */
+type Client = { ws: WebSocket; next(within?: number): Promise<Message>; closed(within?: number): Promise<number> };
+
+function open(query: Record<string, string>): Promise<Client> {
+  const ws = new WebSocket(`${base}?${new URLSearchParams(query)}`);
+  const queue: Message[] = [];
+  const waiting: ((message: Message) => void)[] = [];
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as Message;
+    const waiter = waiting.shift();
+    if (waiter) waiter(message);
+    else queue.push(message);
+  });
+  const closeCode = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  const client: Client = {
+    ws,
+    next: (within = 1000) => {
+      const ready = queue.shift();
+      if (ready) return Promise.resolve(ready);
+      return bounded(new Promise<Message>((resolve) => waiting.push(resolve)), within, 'no message');
+    },
+    closed: (within = 1000) => bounded(closeCode, within, 'not closed'),
+  };
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(client));
+    ws.once('unexpected-response', (_request, response) => reject(new Refused(response.statusCode ?? 0)));
+    ws.once('error', reject);
+  });
+}
+
+class Refused extends Error {
+  constructor(readonly status: number) {
+    super(`refused with ${status}`);
+  }
+}
+
+/** Rejects if `promise` has not settled within `ms`: a bound on a wait for a real socket event, not a sleep. */
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function ping(job: Job) {
+  t.clock.advanceSeconds(2); // past the 1-second dedup window
+  expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
+}
+
+const signals = (user: User, extra: Record<string, string> = {}) => ({ stream: 'signals', access_token: user.token, ...extra });
+
+describe('ws://localhost:3000/api/ws', () => {
+  it('delivers a ping to a subscribed client within 1 s as {event, data}', async () => {
+    const client = await open(signals(alice));
+    const started = performance.now();
+    await ping(aliceJob);
+    const signal = await client.next(1000);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(signal).toMatchObject({ event: 'signal', data: { checkId: aliceJob.id, workspaceId: alice.workspaceId, signal: { type: 'SUCCESS' } } });
+    expect(await client.next()).toMatchObject({ event: 'check', data: { checkId: aliceJob.id, status: 'OK' } });
+    client.ws.close();
+  });
+
+  it('holds the check filter: a client on one check hears only that check', async () => {
+    const client = await open(signals(alice, { token: aliceOther.token }));
+    await ping(aliceJob);
+    await ping(aliceOther);
+    // Events arrive in publish order, so the first one this client hears shows what it skipped.
+    expect((await client.next()).data?.checkId).toBe(aliceOther.id);
+    expect((await client.next()).data?.checkId).toBe(aliceOther.id);
+    client.ws.close();
+  });
+
+  it('lets another workspace’s client hear nothing', async () => {
+    const theirs = await open(signals(bob));
+    await ping(aliceJob);
+    await ping(bobJob);
+    expect((await theirs.next()).data).toMatchObject({ checkId: bobJob.id, workspaceId: bob.workspaceId });
+    theirs.ws.close();
+  });
+
+  it('refuses a bad token (401), a foreign check (404), a bad query (400) and other paths (404)', async () => {
+    await expect(open(signals(alice, { access_token: 'bad-token' }))).rejects.toMatchObject({ status: 401 });
+    await expect(open({ stream: 'signals' })).rejects.toMatchObject({ status: 401 });
+    await expect(open(signals(alice, { token: bobJob.token }))).rejects.toMatchObject({ status: 404 });
+    await expect(open({ access_token: alice.token })).rejects.toMatchObject({ status: 400 });
+    await expect(open({ stream: 'status', slug: 'acme' })).rejects.toMatchObject({ status: 404 });
+    const elsewhere = new WebSocket(base.replace(LOCAL_STREAM_PATH, '/api/other'));
+    const status = await bounded(new Promise<number>((resolve) => elsewhere.once('unexpected-response', (_q, r) => resolve(r.statusCode ?? 0))), 1000, 'no answer');
+    expect(status).toBe(404);
+    elsewhere.on('error', () => undefined);
+  });
+
+  it('answers {"action":"ping"} with {"event":"pong"}', async () => {
+    const client = await open(signals(alice));
+    client.ws.send(JSON.stringify({ action: 'ping' }));
+    expect(await client.next()).toEqual({ event: 'pong' });
+    client.ws.send('nonsense');
+    expect(await client.next()).toMatchObject({ event: 'error', data: { statusCode: 400 } });
+    client.ws.close();
+  });
+
+  it('closes a user’s streams, WebSocket and SSE, on logout everywhere', async () => {
+    const carol = await t.signup('lws-carol');
+    const client = await open(signals(carol));
+    const sse = await t.app.request('http://localhost/api/signals/sse', { headers: { authorization: `Bearer ${carol.token}` } }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    const reader = sse.body?.getReader();
+    if (!reader) throw new Error('no SSE body');
+    await reader.read(); // ': connected'
+    expect((await t.request('POST', '/auth/logout', { token: carol.token, body: { everywhere: true } })).status).toBe(204);
+    expect(await client.closed()).toBe(4401);
+    expect((await bounded(reader.read(), 1000, 'SSE not ended')).done).toBe(true);
+  });
+
+  it('closes a removed member’s stream', async () => {
+    const dave = await t.signup('lws-dave');
+    expect((await t.request('POST', `/workspaces/${alice.workspaceId}/members`, { token: alice.token, body: { email: dave.email, role: 'VIEWER' } })).status).toBe(201);
+    const client = await open(signals(dave));
+    expect((await t.request('DELETE', `/workspaces/${alice.workspaceId}/members/${dave.userId}`, { token: alice.token })).status).toBe(204);
+    expect(await client.closed()).toBe(4401);
+  });
+
+  it('re-checks access on each keep-alive, closing a stream whose membership went away unannounced', async () => {
+    const erin = await t.signup('lws-erin');
+    expect((await t.request('POST', `/workspaces/${alice.workspaceId}/members`, { token: alice.token, body: { email: erin.email, role: 'VIEWER' } })).status).toBe(201);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const client = await open(signals(erin));
+    // Straight to the store: no closeUserStreams, as if the revocation came from elsewhere.
+    await t.deps.store.entities.membership.delete({ workspaceId: alice.workspaceId, userId: erin.userId }).go();
+    vi.advanceTimersByTime(KEEP_ALIVE_MS);
+    expect(await client.closed()).toBe(4401);
+  });
+
+  it('allows 30 connections per 60 s per user', async () => {
+    const busy = await t.signup('lws-busy');
+    const clients = [];
+    for (let i = 0; i < 30; i++) clients.push(await open(signals(busy)));
+    await expect(open(signals(busy))).rejects.toMatchObject({ status: 429 });
+    for (const client of clients) client.ws.close();
+  });
+});

@@ -1,0 +1,100 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Deps } from '../deps.js';
+import { hears, streamMessage } from '../ports/index.js';
+import { KEEP_ALIVE_MS } from '../signals/stream.js';
+import { canSubscribe } from '../signals/streamEvents.js';
+import { signalScopeStillHolds } from '../signals/streamScope.js';
+import { answerClientMessage, connectStream, refusal, type ConnectOptions, type StreamScope } from './connect.js';
+
+/** The local WebSocket path, under `{base_url}` like everything else. */
+export const LOCAL_STREAM_PATH = '/api/ws';
+/** A client that stops reading loses events past this many buffered bytes instead of growing memory. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+/** Close codes in the application range: the access granted at connect no longer holds. */
+const ACCESS_CHANGED = 4401;
+
+export type LocalStreams = { clients(): number; close(): void };
+
+/** What is needed of the HTTP server: its upgrade event (`@hono/node-server` types it as a union of server kinds). */
+type UpgradeSource = { on(event: 'upgrade', listener: (request: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown };
+
+/**
+ * The WebSocket protocol of AWS, served by the embedded server on its HTTP upgrade: the same
+ * connect logic and scoping (`connectStream`, `hears`) and the same broadcaster port (the local
+ * hub the SSE paths listen on). Refusals are plain HTTP answers to the upgrade request, with the
+ * spec's error body, as API Gateway answers a refused `$connect`.
+ */
+export function attachLocalStreams(server: UpgradeSource, deps: Deps, options: ConnectOptions = {}): LocalStreams {
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== LOCAL_STREAM_PATH) return refuse(socket, 404, JSON.stringify({ statusCode: 404, message: 'Not found', error: 'Not Found' }));
+    const query = Object.fromEntries(url.searchParams);
+    connectStream(deps, query, { ip: request.socket.remoteAddress ?? 'unknown' }, options).then(
+      (scope) => wss.handleUpgrade(request, socket, head, (ws) => serve(deps, ws, scope)),
+      (err: unknown) => {
+        try {
+          const { status, body } = refusal(err);
+          refuse(socket, status, body);
+        } catch (unexpected) {
+          console.error('stream connect failed', unexpected);
+          refuse(socket, 500, JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }));
+        }
+      },
+    );
+  });
+  return {
+    clients: () => wss.clients.size,
+    close: () => {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}
+
+function serve(deps: Deps, ws: WebSocket, scope: StreamScope): void {
+  const broadcaster = deps.broadcaster;
+  if (!canSubscribe(broadcaster)) {
+    ws.close(1011, 'no local stream hub');
+    return;
+  }
+  const unsubscribe = broadcaster.subscribe((event) => {
+    if (hears(scope.subscriptions, event) && ws.bufferedAmount < MAX_BUFFERED_BYTES) ws.send(streamMessage(event));
+  });
+  const unwatch = broadcaster.onUserStreamsClosed((userId) => {
+    if (userId === scope.userId) ws.close(ACCESS_CHANGED, 'access changed');
+  });
+  // Backstop for revocations that did not go through closeUserStreams, as the SSE keep-alive does.
+  const recheck =
+    scope.stream === 'signals'
+      ? setInterval(() => {
+          void signalScopeStillHolds(deps, scope.signal).then(
+            (holds) => holds || ws.close(ACCESS_CHANGED, 'access changed'),
+            () => undefined,
+          );
+        }, KEEP_ALIVE_MS)
+      : undefined;
+  recheck?.unref();
+  ws.on('message', (data, isBinary) => {
+    ws.send(answerClientMessage(isBinary ? '' : rawText(data)));
+  });
+  ws.on('error', () => ws.terminate());
+  ws.once('close', () => {
+    clearInterval(recheck);
+    unsubscribe();
+    unwatch();
+  });
+}
+
+const rawText = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+
+function refuse(socket: Duplex, status: number, body: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
