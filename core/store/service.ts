@@ -32,6 +32,12 @@ import { createOnCallScheduleEntity } from './entities/onCallSchedule.js';
 import { createOnCallOverrideEntity } from './entities/onCallOverride.js';
 import { createEscalationPolicyEntity } from './entities/escalationPolicy.js';
 import { createEscalationRuleEntity } from './entities/escalationRule.js';
+import { createStatusPageEntity } from './entities/statusPage.js';
+import { createStatusComponentEntity } from './entities/statusComponent.js';
+import { createAnnouncementEntity } from './entities/announcement.js';
+import { createAnnouncementEntryEntity } from './entities/announcementEntry.js';
+import { createStatusPageSnapshotEntity } from './entities/statusPageSnapshot.js';
+import { createUptimeCursorEntity, createUptimeRollupEntity } from './entities/uptimeRollup.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
@@ -73,6 +79,13 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     onCallOverride: createOnCallOverrideEntity(config),
     escalationPolicy: createEscalationPolicyEntity(config),
     escalationRule: createEscalationRuleEntity(config),
+    statusPage: createStatusPageEntity(config),
+    statusComponent: createStatusComponentEntity(config),
+    announcement: createAnnouncementEntity(config),
+    announcementEntry: createAnnouncementEntryEntity(config),
+    statusPageSnapshot: createStatusPageSnapshotEntity(config),
+    uptimeRollup: createUptimeRollupEntity(config),
+    uptimeCursor: createUptimeCursorEntity(config),
   };
   const service = new Service(entities);
   return {

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
+import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
  * One step of the evaluator sweep (locally every `VIGIL_SWEEP_SECONDS`, on AWS once a minute). A
@@ -19,4 +20,5 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'deployments', run: processDeployments },
   { name: 'maintenance-windows', run: processMaintenanceWindows },
   { name: 'heartbeats', run: sweepHeartbeats },
+  { name: 'status-page-maintenance', run: processScheduledAnnouncements },
 ];
