@@ -64,7 +64,7 @@ export const publicAnnouncement = (a: SnapshotAnnouncement, now: Date): PublicAn
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
   // Rendered and sanitised again here: a row stored before a rule tightened is still cleaned.
-  updates: a.updates.map((u) => ({ status: u.status, bodyHtml: renderMarkdown(u.body), createdAt: u.createdAt })),
+  updates: a.updates.map((u) => ({ status: u.status, bodyHtml: renderMarkdown(u.body).trim(), createdAt: u.createdAt })),
 });
 
 export function publicPage(snapshot: PageSnapshot, now: Date): PublicPage {
