@@ -14,7 +14,8 @@ export function Document(props: { title: string; nonce: string; theme: Theme; ch
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{props.title}</title>
-        {favicon !== null ? <link rel="icon" href={favicon} /> : null}
+        {/* Without an icon of its own the browser would ask for /favicon.ico, which this install does not serve. */}
+        <link rel="icon" href={favicon ?? 'data:,'} />
         <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: pageCss(props.theme) }} />
       </head>
       <body>

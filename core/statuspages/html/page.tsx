@@ -8,6 +8,13 @@ import { Document } from './layout.js';
 import { ANNOUNCEMENT_STATUS_TEXT, dayClass, dayText, instantLabel, percent, STATUS_TEXT } from './format.js';
 
 type Bars = Map<number, UptimeRead>;
+const INDICATOR_STATUS: Record<string, ComponentStatus> = {
+  none: 'OPERATIONAL',
+  minor: 'DEGRADED_PERFORMANCE',
+  major: 'PARTIAL_OUTAGE',
+  critical: 'MAJOR_OUTAGE',
+  maintenance: 'UNDER_MAINTENANCE',
+};
 export type PageLinks = { home: string; history: string; auth: string };
 
 /** Tenant markup, sanitised once more on the way out (design: on save and on render). */
@@ -47,7 +54,7 @@ function Bar(props: { read: UptimeRead; name: string }) {
       </ol>
       <div class="legend">
         <span>{days.length} days ago</span>
-        <span>{percent(props.read.uptime)} uptime</span>
+        <span>{props.read.uptime === null ? 'No data yet' : `${percent(props.read.uptime)} uptime`}</span>
         <span>Today</span>
       </div>
     </div>
@@ -98,7 +105,10 @@ export function StatusPageView(props: { view: PublicPage; bars: Bars; nonce: str
       <Header page={view.page} links={links} />
       <Tenant html={view.page.headerHtml} />
       <main>
-        <section class="card banner" aria-live="polite">
+        <section class={`card banner s-${INDICATOR_STATUS[view.status.indicator] ?? 'OPERATIONAL'}`}>
+          <span class="sym" aria-hidden="true">
+            {STATUS_TEXT[INDICATOR_STATUS[view.status.indicator] ?? 'OPERATIONAL'].symbol}
+          </span>
           <span>{view.status.description}</span>
         </section>
         {view.activeAnnouncements.length > 0 ? (
