@@ -10,6 +10,7 @@ import { runSweep } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { drivePings, percentile } from './load.js';
 import { seedChecks, type SeedTarget } from './seed.js';
+import { statusPageBenchmark } from './statusPage.js';
 
 /**
  * `npm run bench`: the heartbeat pipeline on this machine. The embedded store runs in a child
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
   try {
     await pingBenchmark(store.endpoint, store.pid);
     await sweepBenchmark(store.endpoint);
+    await statusPageBenchmark(store.endpoint, meter, print);
   } finally {
     await store.close();
   }

@@ -12,6 +12,7 @@ import { sanitizeTenantHtml } from './render/sanitize.js';
 import { passwordProblem, slugShape, type StatusPage, type StatusPageCreate, type StatusPageDetail, type StatusPageUpdate } from './schema.js';
 import { byPosition, readComponents, refreshSnapshot } from './store/snapshot.js';
 import { toComponent } from './components.js';
+import { forgetPage } from './store/viewCache.js';
 import { deletePageAnnouncements } from './announcements.js';
 
 export const SLUG_SCOPE = 'status-page-slug';
@@ -210,6 +211,7 @@ export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<
   await deletePageAnnouncements(deps, statusPageId);
   await deps.store.entities.statusPage.delete({ statusPageId }).go();
   await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
+  forgetPage(deps.store, statusPageId);
   await releaseLock(deps.store, SLUG_SCOPE, page.slug, String(statusPageId));
   if (page.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, page.customDomain, String(statusPageId));
 }

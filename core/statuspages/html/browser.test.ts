@@ -121,7 +121,7 @@ describe.skipIf(!hasBrowser)('the status page in Chromium', () => {
       let focused = '';
       for (let i = 0; i < 40 && !focused.includes('uptime'); i++) {
         await tab.keyboard.press('Tab');
-        focused = await tab.evaluate(() => document.activeElement?.getAttribute('title') ?? '');
+        focused = await tab.evaluate(() => (document.activeElement?.tagName === 'LI' ? (document.activeElement.textContent ?? '') : ''));
       }
       expect(focused).toMatch(/uptime|no data/);
       await tab.keyboard.press('Tab');

@@ -75,6 +75,12 @@ describe('the HTML status page', () => {
     expect(res.text).toContain('prefers-color-scheme:dark');
     expect(res.text).toContain('--primary:#0a7');
     expect(res.text).toContain(`href="/status/${page.slug}/history"`);
+    // Served from memory now, and still current the moment the check recovers (the rebuild drops the cached page).
+    const again = await html(`/status/${page.slug}`);
+    expect(again.headers.get('content-security-policy')).not.toBe(csp);
+    expect(again.text).toContain(`<style nonce="${/'nonce-([^']+)'/.exec(again.headers.get('content-security-policy') ?? '')?.[1]}">`);
+    await changeStatus(t, check, user, 'DOWN', 'OK');
+    expect((await html(`/status/${page.slug}`)).text).not.toContain('Major outage');
     const history = await html(`/status/${page.slug}/history`);
     expect(history.status).toBe(200);
     expect(history.text).toContain('Incident history');

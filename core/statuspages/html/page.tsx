@@ -47,8 +47,8 @@ function Bar(props: { read: UptimeRead; name: string }) {
     <div>
       <ol class="bar" aria-label={`Daily uptime of ${props.name}, oldest first`}>
         {days.map((day) => (
-          <li class={dayClass(day)} tabindex={0} title={dayText(day)}>
-            <span class="tip">{dayText(day)}</span>
+          <li class={dayClass(day)} tabindex={0}>
+            <span>{dayText(day)}</span>
           </li>
         ))}
       </ol>

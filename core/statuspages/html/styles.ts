@@ -37,9 +37,10 @@ h2{font-size:1.2rem;margin:24px 0 8px}
 .bar li.d-minor{background:var(--minor);height:80%}.bar li.d-major{background:var(--major);height:60%}
 .bar li.d-critical{background:var(--critical);height:40%}
 .bar li.d-none{background:transparent;border:1px dashed var(--none);height:30%}
-.bar li .tip{display:none}
-.bar li:focus .tip,.bar li:hover .tip{display:block;position:absolute;bottom:40px;left:50%;transform:translateX(-50%);
-white-space:nowrap;background:var(--fg);color:var(--bg);padding:4px 8px;border-radius:4px;font-size:.8rem;z-index:2}
+/* One text per day: visually hidden but read by screen readers, shown as a tooltip on hover and focus. */
+.bar li span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.bar li:focus span,.bar li:hover span{width:auto;height:auto;clip:auto;overflow:visible;bottom:40px;left:50%;transform:translateX(-50%);
+background:var(--fg);color:var(--bg);padding:4px 8px;border-radius:4px;font-size:.8rem;z-index:2}
 .legend{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .timeline{list-style:none;padding:0;margin:8px 0 0}

@@ -11,6 +11,7 @@ import { consumeRateLimit, enforce, type RateLimitRule } from '../../http/rateLi
 import { lockOwner } from '../../store/locks.js';
 import { DOMAIN_SCOPE, SLUG_SCOPE } from '../pages.js';
 import { readSnapshot, type PageSnapshot } from '../store/snapshot.js';
+import { cachedOwner, cachedSnapshot, rememberOwner } from '../store/viewCache.js';
 
 /**
  * Who may see a public page (design "Public surfaces"): PUBLIC everyone; PASSWORD_PROTECTED a
@@ -31,12 +32,35 @@ export async function limitPublic(c: Context, deps: Deps, rule: RateLimitRule, k
   enforce(await consumeRateLimit(deps, rule, `${key}:${clientIp(c)}`));
 }
 
+/** The page id a lock names; only found pages are remembered (a new page must show at once). */
+async function ownerOf(deps: Deps, scope: string, value: string): Promise<number | undefined> {
+  const key = `${scope}:${value}`;
+  const nowMs = deps.clock.now().getTime();
+  const cached = cachedOwner(deps.store, key, nowMs);
+  if (cached !== undefined) return cached;
+  const owner = await lockOwner(deps.store, scope, value);
+  if (owner === undefined) return undefined;
+  rememberOwner(deps.store, key, Number(owner), nowMs);
+  return Number(owner);
+}
+
+/**
+ * Whether a view of this slug (or domain) would be served from memory alone. The HTML page counts
+ * against the page's data limit only when it would read the store: a view from memory costs the
+ * store nothing, and a limiter write would be the only store request of it.
+ */
+export function inMemory(deps: Deps, by: 'slug' | 'domain', value: string): boolean {
+  const nowMs = deps.clock.now().getTime();
+  const pageId = cachedOwner(deps.store, `${by === 'slug' ? SLUG_SCOPE : DOMAIN_SCOPE}:${value}`, nowMs);
+  return pageId !== undefined && cachedSnapshot(deps.store, pageId, nowMs) !== undefined;
+}
+
 /** The page behind a slug: the slug lock names it, the snapshot holds the rest (two gets). */
 export async function snapshotBySlug(deps: Deps, slug: string): Promise<PageSnapshot | null> {
   if (!/^[a-z0-9-]{1,128}$/.test(slug)) return null;
-  const owner = await lockOwner(deps.store, SLUG_SCOPE, slug);
-  if (owner === undefined) return null;
-  const snapshot = await readSnapshot(deps, Number(owner));
+  const pageId = await ownerOf(deps, SLUG_SCOPE, slug);
+  if (pageId === undefined) return null;
+  const snapshot = await readSnapshot(deps, pageId);
   return snapshot && snapshot.page.slug === slug ? snapshot : null;
 }
 
@@ -44,9 +68,9 @@ export async function snapshotBySlug(deps: Deps, slug: string): Promise<PageSnap
 export async function snapshotByDomain(deps: Deps, host: string): Promise<PageSnapshot | null> {
   const domain = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   if (!/^[a-z0-9.-]{1,253}$/.test(domain)) return null;
-  const owner = await lockOwner(deps.store, DOMAIN_SCOPE, domain);
-  if (owner === undefined) return null;
-  const snapshot = await readSnapshot(deps, Number(owner));
+  const pageId = await ownerOf(deps, DOMAIN_SCOPE, domain);
+  if (pageId === undefined) return null;
+  const snapshot = await readSnapshot(deps, pageId);
   if (!snapshot || snapshot.page.customDomain !== domain || snapshot.page.customDomainVerifiedAt === null) return null;
   return snapshot;
 }

@@ -10,6 +10,7 @@ import { sanitizeTenantHtml } from '../render/sanitize.js';
 import type { DayRollup, MaintenanceSpan, ObservedState } from '../uptime.js';
 import { listPageAnnouncements, readTimeline } from './announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from './rollups.js';
+import { cachedSnapshot, forgetPage, rememberSnapshot } from './viewCache.js';
 
 const LATENCY_WARNING_MS = 3_600_000;
 
@@ -211,18 +212,24 @@ export async function refreshSnapshot(deps: Deps, statusPageId: number): Promise
   const page = (await deps.store.entities.statusPage.get({ statusPageId }).go({ consistent: true })).data;
   if (!page) {
     await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
+    forgetPage(deps.store, statusPageId);
     return null;
   }
   const snapshot = await buildSnapshot(deps, page, now);
   await deps.store.entities.statusPageSnapshot.put({ statusPageId, data: encode(snapshot), builtAt: snapshot.builtAt }).go();
+  forgetPage(deps.store, statusPageId);
   return snapshot;
 }
 
 /** The stored snapshot, or a fresh one when none was stored yet (first view after an upgrade). */
 export async function readSnapshot(deps: Deps, statusPageId: number): Promise<PageSnapshot | null> {
+  const nowMs = deps.clock.now().getTime();
+  const cached = cachedSnapshot(deps.store, statusPageId, nowMs);
+  if (cached) return cached;
   const stored = (await deps.store.entities.statusPageSnapshot.get({ statusPageId }).go()).data;
-  if (stored) return decode(stored.data);
-  return refreshSnapshot(deps, statusPageId);
+  const snapshot = stored ? decode(stored.data) : await refreshSnapshot(deps, statusPageId);
+  if (snapshot) rememberSnapshot(deps.store, statusPageId, snapshot, nowMs);
+  return snapshot;
 }
 
 /** Pages showing a target: one index query per target key. */
