@@ -66,7 +66,7 @@ async function claim(deps: Deps, scope: string, value: string, pageId: number, f
 
 export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promise<StatusPageItem> {
   const { deps } = ctx;
-  const workspaceId = await resolveWorkspaceId(deps, ctx.actor, input.workspaceId);
+  const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
   await authorize(deps, ctx.actor, workspaceId, 'ADMIN', 'Workspace');
   if (input.customDomain) checkDomain(deps, input.customDomain);
   const statusPageId = await deps.store.nextId('statusPage');
@@ -116,7 +116,7 @@ export async function loadStatusPage(ctx: Ctx, statusPageId: number, minimum: 'V
 }
 
 export async function listStatusPages(ctx: Ctx, requestedWorkspaceId: number | undefined): Promise<StatusPageItem[]> {
-  const workspaceId = await resolveWorkspaceId(ctx.deps, ctx.actor, requestedWorkspaceId);
+  const workspaceId = await resolveWorkspaceId(ctx, requestedWorkspaceId);
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   return (await ctx.deps.store.entities.statusPage.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data;
 }
