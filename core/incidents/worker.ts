@@ -9,7 +9,7 @@ import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
 import { applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
-import { onCheckStatusChangedForPages } from '../statuspages/hooks.js';
+import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
 
 /**
  * A message of a type this worker does not know is acknowledged without a word: it can never be
@@ -41,7 +41,10 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
       if (parsed.data.type === 'check.status_changed') {
         await onStatusChanged(deps, parsed.data, now);
         await onCheckStatusChangedForPages(deps, parsed.data);
-      } else await onDependenciesReported(deps, parsed.data, now);
+      } else {
+        await onDependenciesReported(deps, parsed.data, now);
+        await onDependenciesReportedForPages(deps, parsed.data);
+      }
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) continue;
       console.error(`incidents queue: message ${message.id} failed`, err);

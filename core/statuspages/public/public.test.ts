@@ -36,6 +36,26 @@ describe('public status JSON', () => {
     expect(down.status.indicator).toBe('critical');
   });
 
+  it('a dependency reported down shows its component as a major outage', async () => {
+    const page = await createPage(t, user);
+    const { check } = await checkComponent(t, user, page.id);
+    const report = async (status: 'ok' | 'down') => {
+      await t.deps.queue.publish('incidents', [
+        { type: 'dependencies.reported', checkId: check.id, workspaceId: user.workspaceId, projectId: user.projectId, dependencies: [{ name: 'Payments-DB', status }], at: t.clock.now().toISOString() },
+      ]);
+      await t.deps.queue.drain();
+    };
+    await report('ok');
+    const { lockOwner } = await import('../../store/locks.js');
+    const dependencyId = Number(await lockOwner(t.deps.store, `dependency-name#${user.workspaceId}`, 'payments-db'));
+    expect(dependencyId).toBeGreaterThan(0);
+    const component = expectStatus(await t.request<{ id: number }>('POST', `/status-pages/${page.id}/components`, { token: user.token, body: { name: 'Payments', dependencyId } }), 201);
+    await report('down');
+    const view = expectStatus(await t.request<PublicPage>('GET', `/public/status/${page.slug}`, { headers: fresh() }), 200);
+    expect(view.components.find((c) => c.id === component.id)?.status).toBe('MAJOR_OUTAGE');
+    expect(JSON.stringify(view)).not.toContain('Payments-DB');
+  });
+
   it('visibility: PUBLIC, PASSWORD_PROTECTED (401 without a session), PRIVATE (404 but to members), disabled (404)', async () => {
     const publicPage = await createPage(t, user);
     const protectedPage = await createPage(t, user, { visibility: 'PASSWORD_PROTECTED', password: 'let me in please' });
