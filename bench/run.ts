@@ -13,13 +13,14 @@ import type { Store } from '../core/store/service.js';
 import { coldStart } from './cold.js';
 import { checkScale } from './scale.js';
 import { seedChecks, type SeedTarget } from './seed.js';
+import { statusPageBenchmark } from './statusPage.js';
 import { streamBenchmark } from './streams.js';
 
 /**
  * `npm run bench`: the heartbeat pipeline on this machine, as `npm start` runs it. The embedded
  * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
  * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
- * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold,streams`
+ * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold,streams,pages`
  * runs some sections only.
  */
 const CLIENTS = 50;
@@ -29,7 +30,7 @@ const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
 const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold,streams').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold,streams,pages').split(','));
 const exec = promisify(execFile);
 
 /**
@@ -220,7 +221,7 @@ async function main(): Promise<void> {
   budget.unref();
   console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   if (ONLY.has('cold')) await coldStart(print);
-  if (!['pings', 'sweep', 'scale', 'streams'].some((section) => ONLY.has(section))) return;
+  if (!['pings', 'sweep', 'scale', 'streams', 'pages'].some((section) => ONLY.has(section))) return;
   // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const store = await startEmbeddedStore(process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir, 0, { isolate: 'child' });
@@ -229,6 +230,7 @@ async function main(): Promise<void> {
     if (ONLY.has('sweep')) await sweepBenchmark(store.endpoint);
     // 500 WebSocket clients across 50 workspaces: ping -> signal event received (bench/streams.ts).
     if (ONLY.has('streams')) print('broadcast_ms_p99', (await streamBenchmark(store.endpoint)).p99);
+    if (ONLY.has('pages')) await statusPageBenchmark(store.endpoint, meter, print);
   } finally {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -18,6 +18,9 @@ import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
 import { onCallRoutes } from './oncall/routes.js';
 import { escalationRoutes } from './escalation/routes.js';
+import { statusPageRoutes } from './statuspages/routes.js';
+import { publicStatusRoutes } from './statuspages/public/routes.js';
+import { statusHtmlRoutes } from './statuspages/html/routes.js';
 
 export { createSignalApp } from './signalApp.js';
 
@@ -35,6 +38,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     app.route('/api/mcp', mcp);
     app.route('/mcp', mcp);
     app.route('/api', dashboardRoutes());
+    app.route('/', statusHtmlRoutes());
   });
 }
 
@@ -54,6 +58,8 @@ function dashboardRoutes() {
   dashboard.route('/maintenance-windows', maintenanceRoutes());
   dashboard.route('/', onCallRoutes());
   dashboard.route('/', escalationRoutes());
+  dashboard.route('/status-pages', statusPageRoutes());
+  dashboard.route('/public/status', publicStatusRoutes());
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
   dashboard.doc31('/openapi.json', {
     openapi: '3.1.0',

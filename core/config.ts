@@ -21,6 +21,8 @@ export const ConfigSchema = z.object({
   VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Unset keeps `GET /metrics` off (404); a short token would be guessable by a scraper's neighbours.
   VIGIL_METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters, no spaces').optional()),
+  VIGIL_CNAME_TARGET: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/).optional(),
+  VIGIL_PUBLIC_STATUS_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(30),
 });
 
 export type Config = {
@@ -38,6 +40,10 @@ export type Config = {
   accessTokenTtlSeconds: number;
   /** Bearer token of the install's own `GET /metrics`; undefined keeps that route off. */
   metricsToken: string | undefined;
+  /** Where a status page's custom domain must point (CNAME); default: the host of publicUrl. */
+  cnameTarget: string | undefined;
+  /** Public status data requests per page and client address per 60 s (spec: 30; the bench raises it). */
+  publicStatusRateLimit: number;
 };
 
 export class ConfigError extends Error {}
@@ -63,5 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (value.VIGIL_PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     accessTokenTtlSeconds: value.VIGIL_ACCESS_TOKEN_TTL_SECONDS,
     metricsToken: value.VIGIL_METRICS_TOKEN,
+    cnameTarget: value.VIGIL_CNAME_TARGET,
+    publicStatusRateLimit: value.VIGIL_PUBLIC_STATUS_RATE_LIMIT,
   };
 }

@@ -12,4 +12,6 @@ export type Deps = {
   scheduler: Scheduler;
   broadcaster: Broadcaster;
   mailer: Mailer;
+  /** CNAME lookups for status-page custom domains; the system resolver when absent. Tests inject one. */
+  cnameResolver?: (hostname: string) => Promise<string[]>;
 };

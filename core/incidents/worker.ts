@@ -10,6 +10,7 @@ import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpi
 import { IncidentTimelineOwed } from './events.js';
 import { appendIncidentEvent, applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
+import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
 
 /**
  * A message of a type this worker does not know is acknowledged without a word: it can never be
@@ -43,8 +44,13 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
     }
     try {
       const now = deps.clock.now();
-      if (parsed.data.type === 'check.status_changed') await onStatusChanged(deps, parsed.data, now);
-      else await onDependenciesReported(deps, parsed.data, now);
+      if (parsed.data.type === 'check.status_changed') {
+        await onStatusChanged(deps, parsed.data, now);
+        await onCheckStatusChangedForPages(deps, parsed.data);
+      } else {
+        await onDependenciesReported(deps, parsed.data, now);
+        await onDependenciesReportedForPages(deps, parsed.data);
+      }
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) continue;
       console.error(`incidents queue: message ${message.id} failed`, err);

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { MaintenanceWindowItem } from '../store/entities/maintenanceWindow.js';
 import { retryOnConflict } from '../store/conditional.js';
 import { deleteHolds, putHolds } from '../windows/holdStore.js';
+import { syncMaintenanceAnnouncements } from '../statuspages/maintenanceSync.js';
 import { transitionWindow, type WindowEffect, type WindowEvent, type WindowState, type WindowTransition } from './transition.js';
 
 /** The processor's partition of the sparse due index (windows are few: one shard is plenty). */
@@ -111,6 +112,8 @@ export async function runWindow(deps: Deps, start: MaintenanceWindowItem, effect
     if (!applied.w) return w;
     w = applied.w;
   }
+  // Status pages follow the window (autoPublishToStatusPage) and its holds.
+  await syncMaintenanceAnnouncements(deps, w, now);
   return w;
 }
 

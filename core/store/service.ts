@@ -32,6 +32,12 @@ import { createOnCallScheduleEntity } from './entities/onCallSchedule.js';
 import { createOnCallOverrideEntity } from './entities/onCallOverride.js';
 import { createEscalationPolicyEntity } from './entities/escalationPolicy.js';
 import { createEscalationRuleEntity } from './entities/escalationRule.js';
+import { createStatusPageEntity } from './entities/statusPage.js';
+import { createStatusComponentEntity } from './entities/statusComponent.js';
+import { createAnnouncementEntity } from './entities/announcement.js';
+import { createAnnouncementEntryEntity } from './entities/announcementEntry.js';
+import { createStatusPageSnapshotEntity } from './entities/statusPageSnapshot.js';
+import { createUptimeCursorEntity, createUptimeRollupEntity } from './entities/uptimeRollup.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
@@ -70,6 +76,13 @@ const ENTITY_FACTORIES = {
   onCallOverride: createOnCallOverrideEntity,
   escalationPolicy: createEscalationPolicyEntity,
   escalationRule: createEscalationRuleEntity,
+  statusPage: createStatusPageEntity,
+  statusComponent: createStatusComponentEntity,
+  announcement: createAnnouncementEntity,
+  announcementEntry: createAnnouncementEntryEntity,
+  statusPageSnapshot: createStatusPageSnapshotEntity,
+  uptimeRollup: createUptimeRollupEntity,
+  uptimeCursor: createUptimeCursorEntity,
 } as const;
 
 type EntityConfig = Parameters<typeof createUserEntity>[0];

@@ -3,6 +3,7 @@ import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
 import { relayPendingOutboxes } from '../outbox/relay.js';
+import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
  * One step of the evaluator sweep (locally every `VIGIL_SWEEP_SECONDS`, on AWS once a minute). A
@@ -20,6 +21,7 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'deployments', run: processDeployments },
   { name: 'maintenance-windows', run: processMaintenanceWindows },
   { name: 'heartbeats', run: sweepHeartbeats },
+  { name: 'status-page-maintenance', run: processScheduledAnnouncements },
   // The outbox safety net last: it relays what any write (these steps' included) left owed.
   { name: 'outbox', run: relayPendingOutboxes },
 ];

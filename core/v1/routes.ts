@@ -13,6 +13,7 @@ import { v1DeploymentRoutes } from './deployments.js';
 import { v1MaintenanceRoutes } from './maintenance.js';
 import { v1IncidentRoutes } from './incidents.js';
 import { v1MetricsRoutes } from '../metrics/routes.js';
+import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
 
 const WhoAmI = z
   .object({
@@ -77,6 +78,7 @@ export function v1Routes() {
   r.route('/', v1MaintenanceRoutes());
   r.route('/', v1IncidentRoutes());
   r.route('/', v1MetricsRoutes());
+  r.route('/', v1StatusPageRoutes());
 
   r.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Vigil Integration API', version: '1' }, servers: [{ url: '/api/v1' }] });
   return r;

@@ -1,0 +1,29 @@
+import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
+import { dependencyNameKey, dependencyNameScope } from '../dependencies/registry.js';
+import { lockOwner } from '../store/locks.js';
+import type { Deps } from '../deps.js';
+import { recordStatusInterval } from './store/rollups.js';
+import { pagesShowing, refreshPagesOfCheck, refreshSnapshot } from './store/snapshot.js';
+
+/**
+ * What a check's status change means for status pages (called by the incidents worker, once per
+ * message): the closed interval goes into the uptime rollups, then the pages that show the check
+ * get a fresh snapshot. Both are idempotent, so a redelivered message changes nothing.
+ */
+export async function onCheckStatusChangedForPages(deps: Deps, change: CheckStatusChanged): Promise<void> {
+  await recordStatusInterval(deps, change);
+  await refreshPagesOfCheck(deps, change.checkId, change.projectId);
+}
+
+/**
+ * A ping payload reported dependencies (after the worker recorded their status): pages showing
+ * one of them are rebuilt. Names resolve through the registry's per-workspace name lock.
+ */
+export async function onDependenciesReportedForPages(deps: Deps, report: DependenciesReported): Promise<void> {
+  const keys: string[] = [];
+  for (const { name } of report.dependencies) {
+    const owner = await lockOwner(deps.store, dependencyNameScope(report.workspaceId), dependencyNameKey(name));
+    if (owner !== undefined) keys.push(`dependency#${owner}`);
+  }
+  for (const statusPageId of await pagesShowing(deps, keys)) await refreshSnapshot(deps, statusPageId);
+}

@@ -1,0 +1,248 @@
+import type { Ctx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
+import { hashPassword } from '../auth/secrets.js';
+import type { Deps } from '../deps.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import { resolveWorkspaceId } from '../identity/workspaceScope.js';
+import { retryOnConflict } from '../store/conditional.js';
+import type { StatusPageItem } from '../store/entities/statusPage.js';
+import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
+import { customDomainProblem, normalizeDomain, sameHost } from './domain.js';
+import { sanitizeTenantHtml } from './render/sanitize.js';
+import { passwordProblem, slugShape, type StatusPage, type StatusPageCreate, type StatusPageDetail, type StatusPageUpdate } from './schema.js';
+import { byPosition, readComponents, refreshSnapshot } from './store/snapshot.js';
+import { toComponent } from './components.js';
+import { forgetPage } from './store/viewCache.js';
+import { deletePageAnnouncements } from './announcements.js';
+
+export const SLUG_SCOPE = 'status-page-slug';
+export const DOMAIN_SCOPE = 'status-page-domain';
+
+export const toStatusPage = (p: StatusPageItem): StatusPage => ({
+  id: p.statusPageId,
+  workspaceId: p.workspaceId,
+  name: p.name,
+  slug: p.slug,
+  visibility: p.visibility,
+  logoUrl: p.logoUrl ?? null,
+  primaryColor: p.primaryColor ?? null,
+  backgroundColor: p.backgroundColor ?? null,
+  faviconUrl: p.faviconUrl ?? null,
+  showUptimeHistory: p.showUptimeHistory,
+  uptimeHistoryDays: p.uptimeHistoryDays,
+  showIncidentHistory: p.showIncidentHistory,
+  headerHtml: p.headerHtml ?? null,
+  footerHtml: p.footerHtml ?? null,
+  enabled: p.enabled,
+  customDomain: p.customDomain ?? null,
+  customDomainVerifiedAt: p.customDomainVerifiedAt ?? null,
+  hasPassword: p.passwordHash !== undefined,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+/** The install's own host names: a page may not claim them as its custom domain. */
+const installHosts = (deps: Deps): string[] => {
+  const hosts = [new URL(deps.config.publicUrl).hostname];
+  if (deps.config.cnameTarget) hosts.push(deps.config.cnameTarget);
+  return hosts;
+};
+
+function checkDomain(deps: Deps, domain: string): void {
+  const problem = customDomainProblem(domain, installHosts(deps));
+  if (problem) throw badRequest(`customDomain ${problem}`, [{ path: 'customDomain', message: problem }]);
+}
+
+/** A lock whose owner page is gone (or moved on) is an orphan: it may be taken over. */
+const ownerHolds = (deps: Deps, field: 'slug' | 'customDomain', value: string) => async (ownerId: string) => {
+  const page = (await deps.store.entities.statusPage.get({ statusPageId: Number(ownerId) }).go({ consistent: true })).data;
+  return page !== null && page[field] === value;
+};
+
+async function claim(deps: Deps, scope: string, value: string, pageId: number, field: 'slug' | 'customDomain', what: string): Promise<void> {
+  const ok = await acquireLock(deps.store, scope, value, String(pageId), deps.clock.now(), ownerHolds(deps, field, value));
+  if (!ok) throw conflict(`${what} ${value} is already taken`, 'SLUG_TAKEN');
+}
+
+export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promise<StatusPageItem> {
+  const { deps } = ctx;
+  const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
+  await authorize(deps, ctx.actor, workspaceId, 'ADMIN', 'Workspace');
+  if (input.customDomain) checkDomain(deps, input.customDomain);
+  const statusPageId = await deps.store.nextId('statusPage');
+  await claim(deps, SLUG_SCOPE, input.slug, statusPageId, 'slug', 'Slug');
+  try {
+    if (input.customDomain) await claim(deps, DOMAIN_SCOPE, input.customDomain, statusPageId, 'customDomain', 'Domain');
+  } catch (err) {
+    await releaseLock(deps.store, SLUG_SCOPE, input.slug, String(statusPageId));
+    throw err;
+  }
+  const iso = deps.clock.now().toISOString();
+  const created = await deps.store.entities.statusPage
+    .create({
+      statusPageId,
+      workspaceId,
+      name: input.name,
+      slug: input.slug,
+      visibility: input.visibility,
+      passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
+      passwordVersion: 1,
+      logoUrl: input.logoUrl ?? undefined,
+      primaryColor: input.primaryColor ?? undefined,
+      backgroundColor: input.backgroundColor ?? undefined,
+      faviconUrl: input.faviconUrl ?? undefined,
+      showUptimeHistory: input.showUptimeHistory,
+      uptimeHistoryDays: input.uptimeHistoryDays,
+      showIncidentHistory: input.showIncidentHistory,
+      headerHtml: input.headerHtml ? sanitizeTenantHtml(input.headerHtml) : undefined,
+      footerHtml: input.footerHtml ? sanitizeTenantHtml(input.footerHtml) : undefined,
+      enabled: input.enabled,
+      customDomain: input.customDomain ?? undefined,
+      revision: 0,
+      createdAt: iso,
+      updatedAt: iso,
+    })
+    .go();
+  await refreshSnapshot(deps, statusPageId);
+  return created.data;
+}
+
+/** A page the caller may see at `minimum`; unknown and foreign ids are both 404. */
+export async function loadStatusPage(ctx: Ctx, statusPageId: number, minimum: 'VIEWER' | 'MEMBER' | 'ADMIN' = 'VIEWER'): Promise<StatusPageItem> {
+  const page = (await ctx.deps.store.entities.statusPage.get({ statusPageId }).go({ consistent: true })).data;
+  if (!page) throw notFound('Status page');
+  await authorize(ctx.deps, ctx.actor, page.workspaceId, minimum, 'Status page');
+  return page;
+}
+
+export async function listStatusPages(ctx: Ctx, requestedWorkspaceId: number | undefined): Promise<StatusPageItem[]> {
+  const workspaceId = await resolveWorkspaceId(ctx, requestedWorkspaceId);
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  return (await ctx.deps.store.entities.statusPage.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data;
+}
+
+export async function getStatusPageDetail(ctx: Ctx, statusPageId: number): Promise<StatusPageDetail> {
+  const page = await loadStatusPage(ctx, statusPageId);
+  const components = byPosition((await readComponents(ctx.deps, statusPageId)).map((c) => ({ ...toComponent(c), id: c.componentId })));
+  return { ...toStatusPage(page), components };
+}
+
+/** `check-slug`: never an error for a well-formed query; malformed, reserved and taken are all "not available". */
+export async function isSlugAvailable(deps: Deps, slug: string): Promise<boolean> {
+  if (slugShape(slug) !== 'OK') return false;
+  const owner = await lockOwner(deps.store, SLUG_SCOPE, slug);
+  if (owner === undefined) return true;
+  return !(await ownerHolds(deps, 'slug', slug)(owner));
+}
+
+export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: StatusPageUpdate): Promise<StatusPageItem> {
+  const { deps } = ctx;
+  const current = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const problem = passwordProblem({ visibility: current.visibility, hasPassword: current.passwordHash !== undefined }, patch);
+  if (problem) throw badRequest(`password: ${problem}`, [{ path: 'password', message: problem }]);
+  const newSlug = patch.slug !== undefined && patch.slug !== current.slug ? patch.slug : undefined;
+  const domainPatch = patch.customDomain === undefined ? undefined : patch.customDomain === null ? null : normalizeDomain(patch.customDomain);
+  const domainChanges = domainPatch !== undefined && domainPatch !== (current.customDomain ?? null);
+  if (domainChanges && domainPatch) checkDomain(deps, domainPatch);
+  if (newSlug) await claim(deps, SLUG_SCOPE, newSlug, statusPageId, 'slug', 'Slug');
+  if (domainChanges && domainPatch) {
+    try {
+      await claim(deps, DOMAIN_SCOPE, domainPatch, statusPageId, 'customDomain', 'Domain');
+    } catch (err) {
+      if (newSlug) await releaseLock(deps.store, SLUG_SCOPE, newSlug, String(statusPageId));
+      throw err;
+    }
+  }
+  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
+  const updated = await retryOnConflict(
+    async (attempt) => {
+      const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, 'ADMIN');
+      const set: Partial<StatusPageItem> = { revision: page.revision + 1, updatedAt: deps.clock.now().toISOString() };
+      const remove: (keyof StatusPageItem)[] = [];
+      const assign = <K extends keyof StatusPageItem>(key: K, value: StatusPageItem[K] | null | undefined) => {
+        if (value === undefined) return;
+        if (value === null) remove.push(key);
+        else set[key] = value;
+      };
+      assign('name', patch.name);
+      assign('slug', newSlug);
+      assign('visibility', patch.visibility);
+      assign('logoUrl', patch.logoUrl);
+      assign('primaryColor', patch.primaryColor);
+      assign('backgroundColor', patch.backgroundColor);
+      assign('faviconUrl', patch.faviconUrl);
+      assign('showUptimeHistory', patch.showUptimeHistory);
+      assign('uptimeHistoryDays', patch.uptimeHistoryDays);
+      assign('showIncidentHistory', patch.showIncidentHistory);
+      assign('headerHtml', patch.headerHtml === undefined || patch.headerHtml === null ? patch.headerHtml : sanitizeTenantHtml(patch.headerHtml));
+      assign('footerHtml', patch.footerHtml === undefined || patch.footerHtml === null ? patch.footerHtml : sanitizeTenantHtml(patch.footerHtml));
+      assign('enabled', patch.enabled);
+      if (passwordHash !== undefined) {
+        set.passwordHash = passwordHash;
+        set.passwordVersion = page.passwordVersion + 1;
+      }
+      if (patch.visibility !== undefined && patch.visibility !== 'PASSWORD_PROTECTED' && page.passwordHash !== undefined) {
+        // The password goes with the visibility that needs it, and so do its sessions.
+        remove.push('passwordHash');
+        set.passwordVersion = page.passwordVersion + 1;
+      }
+      if (domainChanges) {
+        assign('customDomain', domainPatch);
+        if (page.customDomainVerifiedAt !== undefined) remove.push('customDomainVerifiedAt');
+      }
+      const write = deps.store.entities.statusPage.patch({ statusPageId }).set(set);
+      const withRemove = remove.length > 0 ? write.remove(remove as Parameters<typeof write.remove>[0]) : write;
+      return (await withRemove.where((attr, op) => op.eq(attr.revision, page.revision)).go({ response: 'all_new' })).data as StatusPageItem;
+    },
+    { what: 'status page update' },
+  );
+  if (newSlug) await releaseLock(deps.store, SLUG_SCOPE, current.slug, String(statusPageId));
+  if (domainChanges && current.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, current.customDomain, String(statusPageId));
+  await refreshSnapshot(deps, statusPageId);
+  return updated;
+}
+
+/** Deletes the page with its components, announcements and snapshot, and frees its slug and domain. */
+export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<void> {
+  const { deps } = ctx;
+  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const components = await readComponents(deps, statusPageId);
+  if (components.length > 0) await deps.store.entities.statusComponent.delete(components.map((c) => ({ statusPageId, componentId: c.componentId }))).go();
+  await deletePageAnnouncements(deps, statusPageId);
+  await deps.store.entities.statusPage.delete({ statusPageId }).go();
+  await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
+  forgetPage(deps.store, statusPageId);
+  await releaseLock(deps.store, SLUG_SCOPE, page.slug, String(statusPageId));
+  if (page.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, page.customDomain, String(statusPageId));
+}
+
+/** Resolves CNAME records of a host name; injected so tests never touch real DNS. */
+export type CnameResolver = (hostname: string) => Promise<string[]>;
+
+export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<{ verified: boolean; expected: string; found: string[] }> {
+  const { deps } = ctx;
+  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  if (!page.customDomain) throw badRequest('The page has no custom domain', [{ path: 'customDomain', message: 'Not set' }]);
+  const expected = deps.config.cnameTarget ?? new URL(deps.config.publicUrl).hostname;
+  const resolve = deps.cnameResolver ?? defaultResolver;
+  let found: string[] = [];
+  try {
+    found = await resolve(page.customDomain);
+  } catch {
+    found = [];
+  }
+  const verified = found.some((name) => sameHost(name, expected));
+  if (verified !== (page.customDomainVerifiedAt !== undefined)) {
+    const write = deps.store.entities.statusPage.patch({ statusPageId });
+    await (verified ? write.set({ customDomainVerifiedAt: deps.clock.now().toISOString() }) : write.remove(['customDomainVerifiedAt']))
+      .where((attr, op) => op.eq(attr.customDomain, page.customDomain ?? ''))
+      .go();
+    await refreshSnapshot(deps, statusPageId);
+  }
+  return { verified, expected, found };
+}
+
+const defaultResolver: CnameResolver = async (hostname) => {
+  const { resolveCname } = await import('node:dns/promises');
+  return resolveCname(hostname);
+};

@@ -1,0 +1,151 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { bearerToken } from '../../auth/middleware.js';
+import { verifyPassword } from '../../auth/secrets.js';
+import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
+import type { Deps } from '../../deps.js';
+import { clientIp } from '../../http/clientIp.js';
+import { HttpError, notFound, unauthorized } from '../../http/errors.js';
+import { consumeRateLimit, enforce, type RateLimitRule } from '../../http/rateLimit.js';
+import { lockOwner } from '../../store/locks.js';
+import { DOMAIN_SCOPE, SLUG_SCOPE } from '../pages.js';
+import { readSnapshot, type PageSnapshot } from '../store/snapshot.js';
+import { cachedOwner, cachedSnapshot, rememberOwner } from '../store/viewCache.js';
+
+/**
+ * Who may see a public page (design "Public surfaces"): PUBLIC everyone; PASSWORD_PROTECTED a
+ * holder of a page session bound to the current password version (401 otherwise); PRIVATE only
+ * a signed-in member of the workspace (404 to anyone else, so the page's existence stays secret);
+ * disabled pages and unknown slugs 404.
+ */
+
+export const PAGE_SESSION_SECONDS = 12 * 3600;
+const AUDIENCE = 'vigil-status-page';
+export const sessionCookie = (pageId: number): string => `vigil_page_${pageId}`;
+
+export const DATA_RULE = (deps: Deps, name: string): RateLimitRule => ({ name, limit: deps.config.publicStatusRateLimit, windowSeconds: 60 });
+export const AUTH_RULE: RateLimitRule = { name: 'sp-auth', limit: 5, windowSeconds: 300 };
+
+/** 429 with Retry-After when the caller spent the page's budget (per page and client address). */
+export async function limitPublic(c: Context, deps: Deps, rule: RateLimitRule, key: string): Promise<void> {
+  enforce(await consumeRateLimit(deps, rule, `${key}:${clientIp(c)}`));
+}
+
+/** The page id a lock names; only found pages are remembered (a new page must show at once). */
+async function ownerOf(deps: Deps, scope: string, value: string): Promise<number | undefined> {
+  const key = `${scope}:${value}`;
+  const nowMs = deps.clock.now().getTime();
+  const cached = cachedOwner(deps.store, key, nowMs);
+  if (cached !== undefined) return cached;
+  const owner = await lockOwner(deps.store, scope, value);
+  if (owner === undefined) return undefined;
+  rememberOwner(deps.store, key, Number(owner), nowMs);
+  return Number(owner);
+}
+
+/**
+ * Whether a view of this slug (or domain) would be served from memory alone. The HTML page counts
+ * against the page's data limit only when it would read the store: a view from memory costs the
+ * store nothing, and a limiter write would be the only store request of it.
+ */
+export function inMemory(deps: Deps, by: 'slug' | 'domain', value: string): boolean {
+  const nowMs = deps.clock.now().getTime();
+  const pageId = cachedOwner(deps.store, `${by === 'slug' ? SLUG_SCOPE : DOMAIN_SCOPE}:${value}`, nowMs);
+  return pageId !== undefined && cachedSnapshot(deps.store, pageId, nowMs) !== undefined;
+}
+
+/** The page behind a slug: the slug lock names it, the snapshot holds the rest (two gets). */
+export async function snapshotBySlug(deps: Deps, slug: string): Promise<PageSnapshot | null> {
+  if (!/^[a-z0-9-]{1,128}$/.test(slug)) return null;
+  const pageId = await ownerOf(deps, SLUG_SCOPE, slug);
+  if (pageId === undefined) return null;
+  const snapshot = await readSnapshot(deps, pageId);
+  return snapshot && snapshot.page.slug === slug ? snapshot : null;
+}
+
+/** `/` on a custom domain: only a verified domain is served. */
+export async function snapshotByDomain(deps: Deps, host: string): Promise<PageSnapshot | null> {
+  const domain = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  if (!/^[a-z0-9.-]{1,253}$/.test(domain)) return null;
+  const pageId = await ownerOf(deps, DOMAIN_SCOPE, domain);
+  if (pageId === undefined) return null;
+  const snapshot = await readSnapshot(deps, pageId);
+  if (!snapshot || snapshot.page.customDomain !== domain || snapshot.page.customDomainVerifiedAt === null) return null;
+  return snapshot;
+}
+
+export async function issuePageSession(deps: Deps, snapshot: PageSnapshot, now: Date): Promise<string> {
+  const secret = await signingSecret(deps.store, now);
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ pv: snapshot.page.passwordVersion })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(snapshot.page.id))
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + PAGE_SESSION_SECONDS)
+    .sign(secret);
+}
+
+async function validPageSession(deps: Deps, snapshot: PageSnapshot, token: string | undefined, now: Date): Promise<boolean> {
+  if (!token) return false;
+  try {
+    const { payload } = await jwtVerify(token, await signingSecret(deps.store, now), { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now });
+    return payload.sub === String(snapshot.page.id) && payload.pv === snapshot.page.passwordVersion;
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError) return false;
+    throw err;
+  }
+}
+
+async function isMember(deps: Deps, snapshot: PageSnapshot, token: string | undefined, now: Date): Promise<boolean> {
+  if (!token || token.startsWith(`${deps.config.keyPrefix}_`)) return false;
+  try {
+    const claims = await verifyAccessToken(deps, token, now);
+    const membership = await deps.store.entities.membership.get({ workspaceId: snapshot.page.workspaceId, userId: claims.userId }).go();
+    return membership.data !== null;
+  } catch (err) {
+    if (err instanceof HttpError) return false;
+    throw err;
+  }
+}
+
+export type Access = 'ALLOWED' | 'NEEDS_PASSWORD' | 'HIDDEN';
+
+/** Bearer (JSON clients) or the page's HttpOnly cookie (the HTML page). */
+export async function accessOf(c: Context, deps: Deps, snapshot: PageSnapshot | null, now: Date): Promise<Access> {
+  if (!snapshot || !snapshot.page.enabled) return 'HIDDEN';
+  const { visibility } = snapshot.page;
+  if (visibility === 'PUBLIC') return 'ALLOWED';
+  const bearer = bearerToken(c);
+  if (visibility === 'PRIVATE') return (await isMember(deps, snapshot, bearer, now)) ? 'ALLOWED' : 'HIDDEN';
+  const token = bearer ?? getCookie(c, sessionCookie(snapshot.page.id));
+  if (await validPageSession(deps, snapshot, token, now)) return 'ALLOWED';
+  return (await isMember(deps, snapshot, bearer, now)) ? 'ALLOWED' : 'NEEDS_PASSWORD';
+}
+
+/** JSON surfaces: the access decision as the spec's errors. */
+export async function requireAccess(c: Context, deps: Deps, snapshot: PageSnapshot | null, now: Date): Promise<PageSnapshot> {
+  const access = await accessOf(c, deps, snapshot, now);
+  if (access === 'HIDDEN' || !snapshot) throw notFound('Status page');
+  if (access === 'NEEDS_PASSWORD') throw unauthorized('This status page is password protected');
+  return snapshot;
+}
+
+const WRONG_PASSWORD = 'Wrong password or unknown page';
+
+/** Checks a page password; a wrong password, an unknown page and a page without one answer alike. */
+export async function passwordLogin(deps: Deps, slug: string, password: string, now: Date): Promise<{ token: string; expiresIn: number; snapshot: PageSnapshot }> {
+  const snapshot = await snapshotBySlug(deps, slug);
+  const page = snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
+  if (!snapshot || !page?.passwordHash) {
+    // The same work as a real check, so timing does not tell an unknown page from a wrong password.
+    await verifyPassword(password, DUMMY_HASH);
+    throw unauthorized(WRONG_PASSWORD);
+  }
+  if (!(await verifyPassword(password, page.passwordHash))) throw unauthorized(WRONG_PASSWORD);
+  const current = { ...snapshot, page: { ...snapshot.page, passwordVersion: page.passwordVersion } };
+  return { token: await issuePageSession(deps, current, now), expiresIn: PAGE_SESSION_SECONDS, snapshot: current };
+}
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

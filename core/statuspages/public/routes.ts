@@ -1,0 +1,76 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { jsonBody, jsonResponse } from '../../http/openapi.js';
+import { notFound } from '../../http/errors.js';
+import { createRouter } from '../../http/router.js';
+import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
+import { componentUptime, pageHistory, publicPage } from './view.js';
+
+const tags = ['public-status'];
+const SlugParam = z.object({ slug: z.string().max(1024) });
+const ComponentParam = SlugParam.extend({ componentId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+const UptimeQuery = z.object({ days: z.coerce.number().int().min(1).max(365).default(90), offset: z.coerce.number().int().min(0).max(3650).default(0) });
+const HistoryQuery = z.object({ months: z.coerce.number().int().min(1).max(12).default(3), offset: z.coerce.number().int().min(0).max(120).default(0) });
+const AuthBody = z.strictObject({ password: z.string().min(1).max(200) }).openapi('StatusPageAuth');
+const Anything = z.record(z.string(), z.unknown());
+
+/** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history. */
+export function publicStatusRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({ method: 'get', path: '/{slug}', tags, request: { params: SlugParam }, responses: { 200: jsonResponse(Anything, 'The page, its components and announcements') } }),
+    async (c) => {
+      const { deps } = c.var;
+      const { slug } = c.req.valid('param');
+      await limitPublic(c, deps, DATA_RULE(deps, 'sp-page'), slug);
+      const now = deps.clock.now();
+      const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
+      c.header('Cache-Control', snapshot.page.visibility === 'PUBLIC' ? 'public, max-age=30' : 'private, no-store');
+      return c.json(publicPage(snapshot, now), 200);
+    },
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{slug}/auth',
+      tags,
+      request: { params: SlugParam, body: jsonBody(AuthBody) },
+      responses: { 200: jsonResponse(z.object({ token: z.string(), expiresIn: z.number().int() }), 'A page session (12 h)') },
+    }),
+    async (c) => {
+      const { deps } = c.var;
+      const { slug } = c.req.valid('param');
+      await limitPublic(c, deps, AUTH_RULE, slug);
+      const { token, expiresIn } = await passwordLogin(deps, slug, c.req.valid('json').password, deps.clock.now());
+      c.header('Cache-Control', 'no-store');
+      return c.json({ token, expiresIn }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{slug}/components/{componentId}/uptime', tags, request: { params: ComponentParam, query: UptimeQuery }, responses: { 200: jsonResponse(Anything, 'Daily uptime, UTC days, newest last') } }),
+    async (c) => {
+      const { deps } = c.var;
+      const { slug, componentId } = c.req.valid('param');
+      const { days, offset } = c.req.valid('query');
+      await limitPublic(c, deps, DATA_RULE(deps, 'sp-uptime'), slug);
+      const now = deps.clock.now();
+      const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
+      const component = snapshot.components.find((entry) => entry.id === componentId);
+      if (!component) throw notFound('Component');
+      const read = await componentUptime(deps, snapshot, component, days, offset, now);
+      return c.json({ componentId, days: read.days.map(({ date, uptime, downSeconds }) => ({ date, uptime, downSeconds })), uptime: read.uptime }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{slug}/history', tags, request: { params: SlugParam, query: HistoryQuery }, responses: { 200: jsonResponse(Anything, 'Past announcements and incidents by month') } }),
+    async (c) => {
+      const { deps } = c.var;
+      const { slug } = c.req.valid('param');
+      const { months, offset } = c.req.valid('query');
+      await limitPublic(c, deps, DATA_RULE(deps, 'sp-history'), slug);
+      const now = deps.clock.now();
+      const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
+      return c.json({ months: await pageHistory(deps, snapshot, months, offset, now) }, 200);
+    },
+  );
+  return r;
+}

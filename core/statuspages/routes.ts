@@ -1,0 +1,148 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../context.js';
+import { sessionAuth } from '../auth/middleware.js';
+import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
+import { createRouter } from '../http/router.js';
+import {
+  AnnouncementCreate,
+  AnnouncementEntry,
+  AnnouncementEntryCreate,
+  AnnouncementIdParam,
+  AnnouncementListQuery,
+  AnnouncementUpdate,
+  AnnouncementView,
+  CheckSlugQuery,
+  Component,
+  ComponentCreate,
+  ComponentIdParam,
+  ComponentReorder,
+  ComponentUpdate,
+  StatusPage,
+  StatusPageCreate,
+  StatusPageDetail,
+  StatusPageIdParam,
+  StatusPageUpdate,
+} from './schema.js';
+import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, toStatusPage, updateStatusPage, verifyDomain } from './pages.js';
+import { createComponent, deleteComponent, listComponents, reorderComponents, updateComponent } from './components.js';
+import { createAnnouncement, listAnnouncements, loadAnnouncement, patchAnnouncement, postAnnouncementEntry, toAnnouncementView, withTimelines } from './announcements.js';
+
+const security = sessionSecurity;
+const tags = ['status-pages'];
+const WorkspaceQuery = z.object({ workspaceId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+const VerifyDomainResult = z.object({ verified: z.boolean(), expected: z.string(), found: z.array(z.string()) }).openapi('VerifyDomainResult');
+
+/** Dashboard `/status-pages` (session token): pages, components, announcements. */
+export function statusPageRoutes() {
+  const r = createRouter();
+  r.use('*', sessionAuth());
+  r.openapi(
+    createRoute({ method: 'get', path: '/check-slug', tags, security, request: { query: CheckSlugQuery }, responses: { 200: jsonResponse(z.object({ isAvailable: z.boolean() }), 'Availability') } }),
+    async (c) => c.json({ isAvailable: await isSlugAvailable(c.var.deps, c.req.valid('query').slug) }, 200),
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: jsonResponse(z.array(StatusPage), 'Pages') } }),
+    async (c) => c.json((await listStatusPages(requestCtx(c), c.req.valid('query').workspaceId)).map(toStatusPage), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(StatusPageCreate) }, responses: { 201: jsonResponse(StatusPage, 'Created') } }),
+    async (c) => c.json(toStatusPage(await createStatusPage(requestCtx(c), c.req.valid('json'))), 201),
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(StatusPageDetail, 'Page with components') } }),
+    async (c) => c.json(await getStatusPageDetail(requestCtx(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: StatusPageIdParam, body: jsonBody(StatusPageUpdate) }, responses: { 200: jsonResponse(StatusPage, 'Updated') } }),
+    async (c) => c.json(toStatusPage(await updateStatusPage(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 204: { description: 'Deleted with its components and announcements' } } }),
+    async (c) => {
+      await deleteStatusPage(requestCtx(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/{id}/verify-domain', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(VerifyDomainResult, 'CNAME check') } }),
+    async (c) => c.json(await verifyDomain(requestCtx(c), c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}/components', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(z.array(Component), 'Ordered by position') } }),
+    async (c) => c.json(await listComponents(requestCtx(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/{id}/components', tags, security, request: { params: StatusPageIdParam, body: jsonBody(ComponentCreate) }, responses: { 201: jsonResponse(Component, 'Created') } }),
+    async (c) => c.json(await createComponent(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
+  );
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/{id}/components/reorder',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, body: jsonBody(ComponentReorder) },
+      responses: { 200: jsonResponse(z.array(Component), 'Components in their new order') },
+    }),
+    async (c) => c.json(await reorderComponents(requestCtx(c), c.req.valid('param').id, c.req.valid('json').componentIds), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'patch', path: '/{id}/components/{componentId}', tags, security, request: { params: ComponentIdParam, body: jsonBody(ComponentUpdate) }, responses: { 200: jsonResponse(Component, 'Updated') } }),
+    async (c) => {
+      const { id, componentId } = c.req.valid('param');
+      return c.json(await updateComponent(requestCtx(c), id, componentId, c.req.valid('json')), 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'delete', path: '/{id}/components/{componentId}', tags, security, request: { params: ComponentIdParam }, responses: { 204: { description: 'Deleted; its target is unaffected' } } }),
+    async (c) => {
+      const { id, componentId } = c.req.valid('param');
+      await deleteComponent(requestCtx(c), id, componentId);
+      return c.body(null, 204);
+    },
+  );
+
+  r.openapi(
+    createRoute({ method: 'post', path: '/{id}/announcements', tags, security, request: { params: StatusPageIdParam, body: jsonBody(AnnouncementCreate) }, responses: { 201: jsonResponse(AnnouncementView, 'Created') } }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      const created = await createAnnouncement(ctx, c.req.valid('param').id, { type: 'create', ...c.req.valid('json') });
+      return c.json((await withTimelines(ctx.deps, [created], toAnnouncementView))[0], 201);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}/announcements', tags, security, request: { params: StatusPageIdParam, query: AnnouncementListQuery }, responses: { 200: jsonResponse(z.array(AnnouncementView), 'Newest first') } }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      const { status, take, skip } = c.req.valid('query');
+      const items = (await listAnnouncements(ctx, c.req.valid('param').id, status)).slice(skip, skip + take);
+      return c.json(await withTimelines(ctx.deps, items, toAnnouncementView), 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'patch', path: '/{id}/announcements/{announcementId}', tags, security, request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementUpdate) }, responses: { 200: jsonResponse(AnnouncementView, 'Updated') } }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      const { id, announcementId } = c.req.valid('param');
+      const updated = await patchAnnouncement(ctx, id, announcementId, { type: 'patch', ...c.req.valid('json') });
+      return c.json((await withTimelines(ctx.deps, [updated], toAnnouncementView))[0], 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}/announcements/{announcementId}', tags, security, request: { params: AnnouncementIdParam }, responses: { 200: jsonResponse(AnnouncementView, 'Announcement') } }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      const { id, announcementId } = c.req.valid('param');
+      return c.json((await withTimelines(ctx.deps, [await loadAnnouncement(ctx, id, announcementId)], toAnnouncementView))[0], 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/{id}/announcements/{announcementId}/updates', tags, security, request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementEntryCreate) }, responses: { 201: jsonResponse(AnnouncementEntry, 'Timeline entry') } }),
+    async (c) => {
+      const { id, announcementId } = c.req.valid('param');
+      return c.json(await postAnnouncementEntry(requestCtx(c), id, announcementId, c.req.valid('json')), 201);
+    },
+  );
+  return r;
+}

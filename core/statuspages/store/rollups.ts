@@ -1,0 +1,92 @@
+import type { Deps } from '../../deps.js';
+import type { CheckItem } from '../../store/entities/check.js';
+import { isConditionalFailure } from '../../store/conditional.js';
+import type { UptimeCursorItem } from '../../store/entities/uptimeRollup.js';
+import { DAY_MS, observedState, rollupDayStart, rollupDeltas, uptimeDates, type DayRollup, type MaintenanceSpan, type ObservedState } from '../uptime.js';
+
+type CheckStatus = CheckItem['status'];
+const KEEP_DAYS = 400;
+
+/** Current maintenance holds on a project, as spans (historic windows are gone with their holds). */
+export async function maintenanceSpans(deps: Deps, projectId: number | null | undefined): Promise<MaintenanceSpan[]> {
+  if (projectId == null) return [];
+  const holds = await deps.store.entities.windowHold.query.byProject({ projectId }).go({ pages: 'all', consistent: true });
+  return holds.data.filter((hold) => hold.kind === 'MAINTENANCE').map((hold) => ({ start: hold.startsAt, end: hold.endsAt ?? null }));
+}
+
+/**
+ * One check moved from `from` to `to` at `at`: the interval that began at the cursor closes and
+ * its seconds are added to the day rollups, then the cursor moves to `at`. Idempotent under
+ * redelivery: each day's `ADD` is conditional on the interval's start not being recorded there
+ * yet, and a message at or before the cursor is already in.
+ */
+export async function recordStatusInterval(
+  deps: Deps,
+  change: { checkId: number; projectId: number | null; from: CheckStatus; to: CheckStatus; at: string },
+): Promise<boolean> {
+  const { uptimeCursor } = deps.store.entities;
+  const cursor = (await uptimeCursor.get({ checkId: change.checkId }).go({ consistent: true })).data;
+  const nextState = observedState(change.to);
+  if (cursor === null) {
+    await moveCursor(deps, change.checkId, null, nextState, change.at);
+    return true;
+  }
+  if (Date.parse(change.at) <= Date.parse(cursor.since)) return false;
+  const deltas = rollupDeltas({ start: cursor.since, end: change.at, state: cursor.state }, await maintenanceSpans(deps, change.projectId));
+  for (const delta of deltas) await addToDay(deps, change.checkId, cursor.since, delta);
+  await moveCursor(deps, change.checkId, cursor, nextState, change.at);
+  return true;
+}
+
+async function moveCursor(deps: Deps, checkId: number, previous: UptimeCursorItem | null, state: ObservedState, since: string): Promise<void> {
+  const { uptimeCursor } = deps.store.entities;
+  try {
+    if (previous === null) await uptimeCursor.create({ checkId, state, since }).go();
+    else await uptimeCursor.patch({ checkId }).set({ state, since }).where((attr, op) => op.eq(attr.since, previous.since)).go();
+  } catch (err) {
+    // Another delivery of the same change (or a later one) moved it first: its interval is in.
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+async function addToDay(deps: Deps, checkId: number, intervalStart: string, delta: DayRollup): Promise<void> {
+  const { uptimeRollup } = deps.store.entities;
+  try {
+    await uptimeRollup
+    .update({ checkId, date: delta.date })
+    .add({
+      observedSeconds: delta.observedSeconds,
+      downSeconds: delta.downSeconds,
+      maintenanceSeconds: delta.maintenanceSeconds,
+      maintenanceDownSeconds: delta.maintenanceDownSeconds,
+      intervals: [intervalStart],
+    })
+    .set({ expiresAt: Math.floor((rollupDayStart(delta.date) + KEEP_DAYS * DAY_MS) / 1000) })
+      .where((attr, op) => op.notContains(attr.intervals, intervalStart))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/** A check's closed days over `[first, last]` (one query) and its open interval (one get). */
+export async function readCheckRollups(deps: Deps, checkId: number, first: string, last: string): Promise<{ days: DayRollup[]; cursor: { state: ObservedState; since: string } | null }> {
+  const [items, cursor] = await Promise.all([
+    deps.store.entities.uptimeRollup.query.byCheck({ checkId }).between({ date: first }, { date: last }).go({ pages: 'all' }),
+    deps.store.entities.uptimeCursor.get({ checkId }).go(),
+  ]);
+  const days = items.data.map((item) => ({
+    date: item.date,
+    observedSeconds: item.observedSeconds ?? 0,
+    downSeconds: item.downSeconds ?? 0,
+    maintenanceSeconds: item.maintenanceSeconds ?? 0,
+    maintenanceDownSeconds: item.maintenanceDownSeconds ?? 0,
+  }));
+  return { days, cursor: cursor.data ? { state: cursor.data.state, since: cursor.data.since } : null };
+}
+
+/** The first and last date of a bar of `days` days ending `offset` days ago. */
+export function dateRange(now: Date, days: number, offset: number): { first: string; last: string } {
+  const dates = uptimeDates(now, days, offset);
+  return { first: dates[0] ?? '', last: dates[dates.length - 1] ?? '' };
+}

@@ -1,0 +1,257 @@
+import type { Deps } from '../../deps.js';
+import { zlib } from '../../auth/zlib.js';
+import { readCheckById, listProjectChecks } from '../../checks/repository.js';
+import type { CheckItem } from '../../store/entities/check.js';
+import type { StatusPageItem } from '../../store/entities/statusPage.js';
+import type { StatusComponentItem } from '../../store/entities/statusComponent.js';
+import { computePageStatus, type CheckSnapshot, type MaintenanceHold, type PageStatusSnapshot } from '../componentStatus.js';
+import type { AnnouncementImpact, AnnouncementStatus } from '../announcementSchema.js';
+import { sanitizeTenantHtml } from '../render/sanitize.js';
+import type { DayRollup, MaintenanceSpan, ObservedState } from '../uptime.js';
+import { listPageAnnouncements, readTimeline } from './announcementStore.js';
+import { dateRange, maintenanceSpans, readCheckRollups } from './rollups.js';
+import { cachedSnapshot, forgetPage, rememberSnapshot } from './viewCache.js';
+
+const LATENCY_WARNING_MS = 3_600_000;
+
+export type SnapshotPage = {
+  id: number;
+  workspaceId: number;
+  name: string;
+  slug: string;
+  visibility: StatusPageItem['visibility'];
+  passwordVersion: number;
+  enabled: boolean;
+  customDomain: string | null;
+  customDomainVerifiedAt: string | null;
+  logoUrl: string | null;
+  faviconUrl: string | null;
+  primaryColor: string | null;
+  backgroundColor: string | null;
+  headerHtml: string | null;
+  footerHtml: string | null;
+  showUptimeHistory: boolean;
+  uptimeHistoryDays: number;
+  showIncidentHistory: boolean;
+};
+
+export type SnapshotComponent = {
+  id: number;
+  name: string;
+  description: string | null;
+  groupName: string | null;
+  position: number;
+  showUptimeBar: boolean;
+  checkId: number | null;
+  projectId: number | null;
+  dependencyId: number | null;
+  createdAt: string;
+};
+
+export type SnapshotAnnouncement = {
+  id: number;
+  publicId: string;
+  title: string;
+  status: AnnouncementStatus;
+  impact: AnnouncementImpact | null;
+  componentIds: number[];
+  scheduledFor: string | null;
+  scheduledUntil: string | null;
+  resolvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  updates: { id: number; status: AnnouncementStatus | null; body: string; createdAt: string }[];
+};
+
+export type CheckUptime = { days: DayRollup[]; cursor: { state: ObservedState; since: string } | null; maintenance: MaintenanceSpan[] };
+
+/** Everything a public request needs, in one item (entities/statusPageSnapshot.ts). */
+export type PageSnapshot = {
+  page: SnapshotPage;
+  components: SnapshotComponent[];
+  checks: CheckSnapshot[];
+  dependenciesDown: number[];
+  maintenance: MaintenanceHold[];
+  announcements: SnapshotAnnouncement[];
+  uptime: Record<string, CheckUptime>;
+  /** The statuses at build time: the next build's diff yields component.status_changed once. */
+  statuses: PageStatusSnapshot;
+  builtAt: string;
+};
+
+export const pageFields = (page: StatusPageItem): SnapshotPage => ({
+  id: page.statusPageId,
+  workspaceId: page.workspaceId,
+  name: page.name,
+  slug: page.slug,
+  visibility: page.visibility,
+  passwordVersion: page.passwordVersion,
+  enabled: page.enabled,
+  customDomain: page.customDomain ?? null,
+  customDomainVerifiedAt: page.customDomainVerifiedAt ?? null,
+  logoUrl: page.logoUrl ?? null,
+  faviconUrl: page.faviconUrl ?? null,
+  primaryColor: page.primaryColor ?? null,
+  backgroundColor: page.backgroundColor ?? null,
+  headerHtml: page.headerHtml ? sanitizeTenantHtml(page.headerHtml) : null,
+  footerHtml: page.footerHtml ? sanitizeTenantHtml(page.footerHtml) : null,
+  showUptimeHistory: page.showUptimeHistory,
+  uptimeHistoryDays: page.uptimeHistoryDays,
+  showIncidentHistory: page.showIncidentHistory,
+});
+
+export const componentFields = (c: StatusComponentItem): SnapshotComponent => ({
+  id: c.componentId,
+  name: c.name,
+  description: c.description ?? null,
+  groupName: c.groupName ?? null,
+  position: c.position,
+  showUptimeBar: c.showUptimeBar,
+  checkId: c.checkId ?? null,
+  projectId: c.projectId ?? null,
+  dependencyId: c.dependencyId ?? null,
+  createdAt: c.createdAt,
+});
+
+export const byPosition = <T extends { position: number; id: number }>(list: T[]): T[] => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
+
+function checkSnapshot(check: CheckItem, now: Date): CheckSnapshot {
+  return {
+    checkId: check.checkId,
+    projectId: check.projectId ?? null,
+    status: check.status,
+    failingRegions: check.checkMode === 'OUTBOUND' && (check.probeFailStreak ?? 0) > 0 && check.status !== 'DOWN' ? 1 : 0,
+    latencyWarningActive: check.latencyWarnedAt !== undefined && now.getTime() - Date.parse(check.latencyWarnedAt) < LATENCY_WARNING_MS,
+  };
+}
+
+export async function readComponents(deps: Deps, statusPageId: number): Promise<StatusComponentItem[]> {
+  return (await deps.store.entities.statusComponent.query.byPage({ statusPageId }).go({ pages: 'all', consistent: true })).data;
+}
+
+/** Reads everything the page shows and builds its snapshot (no write). */
+export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date): Promise<PageSnapshot> {
+  const components = byPosition((await readComponents(deps, page.statusPageId)).map(componentFields));
+  const checks = new Map<number, CheckItem>();
+  const projects = new Set<number>();
+  const dependencyIds = new Set<number>();
+  for (const component of components) {
+    if (component.checkId !== null) {
+      const check = await readCheckById(deps, component.checkId);
+      if (check && check.workspaceId === page.workspaceId) {
+        checks.set(check.checkId, check);
+        if (check.projectId !== undefined) projects.add(check.projectId);
+      }
+    } else if (component.projectId !== null) {
+      projects.add(component.projectId);
+      for (const check of await listProjectChecks(deps, component.projectId)) if (check.workspaceId === page.workspaceId) checks.set(check.checkId, check);
+    } else if (component.dependencyId !== null) dependencyIds.add(component.dependencyId);
+  }
+  const dependenciesDown: number[] = [];
+  for (const dependencyId of dependencyIds) {
+    const dependency = (await deps.store.entities.dependency.get({ dependencyId }).go()).data;
+    if (dependency?.workspaceId === page.workspaceId && dependency.lastReportedStatus === 'down') dependenciesDown.push(dependencyId);
+  }
+  const maintenance: MaintenanceHold[] = [];
+  const spansByProject = new Map<number, MaintenanceSpan[]>();
+  for (const projectId of projects) {
+    const spans = await maintenanceSpans(deps, projectId);
+    spansByProject.set(projectId, spans);
+    for (const span of spans) maintenance.push({ projectId, startsAt: span.start, endsAt: span.end });
+  }
+  const { first, last } = dateRange(now, page.uptimeHistoryDays, 0);
+  const uptime: Record<string, CheckUptime> = {};
+  for (const check of checks.values()) {
+    const read = await readCheckRollups(deps, check.checkId, first, last);
+    uptime[String(check.checkId)] = { ...read, maintenance: check.projectId === undefined ? [] : (spansByProject.get(check.projectId) ?? []) };
+  }
+  const announcements: SnapshotAnnouncement[] = [];
+  for (const item of await listPageAnnouncements(deps, page.statusPageId)) {
+    if (item.status === 'RESOLVED') continue;
+    announcements.push({
+      id: item.announcementId,
+      publicId: item.publicId,
+      title: item.title,
+      status: item.status,
+      impact: item.impact ?? null,
+      componentIds: item.componentIds,
+      scheduledFor: item.scheduledFor ?? null,
+      scheduledUntil: item.scheduledUntil ?? null,
+      resolvedAt: item.resolvedAt ?? null,
+      createdAt: item.createdAt,
+      updatedAt: item.updatedAt,
+      updates: await readTimeline(deps, item.announcementId),
+    });
+  }
+  const checkList = [...checks.values()].map((check) => checkSnapshot(check, now));
+  const snapshot: Omit<PageSnapshot, 'statuses'> = {
+    page: pageFields(page),
+    components,
+    checks: checkList,
+    dependenciesDown,
+    maintenance,
+    announcements,
+    uptime,
+    builtAt: now.toISOString(),
+  };
+  return { ...snapshot, statuses: statusesAt(snapshot, now) };
+}
+
+export const statusesAt = (snapshot: Pick<PageSnapshot, 'components' | 'checks' | 'dependenciesDown' | 'maintenance' | 'announcements'>, now: Date): PageStatusSnapshot =>
+  computePageStatus(
+    { components: snapshot.components, checks: snapshot.checks, dependenciesDown: snapshot.dependenciesDown, maintenance: snapshot.maintenance, announcements: snapshot.announcements },
+    now,
+  );
+
+const encode = (snapshot: PageSnapshot): string => zlib.gzipSync(JSON.stringify(snapshot)).toString('base64');
+const decode = (data: string): PageSnapshot => JSON.parse(zlib.gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as PageSnapshot;
+
+/** Rebuilds and stores the snapshot of one page; a page that is gone loses its snapshot. */
+export async function refreshSnapshot(deps: Deps, statusPageId: number): Promise<PageSnapshot | null> {
+  const now = deps.clock.now();
+  const page = (await deps.store.entities.statusPage.get({ statusPageId }).go({ consistent: true })).data;
+  if (!page) {
+    await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
+    forgetPage(deps.store, statusPageId);
+    return null;
+  }
+  const snapshot = await buildSnapshot(deps, page, now);
+  await deps.store.entities.statusPageSnapshot.put({ statusPageId, data: encode(snapshot), builtAt: snapshot.builtAt }).go();
+  forgetPage(deps.store, statusPageId);
+  return snapshot;
+}
+
+/** The stored snapshot, or a fresh one when none was stored yet (first view after an upgrade). */
+export async function readSnapshot(deps: Deps, statusPageId: number): Promise<PageSnapshot | null> {
+  const nowMs = deps.clock.now().getTime();
+  const cached = cachedSnapshot(deps.store, statusPageId, nowMs);
+  if (cached) return cached;
+  const stored = (await deps.store.entities.statusPageSnapshot.get({ statusPageId }).go()).data;
+  const snapshot = stored ? decode(stored.data) : await refreshSnapshot(deps, statusPageId);
+  if (snapshot) rememberSnapshot(deps.store, statusPageId, snapshot, nowMs);
+  return snapshot;
+}
+
+/** Pages showing a target: one index query per target key. */
+export async function pagesShowing(deps: Deps, targetKeys: readonly string[]): Promise<number[]> {
+  const ids = new Set<number>();
+  for (const targetKey of targetKeys) {
+    const found = await deps.store.entities.statusComponent.query.byTarget({ targetKey }).go({ pages: 'all' });
+    for (const component of found.data) ids.add(component.statusPageId);
+  }
+  return [...ids];
+}
+
+export const targetKeyOf = (target: { checkId?: number | null | undefined; projectId?: number | null | undefined; dependencyId?: number | null | undefined }): string => {
+  if (target.checkId != null) return `check#${target.checkId}`;
+  if (target.projectId != null) return `project#${target.projectId}`;
+  return `dependency#${target.dependencyId ?? 0}`;
+};
+
+/** A check's status changed: every page showing it, directly or through its project, is rebuilt. */
+export async function refreshPagesOfCheck(deps: Deps, checkId: number, projectId: number | null): Promise<number> {
+  const keys = [`check#${checkId}`, ...(projectId === null ? [] : [`project#${projectId}`])];
+  const pages = await pagesShowing(deps, keys);
+  for (const statusPageId of pages) await refreshSnapshot(deps, statusPageId);
+  return pages.length;
+}

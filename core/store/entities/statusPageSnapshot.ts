@@ -1,0 +1,26 @@
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+
+/**
+ * The public view of a page, kept ready: everything a visitor's request needs (page fields,
+ * components, the status inputs, open announcements, the uptime days of its checks), gzipped
+ * JSON in one item. Rebuilt when the page, its components, its announcements or a target's
+ * status change; component status is computed from it at read time, so time-driven changes
+ * (a maintenance starting) need no rebuild. One get per view.
+ */
+export const createStatusPageSnapshotEntity = (config: EntityConfiguration) =>
+  new Entity(
+    {
+      model: { entity: 'statusPageSnapshot', version: '1', service: 'vigil' },
+      attributes: {
+        statusPageId: { type: 'number', required: true },
+        data: { type: 'string', required: true },
+        builtAt: { type: 'string', required: true },
+      },
+      indexes: {
+        byPage: { pk: { field: 'pk', composite: ['statusPageId'] }, sk: { field: 'sk', composite: [] } },
+      },
+    },
+    config,
+  );
+
+export type StatusPageSnapshotItem = EntityItem<ReturnType<typeof createStatusPageSnapshotEntity>>;
