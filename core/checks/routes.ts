@@ -18,6 +18,7 @@ import {
   updateDashboardCheck,
 } from './dashboard.js';
 import { loadCheck, readCheckById } from './repository.js';
+import { rotateCheckToken } from './rotate.js';
 import { probeStateOf } from '../probes/outbound.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import {
@@ -143,6 +144,10 @@ function checkSessionRoutes() {
   r.openapi(
     createRoute({ method: 'put', path: '/{id}/resume', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Resumed check') } }),
     async (c) => c.json(view(c)(await resumeCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'post', path: '/{id}/rotate-token', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'The check under a new ping token; the old one answers 404') } }),
+    async (c) => c.json(view(c)(await rotateCheckToken(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),

@@ -221,8 +221,9 @@ export const JobV1 = CheckV1.extend({
   projectId: z.number().int().nullable(),
   checkType: z.literal('HEARTBEAT'),
   config: z.null(),
-  token: z.string(),
-  pingUrl: z.string(),
+  // null for a read_only key: a ping token is a write credential.
+  token: z.string().nullable(),
+  pingUrl: z.string().nullable(),
   lastPingAt: z.string().nullable(),
   nextDueAt: z.string().nullable(),
 }).openapi('JobV1');

@@ -1,9 +1,16 @@
 import type { Config } from '../config.js';
+import type { Actor } from '../context.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
 import type { CheckV1, DashboardCheck, JobV1 } from './schema.js';
 
 export const pingUrlOf = (config: Config, token: string): string => `${config.publicUrl}/api/signals/ping/${token}`;
+/**
+ * A ping token lets its holder send `/fail` pings and raise incidents: a read_only key is for
+ * reading, so it never sees one (Healthchecks.io does the same for its read-only keys).
+ */
+export const seesPingToken = (actor: Actor): boolean => actor.kind === 'user' || actor.permission === 'read_write';
+
 export const badgeUrlOf = (config: Config, checkId: number): string => `${config.publicUrl}/api/checks/${checkId}/badge`;
 
 function outboundView(config: Config, check: CheckItem): OutboundConfigView | null {
@@ -68,11 +75,12 @@ export function toCheckV1(config: Config, check: CheckItem): CheckV1 {
   return baseV1(check, check.projectId ?? 0, check.checkType, outboundView(config, check));
 }
 
-export function toJobV1(config: Config, check: CheckItem): JobV1 {
+export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {
+  const reveal = seesPingToken(actor);
   return {
     ...baseV1(check, check.projectId ?? null, 'HEARTBEAT' as const, null),
-    token: check.token,
-    pingUrl: pingUrlOf(config, check.token),
+    token: reveal ? check.token : null,
+    pingUrl: reveal ? pingUrlOf(config, check.token) : null,
     lastPingAt: check.lastPingAt ?? null,
     nextDueAt: check.nextDueAt ?? null,
   };

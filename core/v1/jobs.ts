@@ -16,7 +16,7 @@ const ref = { params: CheckRefParam };
 /** `/v1/jobs`: heartbeat checks (DESIGN 5); `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
 export function v1JobRoutes() {
   const r = createRouter();
-  const view = (c: Context<AppEnv>) => (check: Parameters<typeof toJobV1>[1]) => toJobV1(c.var.deps.config, check);
+  const view = (c: Context<AppEnv>) => (check: Parameters<typeof toJobV1>[1]) => toJobV1(c.var.deps.config, check, c.var.actor);
   r.openapi(
     createRoute({ method: 'get', path: '/jobs', tags, security, request: { query: pageQuery(20) }, responses: { 200: jsonResponse(JobV1Page, 'Jobs') } }),
     async (c) => {

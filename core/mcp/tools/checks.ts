@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { listDashboardChecks } from '../../checks/dashboard.js';
 import { CheckV1Create, JobCreate } from '../../checks/schema.js';
 import { createHeartbeatJob, createV1Check, pauseV1, resumeV1, type V1Kind } from '../../checks/v1.js';
-import { pingUrlOf } from '../../checks/views.js';
+import { pingUrlOf, seesPingToken } from '../../checks/views.js';
 import { paginate } from '../../http/pagination.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
 import type { CheckItem } from '../../store/entities/check.js';
@@ -75,7 +75,7 @@ const getCheck = defineTool({
       downSeverity: c.downSeverity,
       lateSeverity: c.lateSeverity,
       muteNotifications: c.muteNotifications,
-      pingUrl: c.checkMode === 'INBOUND' ? pingUrlOf(ctx.deps.config, c.token) : null,
+      pingUrl: c.checkMode === 'INBOUND' && seesPingToken(ctx.actor) ? pingUrlOf(ctx.deps.config, c.token) : null,
       createdAt: c.createdAt,
       updatedAt: c.updatedAt,
     };
