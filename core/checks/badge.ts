@@ -50,7 +50,7 @@ const stripInvalidXml = (text: string): string => text.replace(/[^\t\n\r\x20-\uD
 const MAX_LABEL = 40;
 const textWidth = (text: string): number => Math.round([...text].length * 6.6 + 12);
 
-/** A two-part flat badge: the check's name, then its status in the status colour. */
+/** A two-part flat badge: the owner's label (never the check's name), then its status in the status colour. */
 export function renderBadge(name: string, status: CheckItem['status']): string {
   const cleaned = stripInvalidXml(name).trim();
   const label = [...cleaned].length > MAX_LABEL ? `${[...cleaned].slice(0, MAX_LABEL - 1).join('')}…` : cleaned || 'check';

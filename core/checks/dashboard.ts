@@ -7,7 +7,7 @@ import { assertReferencesInWorkspace, workspaceForNewCheck } from './association
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { loadCheck, pageChecks, readCheckByToken, type CheckListScope } from './repository.js';
+import { loadCheck, pageChecks, readCheckByToken, updateCheckGuarded, type CheckListScope } from './repository.js';
 import type { Ctx } from '../context.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
@@ -74,7 +74,13 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
     lateSeverity: body.lateSeverity ?? 'P3',
     outbound,
   };
-  return insertCheck(ctx.deps, draft);
+  return withBadgeLabel(ctx.deps, await insertCheck(ctx.deps, draft), body.badgeLabel);
+}
+
+/** The badge label is display only, outside the plan rules of the draft: written on its own. */
+async function withBadgeLabel(deps: Deps, check: CheckItem, badgeLabel: string | undefined): Promise<CheckItem> {
+  if (badgeLabel === undefined || badgeLabel === check.badgeLabel) return check;
+  return updateCheckGuarded(deps, check.token, () => ({ set: { badgeLabel }, remove: [] }));
 }
 
 /** Any creation field; the merged check passes the same rules as a new one. The workspace never changes. */
@@ -101,7 +107,7 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
     dependencyId: body.dependencyId,
     dependencyIds: body.dependencyIds,
   });
-  return updateCheck(ctx.deps, check, next);
+  return withBadgeLabel(ctx.deps, await updateCheck(ctx.deps, check, next), body.badgeLabel);
 }
 
 export async function listDashboardChecks(

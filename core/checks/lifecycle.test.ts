@@ -216,7 +216,7 @@ describe('authorisation', () => {
 
 describe('badges', () => {
   it('redirects to an SVG that does not reveal the ping token, coloured by status', async () => {
-    const check = await createCheck(t, user, inboundBody(user, { name: '<script>alert("x")</script> & co' }));
+    const check = await createCheck(t, user, inboundBody(user, { name: 'private name', badgeLabel: '<script>alert("x")</script> & co' }));
     const redirect = await t.request('GET', `/checks/${check.id}/badge`);
     expect(redirect.status).toBe(302);
     const location = redirect.headers.get('location') ?? '';

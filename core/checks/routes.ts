@@ -23,6 +23,7 @@ import { probeStateOf } from '../probes/outbound.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import {
   CheckDetail,
+  DEFAULT_BADGE_LABEL,
   CheckIdParam,
   CheckListQuery,
   CheckPage,
@@ -83,7 +84,7 @@ export function badgeFileRoutes() {
     }),
     async (c) => {
       const check = await checkForBadge(c.var.deps, c.req.valid('param').file);
-      return c.body(renderBadge(check.name, check.status), 200, {
+      return c.body(renderBadge(check.badgeLabel ?? DEFAULT_BADGE_LABEL, check.status), 200, {
         'Content-Type': 'image/svg+xml; charset=utf-8',
         'Cache-Control': BADGE_CACHE,
         'X-Content-Type-Options': 'nosniff',

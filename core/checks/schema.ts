@@ -36,8 +36,13 @@ const flatOutbound = {
   regions: z.array(z.enum(PROBE_REGIONS)).nullable().optional(),
 };
 
+/** The public badge shows this, never the check's name (badge ids are sequential). */
+export const DEFAULT_BADGE_LABEL = 'status';
+const BadgeLabel = z.string().trim().min(1).max(40).openapi({ description: 'Text of the public badge (default "status")', example: 'backups' });
+
 const dashboardFields = {
   name: Name,
+  badgeLabel: BadgeLabel,
   projectId: Id,
   dependencyId: Id,
   intervalSeconds: z.number().int().min(60).max(3600),
@@ -53,6 +58,7 @@ const dashboardFields = {
 export const DashboardCheckCreate = z
   .strictObject({
     name: dashboardFields.name,
+    badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
     intervalSeconds: dashboardFields.intervalSeconds,
@@ -71,6 +77,7 @@ export type DashboardCheckCreate = z.output<typeof DashboardCheckCreate>;
 export const DashboardCheckUpdate = z
   .strictObject({
     name: dashboardFields.name.optional(),
+    badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
     intervalSeconds: dashboardFields.intervalSeconds.optional(),
@@ -119,6 +126,7 @@ export const DashboardCheck = z
     outbound: OutboundConfigView.nullable(),
     pingUrl: z.string(),
     badgeUrl: z.string(),
+    badgeLabel: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Actor } from '../context.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
-import type { CheckV1, DashboardCheck, JobV1 } from './schema.js';
+import { DEFAULT_BADGE_LABEL, type CheckV1, type DashboardCheck, type JobV1 } from './schema.js';
 
 export const pingUrlOf = (config: Config, token: string): string => `${config.publicUrl}/api/signals/ping/${token}`;
 /**
@@ -44,6 +44,7 @@ export function toDashboardCheck(config: Config, check: CheckItem): DashboardChe
     outbound: outboundView(config, check),
     pingUrl: pingUrlOf(config, check.token),
     badgeUrl: badgeUrlOf(config, check.checkId),
+    badgeLabel: check.badgeLabel ?? DEFAULT_BADGE_LABEL,
     createdAt: check.createdAt,
     updatedAt: check.updatedAt,
   };

@@ -29,6 +29,8 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         dependencyId: { type: 'number' },
         dependencyIds: { type: 'list', items: { type: 'number' } },
         name: { type: 'string', required: true },
+        /** The public badge's left-hand text (the name stays private); absent reads "status". */
+        badgeLabel: { type: 'string' },
         slug: { type: 'string' },
         checkMode: { type: CHECK_MODES, required: true },
         checkType: { type: CHECK_TYPES, required: true },
