@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
-import type { Role } from '../auth/roles.js';
+import { roleAtLeast, type Role } from '../auth/roles.js';
+import { maskUrl } from '../auth/mask.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
@@ -12,12 +13,14 @@ import { generateWebhookSecret } from './webhookSignature.js';
 
 type Destination = { email?: string; webhookUrl?: string; url?: string };
 
-export function toAlertChannel(ch: AlertChannelItem) {
+/** `role`: the caller's; a Slack webhook URL is a credential, whole only from ADMIN up. */
+export function toAlertChannel(ch: AlertChannelItem, role: Role) {
+  const webhookUrl = ch.webhookUrl ?? '';
   const config =
     ch.type === 'EMAIL'
       ? { email: ch.email ?? '' }
       : ch.type === 'SLACK'
-        ? { webhookUrl: ch.webhookUrl ?? '' }
+        ? { webhookUrl: roleAtLeast(role, 'ADMIN') ? webhookUrl : maskUrl(webhookUrl) }
         : { url: ch.url ?? '', secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
   return {
     id: ch.channelId,
@@ -73,13 +76,25 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
       updatedAt: iso,
     })
     .go();
-  return { ...toAlertChannel(created.data), ...(secret ? { secret } : {}) };
+  return { ...toAlertChannel(created.data, 'ADMIN'), ...(secret ? { secret } : {}) };
 }
 
 export async function listAlertChannels(ctx: Ctx, workspaceId: number): Promise<AlertChannelItem[]> {
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   const result = await ctx.deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
   return result.data.sort((a, b) => a.channelId - b.channelId);
+}
+
+/** The channels as the caller may see them (Slack URLs masked below ADMIN). */
+export async function viewAlertChannels(ctx: Ctx, workspaceId: number) {
+  const { role } = await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  return (await listAlertChannels(ctx, workspaceId)).map((channel) => toAlertChannel(channel, role));
+}
+
+export async function viewAlertChannel(ctx: Ctx, channelId: number) {
+  const channel = await getAlertChannel(ctx, channelId);
+  const { role } = await authorize(ctx.deps, ctx.actor, channel.workspaceId, 'VIEWER', 'Alert channel');
+  return toAlertChannel(channel, role);
 }
 
 /** Loads a channel the caller may use at `minimum`, or 404s: foreign ids do not exist. */
@@ -123,7 +138,7 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   const reenabled = input.enabled === true && channel.disabledReason !== undefined;
   const updated = await (reenabled ? patch.remove(['disabledReason']) : patch).go({ response: 'all_new' });
   const { disabledReason: _cleared, ...kept } = channel;
-  return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data });
+  return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data }, 'ADMIN');
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {

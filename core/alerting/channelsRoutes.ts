@@ -6,7 +6,7 @@ import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, WorkspaceQuery } from '../identity/schema.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import { AlertChannel, AlertChannelCreate, AlertChannelCreated, AlertChannelTestResult, AlertChannelUpdate } from './channelsSchema.js';
-import { createAlertChannel, deleteAlertChannel, getAlertChannel, listAlertChannels, toAlertChannel, updateAlertChannel } from './channels.js';
+import { createAlertChannel, deleteAlertChannel, updateAlertChannel, viewAlertChannel, viewAlertChannels } from './channels.js';
 import { testAlertChannel } from './channelsDelivery.js';
 
 const json = jsonResponse;
@@ -23,7 +23,7 @@ export function alertChannelRoutes() {
     async (c) => {
       const ctx = requestCtx(c);
       const workspaceId = await resolveWorkspaceId(ctx, c.req.valid('query').workspaceId);
-      return c.json((await listAlertChannels(ctx, workspaceId)).map(toAlertChannel), 200);
+      return c.json(await viewAlertChannels(ctx, workspaceId), 200);
     },
   );
   r.openapi(
@@ -37,7 +37,7 @@ export function alertChannelRoutes() {
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannel, 'Alert channel') } }),
-    async (c) => c.json(toAlertChannel(await getAlertChannel(requestCtx(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated') } }),

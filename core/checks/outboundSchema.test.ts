@@ -105,7 +105,7 @@ describe('outbound probe config schema', () => {
   it('resolves no regions to the home region', () => {
     expect(effectiveRegions({}, 'eu-west-1')).toEqual(['eu-west-1']);
     expect(effectiveRegions({ regions: ['ap-southeast-1', 'us-east-1'] }, 'eu-west-1')).toEqual(['ap-southeast-1', 'us-east-1']);
-    expect(toOutboundView(OutboundConfig.parse({ url }), 'ap-southeast-1').regions).toEqual(['ap-southeast-1']);
+    expect(toOutboundView(OutboundConfig.parse({ url }), 'ap-southeast-1', true).regions).toEqual(['ap-southeast-1']);
   });
 
   it('patches: absent keeps, null clears, the merged result is validated again', () => {

@@ -1,3 +1,4 @@
+import { maskHeaderValues } from '../auth/mask.js';
 import { z } from '@hono/zod-openapi';
 import { badRequest } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
@@ -188,11 +189,13 @@ export function effectiveRegions(config: Pick<OutboundConfig, 'regions'>, homeRe
   return config.regions && config.regions.length > 0 ? [...config.regions] : [homeRegion];
 }
 
-export function toOutboundView(config: OutboundConfig, homeRegion: ProbeRegion): OutboundConfigView {
+/** `headerValues` false (callers below MEMBER): header names only, values masked. */
+export function toOutboundView(config: OutboundConfig, homeRegion: ProbeRegion, headerValues: boolean): OutboundConfigView {
+  const headers = config.customHeaders ?? {};
   return {
     url: config.url,
     method: config.method,
-    customHeaders: config.customHeaders ?? {},
+    customHeaders: headerValues ? headers : maskHeaderValues(headers),
     timeoutMs: config.timeoutMs,
     expectedStatusMin: config.expectedStatusMin,
     expectedStatusMax: config.expectedStatusMax,

@@ -1,4 +1,5 @@
 import { requestCtx } from '../context.js';
+import { authorize } from '../auth/authorize.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { byClientIp, sessionAuth } from '../auth/middleware.js';
@@ -39,7 +40,13 @@ import { notFound } from '../http/errors.js';
 
 const security = sessionSecurity;
 const tags = ['checks'];
-const view = (c: Context<AppEnv>) => (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check);
+/** The view for the caller's role in `workspaceId` (header values are masked below MEMBER). */
+async function viewIn(c: Context<AppEnv>, workspaceId: number | undefined) {
+  const role = workspaceId === undefined ? 'VIEWER' : (await authorize(c.var.deps, c.var.actor, workspaceId, 'VIEWER')).role;
+  return (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check, role);
+}
+/** For a check the verb just wrote (MEMBER at least): one role lookup, then the view. */
+const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashboardCheck>[1]) => (await viewIn(c, check.workspaceId))(check);
 
 // Badges are embedded in READMEs and fetched through image proxies: a roomier per-IP budget.
 const BADGE_RATE_LIMIT = { name: 'badge', limit: 600, windowSeconds: 60 };
@@ -102,18 +109,18 @@ function checkSessionRoutes() {
     createRoute({ method: 'get', path: '/', tags, security, request: { query: CheckListQuery }, responses: { 200: jsonResponse(CheckPage, 'Paginated checks') } }),
     async (c) => {
       const page = await listDashboardChecks(requestCtx(c), c.req.valid('query'));
-      return c.json({ ...page, items: page.items.map(view(c)) }, 200);
+      return c.json({ ...page, items: page.items.map(await viewIn(c, page.items[0]?.workspaceId)) }, 200);
     },
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),
-    async (c) => c.json(view(c)(await createDashboardCheck(requestCtx(c), c.req.valid('json'))), 201),
+    async (c) => c.json(await view(c, await createDashboardCheck(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/token/{token}', tags, security, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
     async (c) => {
       const { check, signals, dependencies } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
-      return c.json({ ...view(c)(check), signals, dependencies }, 200);
+      return c.json({ ...(await view(c, check)), signals, dependencies }, 200);
     },
   );
   r.openapi(
@@ -124,12 +131,12 @@ function checkSessionRoutes() {
       const check = await loadCheck(ctx, c.req.valid('param').id, 'VIEWER');
       const config = check.checkMode === 'OUTBOUND' ? readOutboundConfig(check.outbound) : null;
       const probe = config ? await probeStateOf(deps, check, config, deps.clock.now()) : null;
-      return c.json({ ...view(c)(check), probe }, 200);
+      return c.json({ ...(await view(c, check)), probe }, 200);
     },
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),
-    async (c) => c.json(view(c)(await updateDashboardCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(await view(c, await updateDashboardCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 204: { description: 'Deleted; signals removed, open incidents resolved' } } }),
@@ -140,19 +147,19 @@ function checkSessionRoutes() {
   );
   r.openapi(
     createRoute({ method: 'put', path: '/{id}/pause', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Paused check') } }),
-    async (c) => c.json(view(c)(await pauseCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(await view(c, await pauseCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'put', path: '/{id}/resume', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'Resumed check') } }),
-    async (c) => c.json(view(c)(await resumeCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(await view(c, await resumeCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/rotate-token', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'The check under a new ping token; the old one answers 404') } }),
-    async (c) => c.json(view(c)(await rotateCheckToken(requestCtx(c), c.req.valid('param').id)), 200),
+    async (c) => c.json(await view(c, await rotateCheckToken(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),
-    async (c) => c.json(view(c)(await transferCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
+    async (c) => c.json(await view(c, await transferCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
   );
   return r;
 }

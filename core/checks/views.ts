@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Actor } from '../context.js';
+import { roleAtLeast, type Role } from '../auth/roles.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
 import { DEFAULT_BADGE_LABEL, type CheckV1, type DashboardCheck, type JobV1 } from './schema.js';
@@ -13,13 +14,17 @@ export const seesPingToken = (actor: Actor): boolean => actor.kind === 'user' ||
 
 export const badgeUrlOf = (config: Config, checkId: number): string => `${config.publicUrl}/api/checks/${checkId}/badge`;
 
-function outboundView(config: Config, check: CheckItem): OutboundConfigView | null {
+function outboundView(config: Config, check: CheckItem, role: Role): OutboundConfigView | null {
   if (check.checkMode !== 'OUTBOUND') return null;
   const stored = readOutboundConfig(check.outbound);
-  return stored ? toOutboundView(stored, config.homeRegion) : null;
+  return stored ? toOutboundView(stored, config.homeRegion, roleAtLeast(role, 'MEMBER')) : null;
 }
 
-export function toDashboardCheck(config: Config, check: CheckItem): DashboardCheck {
+/** The role an API key acts with (`auth/authorize.ts`). */
+export const keyRole = (actor: Actor): Role => (actor.kind === 'apiKey' && actor.permission === 'read_only' ? 'VIEWER' : 'MEMBER');
+
+/** `role`: the caller's role in the check's workspace (what it may see of the probe headers). */
+export function toDashboardCheck(config: Config, check: CheckItem, role: Role): DashboardCheck {
   return {
     id: check.checkId,
     token: check.token,
@@ -41,7 +46,7 @@ export function toDashboardCheck(config: Config, check: CheckItem): DashboardChe
     deploymentPaused: check.deploymentPaused === true,
     lastPingAt: check.lastPingAt ?? null,
     nextDueAt: check.nextDueAt ?? null,
-    outbound: outboundView(config, check),
+    outbound: outboundView(config, check, role),
     pingUrl: pingUrlOf(config, check.token),
     badgeUrl: badgeUrlOf(config, check.checkId),
     badgeLabel: check.badgeLabel ?? DEFAULT_BADGE_LABEL,
@@ -72,8 +77,8 @@ function baseV1<P, T, C>(check: CheckItem, projectId: P, checkType: T, config: C
 }
 
 /** Integration API check: outbound checks always have a project (the verbs refuse anything else). */
-export function toCheckV1(config: Config, check: CheckItem): CheckV1 {
-  return baseV1(check, check.projectId ?? 0, check.checkType, outboundView(config, check));
+export function toCheckV1(config: Config, check: CheckItem, actor: Actor): CheckV1 {
+  return baseV1(check, check.projectId ?? 0, check.checkType, outboundView(config, check, keyRole(actor)));
 }
 
 export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {

@@ -14,7 +14,8 @@ import { draftOf } from '../checks/rules.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
-import type { Role } from '../auth/roles.js';
+import { roleAtLeast, type Role } from '../auth/roles.js';
+import { authorize } from '../auth/authorize.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { latestRunsByRegion, listRuns, type RunsQuery } from './runs.js';
 import type { OutboundDetails, ProbeRun, ProbeState } from './schema.js';
@@ -40,20 +41,21 @@ export async function probeStateOf(deps: Deps, check: CheckItem, config: Outboun
   };
 }
 
-async function detailsOf(deps: Deps, check: CheckItem, now: Date): Promise<OutboundDetails> {
+async function detailsOf(deps: Deps, check: CheckItem, now: Date, headerValues: boolean): Promise<OutboundDetails> {
   const config = readOutboundConfig(check.outbound);
   // Never produced by the write paths; a check in this state has no probe to describe.
   if (!config) throw notFound('Outbound configuration');
   return {
     checkId: check.checkId,
-    config: toOutboundView(config, deps.config.homeRegion),
+    config: toOutboundView(config, deps.config.homeRegion, headerValues),
     state: await probeStateOf(deps, check, config, now),
   };
 }
 
 export async function getOutbound(ctx: Ctx, checkId: number): Promise<OutboundDetails> {
   const check = await loadOutboundCheck(ctx, checkId, 'VIEWER');
-  return detailsOf(ctx.deps, check, ctx.deps.clock.now());
+  const { role } = await authorize(ctx.deps, ctx.actor, check.workspaceId, 'VIEWER');
+  return detailsOf(ctx.deps, check, ctx.deps.clock.now(), roleAtLeast(role, 'MEMBER'));
 }
 
 /**
@@ -66,7 +68,7 @@ export async function patchOutbound(ctx: Ctx, checkId: number, patch: OutboundCo
   const current = outboundOf(check);
   const config = parseOutboundConfig(mergeOutboundConfig((current ?? {}) as OutboundConfig, patch));
   const updated = await updateCheck(ctx.deps, check, { ...draftOf(check, current), outbound: config });
-  return detailsOf(ctx.deps, updated, ctx.deps.clock.now());
+  return detailsOf(ctx.deps, updated, ctx.deps.clock.now(), true);
 }
 
 export async function listCheckRuns(ctx: Ctx, checkId: number, query: RunsQuery): Promise<Page<ProbeRun>> {

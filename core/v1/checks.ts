@@ -31,7 +31,7 @@ export function v1CheckRoutes() {
   const r = createRouter();
   r.use('/checks', checkTypeFirst);
   r.use('/checks/*', checkTypeFirst);
-  const view = (c: Context<AppEnv>) => (check: Parameters<typeof toCheckV1>[1]) => toCheckV1(c.var.deps.config, check);
+  const view = (c: Context<AppEnv>) => (check: Parameters<typeof toCheckV1>[1]) => toCheckV1(c.var.deps.config, check, c.var.actor);
   r.openapi(
     createRoute({ method: 'get', path: '/checks', tags, security, request: { query: pageQuery(20) }, responses: { 200: jsonResponse(CheckV1Page, 'Checks') } }),
     async (c) => {
