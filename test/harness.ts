@@ -25,7 +25,8 @@ export type RequestOptions = {
  */
 export async function createTestContext(overrides: Partial<Record<string, string>> = {}, options: { cacheHotPath?: boolean } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
-  const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, ...overrides });
+  // scrypt at 2^12 keeps sign-ups fast; production's default (2^17) is asserted in core/auth/passwordCost.test.ts.
+  const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, VIGIL_PASSWORD_HASH_LOG_N: '12', ...overrides });
   // Tests observe and fault the ping path's client mid-file, which its middleware cache would
   // ignore, so it is off unless a test asks for the production setting.
   const deps: LocalDeps = await createLocalDeps({ config, endpoint: inject('dynamoEndpoint'), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });

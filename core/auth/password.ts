@@ -15,7 +15,7 @@ export async function changePassword(ctx: Ctx, input: { currentPassword: string;
   const userId = actor.userId;
   const { user: users } = deps.store.entities;
   const user = requireUser((await users.get({ userId }).go({ consistent: true })).data);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash, deps.config.passwordHashLogN)).ok) {
     throw new HttpError('BAD_REQUEST', 'Current password is incorrect', [{ path: 'currentPassword', message: 'Incorrect password' }]);
   }
   if (input.currentPassword === input.newPassword) {
@@ -23,7 +23,7 @@ export async function changePassword(ctx: Ctx, input: { currentPassword: string;
       { path: 'newPassword', message: 'Same as the current password' },
     ]);
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashLogN);
   let updated;
   try {
     updated = await users

@@ -1,31 +1,48 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import { zlib } from './zlib.js';
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
+/** OWASP's scrypt floor is N=2^17, r=8, p=1; N comes from the configuration (`passwordHashLogN`). */
+const SCRYPT = { r: 8, p: 1, keylen: 64 } as const;
+// scrypt needs 128 * N * r bytes; Node refuses more than 32 MB unless told.
+const maxmemFor = (N: number, r: number): number => 256 * N * r;
 
-function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions): Promise<Buffer> {
+function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions & { N: number; r: number }): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keylen, { ...options, maxmem: maxmemFor(options.N, options.r) }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`, so the cost can be raised later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can be raised later. */
+export async function hashPassword(password: string, logN: number): Promise<string> {
+  const N = 2 ** logN;
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scryptAsync(password, salt, SCRYPT.keylen, { N, r: SCRYPT.r, p: SCRYPT.p });
+  return ['scrypt', N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** `ok`, and whether the stored hash is cheaper than `logN` asks (re-hash it now that the password is known). */
+export async function verifyPassword(password: string, stored: string, logN: number): Promise<{ ok: boolean; stale: boolean }> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return { ok: false, stale: false };
   const expected = Buffer.from(hash, 'base64');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const N = Number(n);
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N, r: Number(r), p: Number(p) });
+  const ok = key.length === expected.length && timingSafeEqual(key, expected);
+  return { ok, stale: ok && (N < 2 ** logN || Number(r) < SCRYPT.r) };
+}
+
+const dummies = new Map<number, Promise<string>>();
+/**
+ * A hash of nothing at the configured cost: an unknown e-mail is verified against it, so the
+ * token endpoint spends the same work whether or not the account exists (no timing oracle).
+ */
+export function dummyHash(logN: number): Promise<string> {
+  let dummy = dummies.get(logN);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(16).toString('base64'), logN);
+    dummies.set(logN, dummy);
+  }
+  return dummy;
 }
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');

@@ -6,7 +6,7 @@ import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import type { UserItem } from '../store/entities/user.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
-import { hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
+import { dummyHash, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 import { issueAccessToken } from './tokens.js';
 
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
@@ -45,7 +45,7 @@ export async function signup(deps: Deps, input: SignupInput) {
   try {
     const user = (
       await store.entities.user
-        .create({ userId, email, name: input.name, passwordHash: await hashPassword(input.password), sessionEpoch: 0, createdAt: iso, updatedAt: iso })
+        .create({ userId, email, name: input.name, passwordHash: await hashPassword(input.password, deps.config.passwordHashLogN), sessionEpoch: 0, createdAt: iso, updatedAt: iso })
         .go()
     ).data;
     const workspace = await createWorkspace(deps, user.userId, input.workspaceName ?? `${input.name ?? email.split('@')[0]}'s workspace`);
@@ -87,11 +87,27 @@ export async function findUserByEmail(deps: Deps, email: string): Promise<UserIt
 
 /** OAuth password grant. Unknown email and wrong password answer the same. */
 export async function passwordGrant(deps: Deps, email: string, password: string): Promise<TokenResponse> {
+  const logN = deps.config.passwordHashLogN;
   const user = await findUserByEmail(deps, email);
-  if (!user || !(await verifyPassword(password, user.passwordHash))) {
-    throw new HttpError('INVALID_GRANT', 'Invalid email or password');
-  }
+  // An unknown e-mail still pays one scrypt at the configured cost: the answer takes as long.
+  const verdict = await verifyPassword(password, user?.passwordHash ?? (await dummyHash(logN)), logN);
+  if (!user || !verdict.ok) throw new HttpError('INVALID_GRANT', 'Invalid email or password');
+  if (verdict.stale) await rehash(deps, user, password);
   return startSession(deps, user);
+}
+
+/** Raises an old hash to the configured cost; a concurrent password change wins (its hash stays). */
+async function rehash(deps: Deps, user: UserItem, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password, deps.config.passwordHashLogN);
+  try {
+    await deps.store.entities.user
+      .patch({ userId: user.userId })
+      .set({ passwordHash })
+      .where((attr, op) => op.eq(attr.passwordHash, user.passwordHash))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
 }
 
 export async function startSession(deps: Deps, user: UserItem): Promise<TokenResponse> {
