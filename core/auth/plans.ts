@@ -5,13 +5,15 @@ export type Plan = (typeof PLANS)[number];
 
 /** The one limits table. Self-hosted installs default to BUSINESS (VIGIL_DEFAULT_PLAN). */
 export const PLAN_LIMITS = {
-  FREE: { checks: 20, outboundChecks: 5, intervalFloorSeconds: 300, outboundIntervalFloorSeconds: 300, canMute: false },
-  TEAM: { checks: 200, outboundChecks: 50, intervalFloorSeconds: 60, outboundIntervalFloorSeconds: 60, canMute: true },
-  BUSINESS: { checks: 10_000, outboundChecks: 1_000, intervalFloorSeconds: 10, outboundIntervalFloorSeconds: 10, canMute: true },
+  FREE: { checks: 20, dependencies: 25, outboundChecks: 5, intervalFloorSeconds: 300, outboundIntervalFloorSeconds: 300, canMute: false },
+  TEAM: { checks: 200, dependencies: 250, outboundChecks: 50, intervalFloorSeconds: 60, outboundIntervalFloorSeconds: 60, canMute: true },
+  BUSINESS: { checks: 10_000, dependencies: 2_000, outboundChecks: 1_000, intervalFloorSeconds: 10, outboundIntervalFloorSeconds: 10, canMute: true },
 } as const satisfies Record<Plan, PlanLimits>;
 
 export type PlanLimits = {
   checks: number;
+  /** Manual and reported (ping payload) dependencies together. */
+  dependencies: number;
   outboundChecks: number;
   intervalFloorSeconds: number;
   outboundIntervalFloorSeconds: number;

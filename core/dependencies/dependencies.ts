@@ -1,3 +1,4 @@
+import { releaseDependencySlot, takeDependencySlot } from './quota.js';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { listWorkspaceChecks, updateCheckGuarded } from '../checks/repository.js';
@@ -37,8 +38,14 @@ export async function createDependency(
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'MEMBER', 'Workspace');
   const now = ctx.deps.clock.now();
   const iso = now.toISOString();
+  await takeDependencySlot(ctx.deps, input.workspaceId);
   const dependencyId = await ctx.deps.store.nextId('dependency');
-  await claimName(ctx.deps, input.workspaceId, input.name, dependencyId, now);
+  try {
+    await claimName(ctx.deps, input.workspaceId, input.name, dependencyId, now);
+  } catch (err) {
+    await releaseDependencySlot(ctx.deps, input.workspaceId);
+    throw err;
+  }
   try {
     return (
       await ctx.deps.store.entities.dependency
@@ -47,6 +54,7 @@ export async function createDependency(
     ).data;
   } catch (err) {
     await releaseLock(ctx.deps.store, dependencyNameScope(input.workspaceId), dependencyNameKey(input.name), String(dependencyId));
+    await releaseDependencySlot(ctx.deps, input.workspaceId);
     throw err;
   }
 }
@@ -161,6 +169,7 @@ export async function deleteDependency(ctx: Ctx, dependencyId: number): Promise<
     await deps.store.entities.dependencyLink.delete({ dependencyId, checkId: link.checkId }).go();
   }
   await deps.store.entities.dependency.delete({ dependencyId }).go();
+  await releaseDependencySlot(deps, dependency.workspaceId);
   await releaseLock(deps.store, dependencyNameScope(dependency.workspaceId), dependencyNameKey(dependency.name), String(dependencyId));
 }
 

@@ -3,6 +3,7 @@ import { notFound } from '../http/errors.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { lockOwner } from '../store/locks.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
+import { releaseDependencySlot, tryTakeDependencySlot } from './quota.js';
 
 /** The lock scope that makes a dependency name unique in a workspace; its owner is the dependency id. */
 export const dependencyNameScope = (workspaceId: number): string => `dependency-name#${workspaceId}`;
@@ -49,7 +50,7 @@ const MAX_ATTEMPTS = 6;
  * decides the id; whoever finds the lock without its dependency writes that same id, so racing
  * workers and a crash between the two writes all end with one dependency.
  */
-export async function ensureReportedDependency(deps: Deps, workspaceId: number, name: string, now: Date): Promise<DependencyItem> {
+export async function ensureReportedDependency(deps: Deps, workspaceId: number, name: string, now: Date): Promise<DependencyItem | undefined> {
   const scope = dependencyNameScope(workspaceId);
   const value = dependencyNameKey(name);
   const iso = now.toISOString();
@@ -63,9 +64,16 @@ export async function ensureReportedDependency(deps: Deps, workspaceId: number, 
         const existing = await readDependency(deps, dependencyId);
         if (existing) return existing;
       } else {
+        // A new name needs a slot of the plan's dependency limit; past it, the report is ignored.
+        if (!(await tryTakeDependencySlot(deps, workspaceId))) return undefined;
         candidateId ??= await deps.store.nextId('dependency');
         dependencyId = candidateId;
-        await deps.store.entities.lock.create({ scope, value, ownerId: String(dependencyId), createdAt: iso }).go();
+        try {
+          await deps.store.entities.lock.create({ scope, value, ownerId: String(dependencyId), createdAt: iso }).go();
+        } catch (err) {
+          await releaseDependencySlot(deps, workspaceId);
+          throw err;
+        }
       }
       const created = deps.store.entities.dependency.create({ dependencyId, workspaceId, name: name.trim(), source: 'REPORTED', createdAt: iso, updatedAt: iso });
       return (await created.go()).data;

@@ -129,6 +129,7 @@ async function onDependenciesReported(deps: Deps, message: DependenciesReported,
   let suppressed: boolean | undefined;
   for (const { name, status } of verdicts.values()) {
     const dependency = await ensureReportedDependency(deps, check.workspaceId, name, now);
+    if (!dependency) continue; // the workspace is at its plan's dependency limit
     await linkReportingCheck(deps, dependency, check.checkId, now);
     await recordReportedStatus(deps, dependency, status, message.at);
     const episode = { checkId: check.checkId, episodeKey: episodeKeyFor({ reason: 'DEPENDENCY_DOWN', dependencyId: dependency.dependencyId }) };

@@ -51,7 +51,17 @@ export const Signal = z
 export type Signal = z.infer<typeof Signal>;
 
 /** What a ping payload may report (spec: `dependencies`, objects with `name` and `status`). */
+/** One payload registers at most this many dependencies (the rest are ignored). */
+export const MAX_REPORTED_DEPENDENCIES = 20;
+export const MAX_DEPENDENCY_NAME = 255;
+const ReportedDependency = z.object({ name: z.string().trim().min(1).max(MAX_DEPENDENCY_NAME), status: z.enum(['ok', 'down']) });
+/** Entries that do not parse (an over-long name, an unknown status) are dropped one by one. */
 export const ReportedDependencies = z
-  .array(z.object({ name: z.string().trim().min(1).max(255), status: z.enum(['ok', 'down']) }))
-  .min(1)
-  .max(100);
+  .array(z.unknown())
+  .transform((items) =>
+    items.flatMap((item) => {
+      const parsed = ReportedDependency.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    }).slice(0, MAX_REPORTED_DEPENDENCIES),
+  )
+  .refine((items) => items.length > 0);
