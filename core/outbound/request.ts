@@ -30,9 +30,8 @@ const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PAT
 const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect',
 ]);
-// Dropped on a cross-origin hop (as fetch does), so a probe's token is not handed to whoever it
-// is redirected to.
-const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
+// A cross-origin hop keeps none of the caller's headers: any of them (an `x-api-key`, not only
+// `authorization`) may be a credential meant for the first origin, never for whoever it redirects to.
 // Past 2^31-1 ms setTimeout fires at once; nothing Vigil sends needs more than a few minutes.
 const MAX_TIMEOUT_MS = 10 * 60 * 1000;
 const DEFAULT_HEADERS: Readonly<Record<string, string>> = { 'user-agent': 'Vigil-Probe/1.0', accept: '*/*' };
@@ -130,12 +129,15 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 
 type Hop = { method: string; body: string | Uint8Array | undefined; headers: Record<string, string> };
 
+// The body's own type travels with the body; it says nothing about the caller.
+const pick = (headers: Record<string, string>, name: string): Record<string, string> => (headers[name] !== undefined ? { [name]: headers[name] } : {});
+
 /** Method and body for the next hop, as browsers and fetch do it (RFC 9110 15.4). */
 function nextHop(status: number, hop: Hop, sameOrigin: boolean): Hop {
   const becomesGet = (status === 303 && hop.method !== 'HEAD') || ((status === 301 || status === 302) && hop.method === 'POST');
-  const headers = { ...hop.headers };
+  const kept = sameOrigin ? { ...hop.headers } : { ...DEFAULT_HEADERS, ...pick(hop.headers, 'content-type') };
+  const headers: Record<string, string> = kept;
   if (becomesGet) delete headers['content-type'];
-  if (!sameOrigin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
   return becomesGet ? { method: 'GET', body: undefined, headers } : { method: hop.method, body: hop.body, headers };
 }
 
