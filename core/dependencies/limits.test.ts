@@ -62,3 +62,17 @@ describe('dependency limits', () => {
     expect(names).toEqual(['fine', 'padded']);
   });
 });
+
+describe('dependency url', () => {
+  it('must parse as an http or https URL, not just start like one', async () => {
+    const user = await t.signup('deps-url');
+    for (const url of ['https://', 'http://exa mple.com/', 'https://[::1', 'http://:80/x']) {
+      const res = await t.request('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: `bad ${url}`, url } });
+      expectError(res, 400, 'VALIDATION_ERROR');
+    }
+    expectError(await t.request('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: 'ftp', url: 'ftp://example.com/' } }), 400);
+    const ok = await t.request<{ id: number; url: string }>('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: 'good', url: 'https://status.example.com/api' } });
+    expect(ok.status).toBe(201);
+    expectError(await t.request('PATCH', `/dependencies/${ok.body.id}`, { token: user.token, body: { url: 'https://' } }), 400);
+  });
+});

@@ -4,7 +4,13 @@ import { DEPENDENCY_CATEGORIES } from '../store/entities/dependency.js';
 
 const name = z.string().trim().min(1).max(255);
 const description = z.string().min(1).max(255);
-const url = z.string().max(2048).regex(/^https?:\/\//i, 'must start with http:// or https://');
+/** Parsed with the WHATWG parser (a prefix check lets `https://` or `http://exa mple` through). */
+const isWebUrl = (value: string): boolean => {
+  if (!URL.canParse(value)) return false;
+  const parsed = new URL(value);
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname.length > 0;
+};
+const url = z.string().max(2048).refine(isWebUrl, 'must be an http:// or https:// URL');
 
 export const DependencyCreate = z
   .strictObject({
