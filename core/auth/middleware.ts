@@ -43,6 +43,8 @@ export async function authenticateSession(deps: Deps, token: string | undefined)
 async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<void> {
   const user = (await deps.store.entities.user.get({ userId: claims.userId }).go({ consistent: true })).data;
   if (!user || user.sessionEpoch !== claims.epoch) throw unauthorized('Session revoked');
+  const familyId = claims.familyId;
+  if (familyId && (user.endedSessions ?? []).some((entry) => entry.endsWith(`:${familyId}`))) throw unauthorized('Session revoked');
 }
 
 /** Integration API and MCP: API keys only. A session token here is a 401. */

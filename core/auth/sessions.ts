@@ -117,10 +117,10 @@ export async function startSession(deps: Deps, user: UserItem): Promise<TokenRes
   await deps.store.entities.refreshFamily
     .create({ familyId, userId: user.userId, createdAt: now.toISOString(), expiresAt })
     .go();
-  return issuePair(deps, user, familyId, now);
+  return issuePair(deps, user, familyId, now, expiresAt);
 }
 
-async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date): Promise<TokenResponse> {
+async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date, familyExpiresAt: number): Promise<TokenResponse> {
   const refresh = randomToken();
   await deps.store.entities.refreshToken
     .create({
@@ -129,11 +129,12 @@ async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date
       userId: user.userId,
       sessionEpoch: user.sessionEpoch,
       createdAt: now.toISOString(),
-      expiresAt: Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS,
+      // A rotated token never outlives its family (whose item TTL may delete first).
+      expiresAt: Math.min(Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS, familyExpiresAt),
     })
     .go();
   return {
-    access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email, epoch: user.sessionEpoch }, now),
+    access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email, epoch: user.sessionEpoch, familyId }, now),
     token_type: 'Bearer',
     expires_in: deps.config.accessTokenTtlSeconds,
     refresh_token: refresh,
@@ -172,14 +173,32 @@ export async function refreshGrant(deps: Deps, refreshToken: string): Promise<To
     await revokeFamily(deps, token.familyId);
     throw invalid();
   }
-  return issuePair(deps, user, token.familyId, now);
+  return issuePair(deps, user, token.familyId, now, family.expiresAt);
 }
 
+/** A family already gone (its TTL passed) is as revoked as it gets: not an error. */
 async function revokeFamily(deps: Deps, familyId: string): Promise<void> {
-  await deps.store.entities.refreshFamily
-    .patch({ familyId })
-    .set({ revokedAt: deps.clock.now().toISOString() })
-    .go();
+  try {
+    await deps.store.entities.refreshFamily
+      .patch({ familyId })
+      .set({ revokedAt: deps.clock.now().toISOString() })
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/**
+ * Ends the access tokens of one sign-in: remembered on the user item until the last of them has
+ * expired, entries older than that pruned in the same atomic set update.
+ */
+async function endSessionAccess(deps: Deps, userId: number, familyId: string): Promise<void> {
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const user = (await deps.store.entities.user.get({ userId }).go({ consistent: true })).data;
+  const stale = (user?.endedSessions ?? []).filter((entry) => Number(entry.split(':')[0]) + deps.config.accessTokenTtlSeconds < nowSeconds);
+  let update = deps.store.entities.user.update({ userId }).add({ endedSessions: [`${nowSeconds}:${familyId}`] });
+  if (stale.length > 0) update = update.delete({ endedSessions: stale });
+  await update.go();
 }
 
 /**
@@ -192,7 +211,10 @@ export async function logout(ctx: Ctx, refreshToken: string | undefined, everywh
   const userId = actor.userId;
   if (refreshToken) {
     const token = (await deps.store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
-    if (token && token.userId === userId) await revokeFamily(deps, token.familyId);
+    if (token && token.userId === userId) {
+      await revokeFamily(deps, token.familyId);
+      await endSessionAccess(deps, userId, token.familyId);
+    }
   }
   if (everywhere || !refreshToken) await bumpSessionEpoch(deps, userId);
 }

@@ -42,12 +42,13 @@ async function loadOrCreateSecret(store: Store, now: Date): Promise<Uint8Array> 
 }
 
 /** `epoch` is the user's sessionEpoch at issue: a password change or logout-everywhere voids older tokens. */
-export type AccessClaims = { userId: number; email: string; epoch: number };
+/** `familyId`: the sign-in the token belongs to (a logout with its refresh token ends it). */
+export type AccessClaims = { userId: number; email: string; epoch: number; familyId?: string | undefined };
 
 export async function issueAccessToken(deps: Deps, claims: AccessClaims, now: Date): Promise<string> {
   const secret = await signingSecret(deps.store, now);
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ email: claims.email, sep: claims.epoch })
+  return new SignJWT({ email: claims.email, sep: claims.epoch, ...(claims.familyId ? { fid: claims.familyId } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer(ISSUER)
@@ -72,7 +73,8 @@ export async function verifyAccessToken(deps: Deps, token: string, now: Date): P
     if (!Number.isSafeInteger(userId) || typeof payload.email !== 'string' || typeof epoch !== 'number' || !Number.isSafeInteger(epoch)) {
       throw unauthorized('Invalid access token');
     }
-    return { userId, email: payload.email, epoch };
+    const familyId = typeof payload.fid === 'string' ? payload.fid : undefined;
+    return { userId, email: payload.email, epoch, familyId };
   } catch (err) {
     if (err instanceof HttpError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new HttpError('TOKEN_EXPIRED', 'Access token expired');

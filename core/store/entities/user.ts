@@ -11,6 +11,12 @@ export const createUserEntity = (config: EntityConfiguration) =>
         passwordHash: { type: 'string', required: true },
         /** Bumped by logout-everywhere and password change: refresh families of older epochs die. */
         sessionEpoch: { type: 'number', required: true, default: 0 },
+        /**
+         * `<revokedAt seconds>:<familyId>` of sessions ended by logout while their access tokens
+         * may still be alive (pruned after one access-token lifetime): the session middleware
+         * already reads this item, so ending one session costs no extra read per request.
+         */
+        endedSessions: { type: 'set', items: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
       },
