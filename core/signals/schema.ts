@@ -24,12 +24,23 @@ export const SlugPingQuery = z.object({
 
 const isoDate = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
 
-export const SignalHistoryQuery = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
-});
+/**
+ * DynamoDB has no offset: page N reads the N * limit newest signals. Past this depth the caller
+ * narrows the range with startDate/endDate instead (each range starts again at page 1).
+ */
+export const MAX_HISTORY_DEPTH = 1_000;
+
+export const SignalHistoryQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
+    startDate: isoDate.optional(),
+    endDate: isoDate.optional(),
+  })
+  .refine((query) => query.page * query.limit <= MAX_HISTORY_DEPTH, {
+    path: ['page'],
+    message: `page x limit may reach at most the ${MAX_HISTORY_DEPTH} newest signals of a range: narrow it with startDate/endDate`,
+  });
 
 export const StreamQuery = z.object({ token: z.string().min(1).max(128).optional() });
 
