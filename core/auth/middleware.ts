@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/env.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { clientIp } from '../http/clientIp.js';
-import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, rateLimitHeaders } from '../http/rateLimit.js';
+import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, peekRateLimit, rateLimitHeaders, type RateLimitRule } from '../http/rateLimit.js';
 import type { ApiKeyActor } from '../context.js';
 import { isWellFormedApiKey, sha256Hex } from './secrets.js';
 import { verifyAccessToken, type AccessClaims } from './tokens.js';
@@ -50,7 +50,7 @@ async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<
 /** Integration API and MCP: API keys only. A session token here is a 401. */
 export function apiKeyAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const actor = await authenticateApiKey(c.var.deps, bearerToken(c));
+    const actor = await authenticateApiKey(c.var.deps, bearerToken(c), clientIp(c));
     // Ping keys travel in cron lines and URLs; they may ping, never drive the Integration API.
     if (actor.keyKind === 'ping') throw forbidden('Ping keys can only send pings; use a service key');
     c.set('actor', actor);
@@ -67,12 +67,23 @@ async function limitAndContinue(c: Context<AppEnv>, scope: string, next: () => P
 
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-export async function authenticateApiKey(deps: Deps, token: string | undefined): Promise<ApiKeyActor> {
+/**
+ * Made-up keys that pass the checksum (CRC-32 is not keyed) each cost a lookup: an address whose
+ * keys failed this often in the window is refused before any lookup until the window ends.
+ */
+export const FAILED_KEY_LIMIT: RateLimitRule = { name: 'api-key-failed', limit: 20, windowSeconds: 60 };
+
+export async function authenticateApiKey(deps: Deps, token: string | undefined, clientAddress: string): Promise<ApiKeyActor> {
   if (!token) throw unauthorized('Missing API key');
   if (!isWellFormedApiKey(token, deps.config.keyPrefix)) throw unauthorized('Invalid API key');
+  const scope = `ip:${clientAddress}`;
+  enforce(await peekRateLimit(deps, FAILED_KEY_LIMIT, scope), 'Too many invalid API keys from this address');
   const found = await deps.store.entities.apiKey.get({ keyHash: sha256Hex(token) }).go();
   const key = found.data;
-  if (!key) throw unauthorized('Invalid API key');
+  if (!key) {
+    await consumeRateLimit(deps, FAILED_KEY_LIMIT, scope);
+    throw unauthorized('Invalid API key');
+  }
   if (!key.enabled) throw unauthorized('API key is disabled');
   const now = deps.clock.now();
   // lastUsedAt is written at most once a minute so an active key does not pay a write per request.

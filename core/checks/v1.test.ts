@@ -185,7 +185,7 @@ describe('/v1/jobs', () => {
   });
 
   it('exports createHeartbeatJob for slug pings (defaults applied, slug conflicts 409)', async () => {
-    const actor = await authenticateApiKey(t.deps, key);
+    const actor = await authenticateApiKey(t.deps, key, '127.0.0.1');
     const job = await createHeartbeatJob({ deps: t.deps, actor }, { name: 'auto', projectId: user.projectId, slug: 'auto-created' });
     expect(job).toMatchObject({ checkMode: 'INBOUND', checkType: 'HEARTBEAT', intervalSeconds: 3600, graceSeconds: 300, slug: 'auto-created', status: 'NEW' });
     await expect(createHeartbeatJob({ deps: t.deps, actor }, { name: 'again', projectId: user.projectId, slug: 'auto-created' })).rejects.toMatchObject({ code: 'SLUG_TAKEN' });

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
-import { countInWindow } from '../store/rateWindows.js';
+import { countInWindow, readWindow } from '../store/rateWindows.js';
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 
@@ -23,6 +23,21 @@ export async function consumeRateLimit(deps: Deps, rule: RateLimitRule, scope: s
     const count = await countInWindow(deps.store, { rule: rule.name, scope, windowStartMs, windowMs }, rule.limit);
     if (count === null) return { allowed: false, limit: rule.limit, remaining: 0, resetSeconds };
     return { allowed: true, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetSeconds };
+  } catch (err) {
+    console.error('rate limiter unavailable, failing open', err);
+    return { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds };
+  }
+}
+
+/** The decision the next consume would get, without counting (same fail-open rule). */
+export async function peekRateLimit(deps: Deps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
+  const nowMs = deps.clock.now().getTime();
+  const windowMs = rule.windowSeconds * 1000;
+  const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;
+  const resetSeconds = Math.max(1, Math.ceil((windowStartMs + windowMs - nowMs) / 1000));
+  try {
+    const count = await readWindow(deps.store, { rule: rule.name, scope, windowStartMs, windowMs });
+    return { allowed: count < rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetSeconds };
   } catch (err) {
     console.error('rate limiter unavailable, failing open', err);
     return { allowed: true, limit: rule.limit, remaining: rule.limit, resetSeconds };

@@ -1,3 +1,4 @@
+import { clientIp } from '../http/clientIp.js';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { requestCtx, type ApiKeyActor, type Ctx } from '../context.js';
@@ -45,7 +46,7 @@ export function slugPingRoutes(hints: PingHints) {
           responses: { 200: jsonResponse(PingAck, 'Recorded'), 201: jsonResponse(PingAck, 'Job created by create=1, ping recorded') },
         }),
         async (c) => {
-          const actor = await authenticateApiKey(c.var.deps, bearerToken(c));
+          const actor = await authenticateApiKey(c.var.deps, bearerToken(c), clientIp(c));
           const created = await slugPing(c, hints, actor, c.req.valid('param').slug, variant.kind, c.req.valid('query'));
           return c.json({ message: 'OK' as const }, created ? 201 : 200);
         },
@@ -62,7 +63,7 @@ export function slugPingRoutes(hints: PingHints) {
         }),
         async (c) => {
           const { pingKey, slug } = c.req.valid('param');
-          const actor = await authenticateApiKey(c.var.deps, pingKey);
+          const actor = await authenticateApiKey(c.var.deps, pingKey, clientIp(c));
           if (actor.keyKind !== 'ping') throw forbidden('The key-in-URL form accepts only ping keys');
           const created = await slugPing(c, hints, actor, slug, variant.kind, c.req.valid('query'));
           return c.json({ message: 'OK' as const }, created ? 201 : 200);

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from './conditional.js';
 import type { Store } from './service.js';
 
@@ -10,6 +10,14 @@ export type RateWindow = { rule: string; scope: string; windowStartMs: number; w
  * no memory, so the table is the counter. Returns the count after this request, or null when the
  * window is already full (nothing is written). Other failures propagate: the caller decides.
  */
+const windowKey = (window: RateWindow) => ({ pk: `RL#${window.rule}#${window.scope}#${window.windowStartMs}`, sk: 'rl' });
+
+/** The window's count so far, without counting (a limit judged before work it only counts on failure). */
+export async function readWindow(store: Store, window: RateWindow): Promise<number> {
+  const found = await store.client.send(new GetCommand({ TableName: store.table, Key: windowKey(window) }));
+  return Number(found.Item?.count ?? 0);
+}
+
 export async function countInWindow(store: Store, window: RateWindow, limit: number): Promise<number | null> {
   try {
     const result = await store.client.send(
