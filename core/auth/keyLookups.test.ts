@@ -43,3 +43,31 @@ describe('failed API key lookups', () => {
     expect((await t.request('GET', '/v1/whoami', { token: realKey, headers: { 'x-test-ip': ip } })).status).toBe(200);
   });
 });
+
+describe('a key deleted while it is being used', () => {
+  it('answers 401 or 200, never 500, when the key goes between its lookup and the lastUsedAt write', async () => {
+    const user = await t.signup('key-race');
+    const key = await t.apiKey(user);
+    const entity = t.deps.store.entities.apiKey;
+    const get = entity.get.bind(entity);
+    entity.get = ((...args: Parameters<typeof get>) => {
+      const query = get(...args);
+      const go = query.go.bind(query);
+      return Object.assign(query, {
+        go: async (...options: Parameters<typeof go>) => {
+          const found = await go(...options);
+          // The key is deleted right after it was read: the lastUsedAt write finds no item.
+          const keyHash = (found.data as { keyHash?: string } | null)?.keyHash;
+          if (keyHash) await entity.delete({ keyHash }).go();
+          return found;
+        },
+      });
+    }) as typeof get;
+    try {
+      const res = await t.request('GET', '/v1/whoami', { token: key, headers: { 'x-test-ip': '192.0.2.95' } });
+      expect([200, 401]).toContain(res.status);
+    } finally {
+      entity.get = get;
+    }
+  });
+});

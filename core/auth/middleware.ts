@@ -6,6 +6,7 @@ import { clientIp } from '../http/clientIp.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce, peekRateLimit, rateLimitHeaders, type RateLimitRule } from '../http/rateLimit.js';
 import type { ApiKeyActor } from '../context.js';
 import { isWellFormedApiKey, sha256Hex } from './secrets.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { verifyAccessToken, type AccessClaims } from './tokens.js';
 
 export function bearerToken(c: Context): string | undefined {
@@ -88,7 +89,12 @@ export async function authenticateApiKey(deps: Deps, token: string | undefined, 
   const now = deps.clock.now();
   // lastUsedAt is written at most once a minute so an active key does not pay a write per request.
   if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > LAST_USED_GRANULARITY_MS) {
-    await deps.store.entities.apiKey.patch({ keyHash: key.keyHash }).set({ lastUsedAt: now.toISOString() }).go();
+    try {
+      await deps.store.entities.apiKey.patch({ keyHash: key.keyHash }).set({ lastUsedAt: now.toISOString() }).go();
+    } catch (err) {
+      // The key was deleted after it was read: this request still passes (it was valid when it came).
+      if (!isConditionalFailure(err)) throw err;
+    }
   }
   return {
     kind: 'apiKey',
