@@ -24,6 +24,7 @@ export const ConfigSchema = z.object({
   VIGIL_CNAME_TARGET: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/).optional(),
   VIGIL_PUBLIC_STATUS_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(30),
   // log2 of scrypt's N. Below 17 is for the test suite only (a sign-up costs ~0.3 s at 17).
+  VIGIL_MAX_WORKSPACES_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   VIGIL_PASSWORD_HASH_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
 });
 
@@ -46,6 +47,8 @@ export type Config = {
   cnameTarget: string | undefined;
   /** Public status data requests per page and client address per 60 s (spec: 30; the bench raises it). */
   publicStatusRateLimit: number;
+  /** Workspaces one user may create, the sign-up one included. */
+  maxWorkspacesPerUser: number;
   /** scrypt cost: N = 2^passwordHashLogN (OWASP: at least 17). */
   passwordHashLogN: number;
 };
@@ -76,5 +79,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cnameTarget: value.VIGIL_CNAME_TARGET,
     publicStatusRateLimit: value.VIGIL_PUBLIC_STATUS_RATE_LIMIT,
     passwordHashLogN: value.VIGIL_PASSWORD_HASH_LOG_N,
+    maxWorkspacesPerUser: value.VIGIL_MAX_WORKSPACES_PER_USER,
   };
 }

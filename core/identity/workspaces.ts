@@ -1,3 +1,5 @@
+import { planLimitExceeded } from '../auth/plans.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
@@ -49,8 +51,30 @@ async function workspacesOfUser(deps: Deps, userId: number): Promise<{ workspace
 /** A new workspace on the install's default plan, owned by the caller, with a Default project. */
 export async function createWorkspace(ctx: Ctx, input: { name: string }): Promise<WorkspaceDetail> {
   if (ctx.actor.kind !== 'user') throw forbidden('Only a signed-in user can create a workspace');
+  await takeWorkspaceSlot(ctx.deps, ctx.actor.userId);
   const workspace = await createWorkspaceWithOwner(ctx.deps, ctx.actor.userId, input.name);
   return toWorkspaceDetail(workspace, 'OWNER');
+}
+
+/**
+ * Every workspace gets the install's default plan, so creation is limited per user: a counter on
+ * the user item, raised on the condition that it is below the limit (exact under concurrency).
+ */
+async function takeWorkspaceSlot(deps: Deps, userId: number): Promise<void> {
+  const limit = deps.config.maxWorkspacesPerUser;
+  const refuse = () => planLimitExceeded(`A user may create at most ${limit} workspaces`);
+  // The sign-up workspace is the first; the counter holds the ones created since.
+  if (limit <= 1) throw refuse();
+  try {
+    await deps.store.entities.user
+      .patch({ userId })
+      .add({ workspacesCreated: 1 })
+      .where((attr, op) => `${op.notExists(attr.workspacesCreated)} OR ${op.lt(attr.workspacesCreated, limit - 1)}`)
+      .go();
+  } catch (err) {
+    if (isConditionalFailure(err)) throw refuse();
+    throw err;
+  }
 }
 
 async function loadWorkspace(deps: Deps, workspaceId: number): Promise<WorkspaceItem> {

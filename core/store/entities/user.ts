@@ -16,6 +16,8 @@ export const createUserEntity = (config: EntityConfiguration) =>
          * may still be alive (pruned after one access-token lifetime): the session middleware
          * already reads this item, so ending one session costs no extra read per request.
          */
+        /** Workspaces created after the sign-up one (counted against VIGIL_MAX_WORKSPACES_PER_USER). */
+        workspacesCreated: { type: 'number' },
         endedSessions: { type: 'set', items: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
