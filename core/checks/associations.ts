@@ -33,3 +33,19 @@ export async function assertReferencesInWorkspace(
   const dependencyIds = [...(refs.dependencyIds ?? []), ...(refs.dependencyId !== undefined ? [refs.dependencyId] : [])];
   await assertDependenciesInWorkspace(deps, workspaceId, dependencyIds);
 }
+
+/**
+ * The project a check created under a dependency belongs to: the workspace's first project (the
+ * "Default" one made at sign-up), or a new "Default" when the workspace has none left. Every
+ * check has a project, so project lists, windows and `/v1` always have one to name; the check
+ * keeps it when its dependency is deleted.
+ */
+export async function homeProjectOf(deps: Deps, workspaceId: number): Promise<number> {
+  const first = await deps.store.entities.project.query.byWorkspace({ workspaceId }).go({ limit: 1 });
+  const project = first.data[0];
+  if (project) return project.projectId;
+  const iso = deps.clock.now().toISOString();
+  const projectId = await deps.store.nextId('project');
+  await deps.store.entities.project.create({ projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso }).go();
+  return projectId;
+}

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { envelope } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
+import { assertReferencesInWorkspace, homeProjectOf, workspaceForNewCheck } from './associations.js';
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
@@ -60,7 +60,7 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
   await assertReferencesInWorkspace(ctx.deps, workspaceId, { dependencyIds: body.dependencyIds });
   const draft: CheckDraft = {
     workspaceId,
-    projectId: body.projectId,
+    projectId: body.projectId ?? (await homeProjectOf(ctx.deps, workspaceId)),
     dependencyId: body.dependencyId,
     dependencyIds: unique(body.dependencyIds),
     name: body.name,
@@ -92,14 +92,16 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   }
   const next: CheckDraft = { ...before };
   if (body.projectId !== undefined) Object.assign(next, { projectId: body.projectId, dependencyId: undefined });
-  if (body.dependencyId !== undefined) Object.assign(next, { dependencyId: body.dependencyId, projectId: undefined });
+  // Under a dependency the check keeps the project it has (every check has one).
+  if (body.dependencyId !== undefined) Object.assign(next, { dependencyId: body.dependencyId, projectId: before.projectId ?? (await homeProjectOf(ctx.deps, check.workspaceId)) });
   for (const key of ['name', 'intervalSeconds', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
     if (body[key] !== undefined) Object.assign(next, { [key]: body[key] });
   }
   if (body.dependencyIds !== undefined) next.dependencyIds = unique(body.dependencyIds);
   next.checkMode = body.checkMode ?? before.checkMode;
   next.checkType = resolveCheckType(next.checkMode, body.checkType);
-  assertAssociation(next);
+  // The body's rule (exactly one of the two); a dependency's check also holds its home project.
+  assertAssociation({ ...next, projectId: next.dependencyId !== undefined ? undefined : next.projectId });
   if (body.intervalSeconds !== undefined || next.checkMode !== before.checkMode) assertInboundInterval(next.checkMode, next.intervalSeconds);
   next.outbound = outboundFor(next.checkMode, body, before.outbound);
   await assertReferencesInWorkspace(ctx.deps, check.workspaceId, {

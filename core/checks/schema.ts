@@ -225,8 +225,6 @@ export const JobUpdate = z
   .openapi('JobUpdate');
 
 export const JobV1 = CheckV1.extend({
-  // A heartbeat check created on the dashboard under a dependency has no project.
-  projectId: z.number().int().nullable(),
   checkType: z.literal('HEARTBEAT'),
   config: z.null(),
   // null for a read_only key: a ping token is a write credential.

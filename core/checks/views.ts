@@ -76,7 +76,10 @@ function baseV1<P, T, C>(check: CheckItem, projectId: P, checkType: T, config: C
   };
 }
 
-/** Integration API check: outbound checks always have a project (the verbs refuse anything else). */
+/**
+ * Integration API views: every check has a project (one made under a dependency gets its
+ * workspace's first project, `associations.ts` homeProjectOf); 0 only for an item stored before that.
+ */
 export function toCheckV1(config: Config, check: CheckItem, actor: Actor): CheckV1 {
   return baseV1(check, check.projectId ?? 0, check.checkType, outboundView(config, check, keyRole(actor)));
 }
@@ -84,7 +87,7 @@ export function toCheckV1(config: Config, check: CheckItem, actor: Actor): Check
 export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {
   const reveal = seesPingToken(actor);
   return {
-    ...baseV1(check, check.projectId ?? null, 'HEARTBEAT' as const, null),
+    ...baseV1(check, check.projectId ?? 0, 'HEARTBEAT' as const, null),
     token: reveal ? check.token : null,
     pingUrl: reveal ? pingUrlOf(config, check.token) : null,
     lastPingAt: check.lastPingAt ?? null,
