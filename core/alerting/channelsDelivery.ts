@@ -5,6 +5,7 @@ import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { getAlertChannel } from './channels.js';
 import { signWebhook } from './webhookSignature.js';
+import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -79,9 +80,24 @@ export async function deliverToChannel(
   };
 }
 
+/** A test send reaches a user-chosen address: a few per channel per minute, not a mailing cannon. */
+export const CHANNEL_TEST_LIMIT: RateLimitRule = { name: 'channel-test', limit: 5, windowSeconds: 60 };
+
+/**
+ * What a test send tells its caller: the reason code in words, never the delivery's own message,
+ * which can name the addresses a host resolved to (an internal network map for whoever asks).
+ */
+function testMessage(result: DeliveryResult): string {
+  if (result.ok) return 'Delivered';
+  if (result.failureReason === 'UNEXPECTED_STATUS') return `The endpoint answered HTTP ${result.statusCode ?? '?'}`;
+  if (result.failureReason === 'MAIL_ERROR') return 'The mail could not be sent';
+  return `Not delivered: ${result.failureReason ?? 'UNKNOWN'}`;
+}
+
 /** `POST /alert-channels/:id/test`: ADMIN sends a test message and sees what happened. */
 export async function testAlertChannel(ctx: { deps: Deps; actor: Actor }, channelId: number, outbound: GuardedRequestDeps = {}) {
   const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  enforce(await consumeRateLimit(ctx.deps, CHANNEL_TEST_LIMIT, `channel:${channel.channelId}`), 'Too many test sends for this channel');
   const now = ctx.deps.clock.now();
   const result = await deliverToChannel(
     ctx.deps,
@@ -101,6 +117,6 @@ export async function testAlertChannel(ctx: { deps: Deps; actor: Actor }, channe
     ok: result.ok,
     statusCode: result.statusCode,
     failureReason: result.failureReason,
-    message: result.message,
+    message: testMessage(result),
   };
 }
