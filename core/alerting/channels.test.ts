@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { createTeam, type Team } from '../identity/test-support.js';
 import { startLoopbackServer, type LoopbackServer } from '../outbound/test-support.js';
+import { confirmAddress } from './testSupport.js';
 
 type Channel = { id: number; workspaceId: number; name: string; type: string; enabled: boolean; config: Record<string, string>; secret?: string };
 type TestResult = { channelId: number; type: string; ok: boolean; statusCode: number | null; failureReason: string | null; message: string };
@@ -122,6 +123,7 @@ describe('alert channel test send', () => {
   it('sends an EMAIL test through the mailer', async () => {
     const { admin, workspaceId } = team;
     const ch = await create(admin.token, { workspaceId, name: 'Mail test', type: 'EMAIL', config: { email: 'mailtest@example.com' } });
+    await confirmAddress(t, 'mailtest@example.com');
     const res = await t.request<TestResult>('POST', `/alert-channels/${ch.body.id}/test`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ channelId: ch.body.id, type: 'EMAIL', ok: true, failureReason: null });

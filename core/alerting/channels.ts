@@ -10,6 +10,7 @@ import type { AlertChannelItem, AlertChannelType } from '../store/entities/alert
 import { refuseIfTargeted } from '../store/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
+import { awaitingConfirmation, mailConfirmation, newConfirmation } from './emailConfirm.js';
 
 type Destination = { email?: string; webhookUrl?: string; url?: string };
 
@@ -31,6 +32,7 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
     disabledReason: ch.disabledReason ?? null,
     lastError: ch.lastError ?? null,
     lastErrorAt: ch.lastErrorAt ?? null,
+    emailConfirmed: !awaitingConfirmation(ch),
     config,
     createdAt: ch.createdAt,
     updatedAt: ch.updatedAt,
@@ -62,6 +64,7 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
   const iso = deps.clock.now().toISOString();
   const secret = input.type === 'WEBHOOK' ? generateWebhookSecret() : undefined;
   const channelId = await deps.store.nextId('alertChannel');
+  const confirmation = input.type === 'EMAIL' ? newConfirmation(channelId) : undefined;
   const created = await deps.store.entities.alertChannel
     .create({
       channelId,
@@ -70,12 +73,14 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
       type: input.type,
       ...input.config,
       secret,
+      ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
       enabled: input.enabled ?? true,
       createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
       createdAt: iso,
       updatedAt: iso,
     })
     .go();
+  if (confirmation) await mailConfirmation(deps, created.data.email ?? '', created.data.name, confirmation.token);
   return { ...toAlertChannel(created.data, 'ADMIN'), ...(secret ? { secret } : {}) };
 }
 
@@ -128,7 +133,10 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
     destination = parsed.data;
     checkDestination(ctx.deps, channel.type, destination);
   }
+  // A new address confirms again before it receives anything.
+  const confirmation = channel.type === 'EMAIL' && destination.email !== undefined && destination.email !== channel.email ? newConfirmation(channelId) : undefined;
   const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
+    ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
     updatedAt: ctx.deps.clock.now().toISOString(),
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
@@ -137,6 +145,7 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   // Enabling a channel that delivery turned off clears the reason; its last error stays as history.
   const reenabled = input.enabled === true && channel.disabledReason !== undefined;
   const updated = await (reenabled ? patch.remove(['disabledReason']) : patch).go({ response: 'all_new' });
+  if (confirmation) await mailConfirmation(ctx.deps, destination.email ?? '', updated.data.name ?? channel.name, confirmation.token);
   const { disabledReason: _cleared, ...kept } = channel;
   return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data }, 'ADMIN');
 }

@@ -5,6 +5,7 @@ import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { getAlertChannel } from './channels.js';
 import { signWebhook } from './webhookSignature.js';
+import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
@@ -42,6 +43,9 @@ export async function deliverToChannel(
   outbound: GuardedRequestDeps = {},
 ): Promise<DeliveryResult> {
   if (channel.type === 'EMAIL') {
+    if (awaitingConfirmation(channel)) {
+      return { ok: false, statusCode: null, failureReason: 'EMAIL_UNCONFIRMED', message: 'The address has not confirmed yet', retryAfterSeconds: null };
+    }
     try {
       await deps.mailer.send({ to: channel.email ?? '', subject: message.subject, text: message.text });
       return { ok: true, statusCode: null, failureReason: null, message: `Mail sent to ${channel.email}`, retryAfterSeconds: null };
@@ -91,6 +95,7 @@ function testMessage(result: DeliveryResult): string {
   if (result.ok) return 'Delivered';
   if (result.failureReason === 'UNEXPECTED_STATUS') return `The endpoint answered HTTP ${result.statusCode ?? '?'}`;
   if (result.failureReason === 'MAIL_ERROR') return 'The mail could not be sent';
+  if (result.failureReason === 'EMAIL_UNCONFIRMED') return 'The address has not followed its confirmation link yet';
   return `Not delivered: ${result.failureReason ?? 'UNKNOWN'}`;
 }
 

@@ -1,6 +1,8 @@
 import { requestCtx } from '../context.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import { sessionAuth } from '../auth/middleware.js';
+import { byClientIp, sessionAuth } from '../auth/middleware.js';
+import { DEFAULT_RATE_LIMIT, rateLimit } from '../http/rateLimit.js';
+import { confirmEmailChannel } from './emailConfirm.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, WorkspaceQuery } from '../identity/schema.js';
@@ -14,8 +16,36 @@ const body = jsonBody;
 const security = sessionSecurity;
 const tags = ['alert-channels'];
 
+/** `GET /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */
+function confirmRoutes() {
+  const r = createRouter();
+  r.use('/confirm/*', rateLimit(DEFAULT_RATE_LIMIT, byClientIp));
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/confirm/{token}',
+      tags,
+      summary: 'Confirm an e-mail channel address (the link mailed to it)',
+      request: { params: z.object({ token: z.string().min(3).max(128) }) },
+      responses: { 200: json(z.object({ message: z.string() }), 'Confirmed: the address now receives alerts') },
+    }),
+    async (c) => {
+      await confirmEmailChannel(c.var.deps, c.req.valid('param').token);
+      return c.json({ message: 'Confirmed: this address will receive Vigil alerts' }, 200);
+    },
+  );
+  return r;
+}
+
 /** `/alert-channels` on the dashboard surface: VIEWER reads, ADMIN manages and test-sends. */
 export function alertChannelRoutes() {
+  const outer = createRouter();
+  outer.route('/', confirmRoutes());
+  outer.route('/', sessionChannelRoutes());
+  return outer;
+}
+
+function sessionChannelRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(

@@ -51,6 +51,7 @@ export const AlertChannel = z
     disabledReason: z.string().nullable().describe('Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again'),
     lastError: z.string().nullable().describe('What went wrong on the last failed delivery attempt'),
     lastErrorAt: z.string().nullable(),
+    emailConfirmed: z.boolean().describe('EMAIL: whether the address followed its confirmation link (no alerts before); true for other types'),
     config: z.union([
       z.object({ email: z.string() }),
       z.object({ webhookUrl: z.string() }),

@@ -4,6 +4,7 @@ import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, type ChannelMessage } from './channelsDelivery.js';
+import { awaitingConfirmation } from './emailConfirm.js';
 import { claimDelivery } from './deliveryClaim.js';
 
 export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
@@ -50,6 +51,8 @@ export async function deliverOnce(
     retryAfterSeconds,
   });
   if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
+  // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
+  if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
   const release = await claimDelivery(deps.store, delivery.key, now);
   if (!release) return outcome('IN_FLIGHT', 'another worker is delivering it now');
   try {

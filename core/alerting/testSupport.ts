@@ -51,7 +51,19 @@ export async function createChannel(
     body: { workspaceId: user.workspaceId, name: `${body.type.toLowerCase()} channel`, ...body },
   });
   if (res.status !== 201) throw new Error(`create channel failed: ${res.status} ${res.text}`);
+  if (body.type === 'EMAIL') await confirmAddress(t, body.config.email);
   return res.body;
+}
+
+/** Follows the confirmation link mailed to `email` and takes that mail out of the outbox (tests count alert mail). */
+export async function confirmAddress(t: TestContext, email: string): Promise<void> {
+  const outbox = t.deps.mailer.outbox;
+  const index = outbox.findLastIndex((mail) => mail.to === email && mail.subject.startsWith('Confirm Vigil alerts'));
+  const link = /\/api(\/alert-channels\/confirm\/\S+)/.exec(outbox[index]?.text ?? '')?.[1];
+  if (!link) throw new Error(`no confirmation mailed to ${email}`);
+  const res = await t.request('GET', link);
+  if (res.status !== 200) throw new Error(`confirmation failed: ${res.status} ${res.text}`);
+  outbox.splice(index, 1);
 }
 
 /** A fresh address per test, so one test's mail never counts in another's. */

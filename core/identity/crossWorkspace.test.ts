@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { TestUser } from './test-support.js';
+import { confirmAddress } from '../alerting/testSupport.js';
 
 /**
  * Every identity route with an id (or a workspaceId in the query or body) that belongs to
@@ -27,6 +28,7 @@ beforeAll(async () => {
     body: { workspaceId: victim.workspaceId, name: 'victim channel', type: 'EMAIL', config: { email: 'v@example.com' } },
   });
   victimChannelId = channel.body.id;
+  await confirmAddress(t, 'v@example.com');
 });
 
 describe('foreign ids are 404 on every identity route', () => {

@@ -27,6 +27,9 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         /** The last failed delivery attempt, kept after later successes so an operator can see what went wrong. */
         lastError: { type: 'string' },
         lastErrorAt: { type: 'string' },
+        /** EMAIL: SHA-256 of the pending confirmation token; absent once confirmed (alerting/emailConfirm.ts). */
+        confirmTokenHash: { type: 'string' },
+        emailConfirmedAt: { type: 'string' },
         createdBy: { type: 'number' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },

@@ -1,0 +1,50 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
+
+type Channel = { id: number; emailConfirmed: boolean };
+type Result = { ok: boolean; failureReason: string | null };
+
+let t: TestContext;
+let owner: Awaited<ReturnType<TestContext['signup']>>;
+beforeAll(async () => {
+  t = await createTestContext({ VIGIL_ACCESS_TOKEN_TTL_SECONDS: '86400' });
+  owner = await t.signup('confirm-owner');
+});
+beforeEach(() => t.clock.advanceSeconds(61));
+
+const mailTo = (address: string) => t.deps.mailer.outbox.filter((m) => m.to === address);
+const confirmLink = (address: string): string => {
+  const match = /https?:\/\/\S+\/api(\/alert-channels\/confirm\/\S+)/.exec(mailTo(address).at(-1)?.text ?? '');
+  if (!match?.[1]) throw new Error(`no confirmation link mailed to ${address}`);
+  return match[1];
+};
+
+describe('e-mail channel confirmation', () => {
+  it('mails a confirmation link; until it is followed the address receives no test and no alert', async () => {
+    const address = 'someone-else@example.com';
+    const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'mail', type: 'EMAIL', config: { email: address } } });
+    expect(created.status).toBe(201);
+    expect(created.body.emailConfirmed).toBe(false);
+    expect(mailTo(address)).toHaveLength(1);
+    const test = await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token });
+    expect(test.body).toMatchObject({ ok: false, failureReason: 'EMAIL_UNCONFIRMED' });
+    expect(mailTo(address)).toHaveLength(1);
+
+    const link = confirmLink(address);
+    expectError(await t.request('GET', `${link.slice(0, -3)}xyz`), 404);
+    expect((await t.request('GET', link)).status).toBe(200);
+    const after = await t.request<Channel>('GET', `/alert-channels/${created.body.id}`, { token: owner.token });
+    expect(after.body.emailConfirmed).toBe(true);
+    expect((await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token })).body.ok).toBe(true);
+    expect(mailTo(address)).toHaveLength(2);
+  });
+
+  it('asks again when the address changes', async () => {
+    const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'mail2', type: 'EMAIL', config: { email: 'first@example.com' } } });
+    expect((await t.request('GET', confirmLink('first@example.com'))).status).toBe(200);
+    const changed = await t.request<Channel>('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: 'second@example.com' } } });
+    expect(changed.body.emailConfirmed).toBe(false);
+    expect(mailTo('second@example.com')).toHaveLength(1);
+    expect((await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token })).body.failureReason).toBe('EMAIL_UNCONFIRMED');
+  });
+});
