@@ -105,7 +105,9 @@ export async function getRule(ctx: Ctx, ruleId: number) {
   const rule = await loadRule(ctx, ruleId, 'VIEWER');
   const channel = (await ctx.deps.store.entities.alertChannel.get({ channelId: rule.alertChannelId }).go()).data;
   if (!channel) throw notFound('Alert channel');
-  return { ...toRule(rule, channel), alertChannel: toAlertChannel(channel) };
+  // Masked as for the caller's role (a Slack URL is whole only from ADMIN up).
+  const { role } = await authorize(ctx.deps, ctx.actor, channel.workspaceId, 'VIEWER');
+  return { ...toRule(rule, channel), alertChannel: toAlertChannel(channel, role) };
 }
 
 const lostRaces = () => conflict('The rule kept changing while this request ran; try again');
