@@ -21,12 +21,12 @@ describe('checks under a dependency', () => {
     return dependencyId;
   }
 
-  it('stores dependencyId without a project; outbound checks need a project', async () => {
+  it('stores dependencyId with the workspace\'s first project (every check has one); outbound checks need a project', async () => {
     const dependencyId = await dependencyOf(user, 'postgres');
     const other = await dependencyOf(user, 'redis');
     const body = { name: 'db heartbeat', dependencyId, intervalSeconds: 300, graceSeconds: 10, dependencyIds: [other] };
     const check = expectStatus(await post(body), 201);
-    expect(check).toMatchObject({ projectId: null, dependencyId, dependencyIds: [other], workspaceId: user.workspaceId });
+    expect(check).toMatchObject({ projectId: user.projectId, dependencyId, dependencyIds: [other], workspaceId: user.workspaceId });
     const byToken = expectStatus(await t.request<DashboardCheck>('GET', `/checks/token/${check.token}`, { token: user.token }), 200);
     expect(byToken.dependencyIds).toEqual([other]);
     expectError(await post({ ...body, checkMode: 'OUTBOUND', url: 'https://example.com', intervalSeconds: 60 }), 400);
@@ -38,8 +38,8 @@ describe('checks under a dependency', () => {
       expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', `/checks?projectId=${user.projectId}&limit=100`, { token: user.token }), 200).items.map((c) => c.id);
     expect(await inProject()).toContain(check.id);
     const back = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { dependencyId } }), 200);
-    expect(back).toMatchObject({ projectId: null, dependencyId });
-    expect(await inProject()).not.toContain(check.id);
+    expect(back).toMatchObject({ projectId: user.projectId, dependencyId });
+    expect(await inProject()).toContain(check.id);
     const inWorkspace = expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', `/checks?workspaceId=${user.workspaceId}&limit=100`, { token: user.token }), 200);
     expect(inWorkspace.items.map((c) => c.id)).toContain(check.id);
   });
