@@ -23,7 +23,7 @@ export async function rotateCheckToken(ctx: Ctx, checkId: number): Promise<Check
   const { deletedAt: _gone, ...state } = live;
   const token = randomUUID();
   const moved = (await deps.store.entities.check.create({ ...state, token, updatedAt: iso }).go()).data;
-  const { workspaceId, projectId } = moved;
-  await deps.store.entities.checkRef.put({ checkId, token, workspaceId, ...(projectId !== undefined ? { projectId } : {}) }).go();
+  const { workspaceId, projectId, checkMode } = moved;
+  await deps.store.entities.checkRef.put({ checkId, token, workspaceId, checkMode, ...(projectId !== undefined ? { projectId } : {}) }).go();
   return moved;
 }
