@@ -85,7 +85,7 @@ export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promi
       name: input.name,
       slug: input.slug,
       visibility: input.visibility,
-      passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
+      passwordHash: input.password === undefined ? undefined : await hashPassword(input.password, deps.config.passwordHashLogN),
       passwordVersion: 1,
       logoUrl: input.logoUrl ?? undefined,
       primaryColor: input.primaryColor ?? undefined,
@@ -153,7 +153,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
       throw err;
     }
   }
-  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
+  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, deps.config.passwordHashLogN);
   const updated = await retryOnConflict(
     async (attempt) => {
       const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, 'ADMIN');

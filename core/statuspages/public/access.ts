@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { bearerToken } from '../../auth/middleware.js';
-import { verifyPassword } from '../../auth/secrets.js';
+import { dummyHash, verifyPassword } from '../../auth/secrets.js';
 import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
 import type { Deps } from '../../deps.js';
 import { clientIp } from '../../http/clientIp.js';
@@ -140,12 +140,11 @@ export async function passwordLogin(deps: Deps, slug: string, password: string, 
   const page = snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
   if (!snapshot || !page?.passwordHash) {
     // The same work as a real check, so timing does not tell an unknown page from a wrong password.
-    await verifyPassword(password, DUMMY_HASH);
+    await verifyPassword(password, await dummyHash(deps.config.passwordHashLogN), deps.config.passwordHashLogN);
     throw unauthorized(WRONG_PASSWORD);
   }
-  if (!(await verifyPassword(password, page.passwordHash))) throw unauthorized(WRONG_PASSWORD);
+  if (!(await verifyPassword(password, page.passwordHash, deps.config.passwordHashLogN)).ok) throw unauthorized(WRONG_PASSWORD);
   const current = { ...snapshot, page: { ...snapshot.page, passwordVersion: page.passwordVersion } };
   return { token: await issuePageSession(deps, current, now), expiresIn: PAGE_SESSION_SECONDS, snapshot: current };
 }
 
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
