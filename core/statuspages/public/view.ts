@@ -2,9 +2,9 @@ import type { Deps } from '../../deps.js';
 import { phaseOf } from '../announcementTransition.js';
 import { overallIndicator, type ComponentStatus } from '../componentStatus.js';
 import { renderMarkdown, singleLine } from '../render/sanitize.js';
-import { listPageAnnouncements, readTimeline } from '../store/announcementStore.js';
+import { listPageAnnouncements } from '../store/announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from '../store/rollups.js';
-import { statusesAt, type CheckUptime, type PageSnapshot, type SnapshotAnnouncement, type SnapshotComponent } from '../store/snapshot.js';
+import { snapshotAnnouncement, statusesAt, type CheckUptime, type PageSnapshot, type SnapshotAnnouncement, type SnapshotComponent } from '../store/snapshot.js';
 import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, type UptimeRead } from '../uptime.js';
 
 /**
@@ -165,26 +165,7 @@ export async function pageHistory(deps: Deps, snapshot: PageSnapshot, months: nu
   for (const item of all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
     const bucket = byMonth.get(monthOf(item.createdAt));
     if (!bucket) continue;
-    const updates = await readTimeline(deps, item.announcementId);
-    bucket.announcements.push(
-      publicAnnouncement(
-        {
-          id: item.announcementId,
-          publicId: item.publicId,
-          title: item.title,
-          status: item.status,
-          impact: item.impact ?? null,
-          componentIds: item.componentIds,
-          scheduledFor: item.scheduledFor ?? null,
-          scheduledUntil: item.scheduledUntil ?? null,
-          resolvedAt: item.resolvedAt ?? null,
-          createdAt: item.createdAt,
-          updatedAt: item.updatedAt,
-          updates,
-        },
-        now,
-      ),
-    );
+    bucket.announcements.push(publicAnnouncement(await snapshotAnnouncement(deps, item), now));
   }
   const incidents = new Map<number, { componentIds: Set<number>; severity: string; startedAt: string; resolvedAt: string | null }>();
   const { incident } = deps.store.entities;

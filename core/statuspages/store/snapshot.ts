@@ -4,6 +4,7 @@ import { readCheckById, listProjectChecks } from '../../checks/repository.js';
 import type { CheckItem } from '../../store/entities/check.js';
 import type { StatusPageItem } from '../../store/entities/statusPage.js';
 import type { StatusComponentItem } from '../../store/entities/statusComponent.js';
+import type { AnnouncementItem } from '../../store/entities/announcement.js';
 import { computePageStatus, type CheckSnapshot, type MaintenanceHold, type PageStatusSnapshot } from '../componentStatus.js';
 import type { AnnouncementImpact, AnnouncementStatus } from '../announcementSchema.js';
 import { sanitizeTenantHtml } from '../render/sanitize.js';
@@ -113,6 +114,22 @@ export const componentFields = (c: StatusComponentItem): SnapshotComponent => ({
   createdAt: c.createdAt,
 });
 
+/** An announcement as snapshots and the public history carry it: the record with its timeline. */
+export const snapshotAnnouncement = async (deps: Deps, item: AnnouncementItem): Promise<SnapshotAnnouncement> => ({
+  id: item.announcementId,
+  publicId: item.publicId,
+  title: item.title,
+  status: item.status,
+  impact: item.impact ?? null,
+  componentIds: item.componentIds,
+  scheduledFor: item.scheduledFor ?? null,
+  scheduledUntil: item.scheduledUntil ?? null,
+  resolvedAt: item.resolvedAt ?? null,
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+  updates: await readTimeline(deps, item.announcementId),
+});
+
 export const byPosition = <T extends { position: number; id: number }>(list: T[]): T[] => [...list].sort((a, b) => a.position - b.position || a.id - b.id);
 
 function checkSnapshot(check: CheckItem, now: Date): CheckSnapshot {
@@ -168,20 +185,7 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
   const announcements: SnapshotAnnouncement[] = [];
   for (const item of await listPageAnnouncements(deps, page.statusPageId)) {
     if (item.status === 'RESOLVED') continue;
-    announcements.push({
-      id: item.announcementId,
-      publicId: item.publicId,
-      title: item.title,
-      status: item.status,
-      impact: item.impact ?? null,
-      componentIds: item.componentIds,
-      scheduledFor: item.scheduledFor ?? null,
-      scheduledUntil: item.scheduledUntil ?? null,
-      resolvedAt: item.resolvedAt ?? null,
-      createdAt: item.createdAt,
-      updatedAt: item.updatedAt,
-      updates: await readTimeline(deps, item.announcementId),
-    });
+    announcements.push(await snapshotAnnouncement(deps, item));
   }
   const checkList = [...checks.values()].map((check) => checkSnapshot(check, now));
   const snapshot: Omit<PageSnapshot, 'statuses'> = {
