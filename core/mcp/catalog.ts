@@ -4,11 +4,13 @@ import { TOOL_AREAS, type Tool, type ToolArea, type ToolKind } from './tool.js';
 import { checkTools } from './tools/checks.js';
 import { explainTools } from './tools/explain.js';
 import { incidentTools } from './tools/incidents.js';
+import { onCallTools } from './tools/onCall.js';
+import { statusPageTools } from './tools/statusPages.js';
 import { windowTools } from './tools/windows.js';
 import { workspaceTools } from './tools/workspace.js';
 
 /** Every tool, in the order tools/list shows them: orientation first, then by area. */
-export const ALL_TOOLS: readonly Tool[] = [...workspaceTools, ...explainTools, ...checkTools, ...incidentTools, ...windowTools];
+export const ALL_TOOLS: readonly Tool[] = [...workspaceTools, ...explainTools, ...checkTools, ...incidentTools, ...windowTools, ...statusPageTools, ...onCallTools];
 
 const KINDS: readonly ToolKind[] = ['read', 'write'];
 

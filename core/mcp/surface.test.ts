@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => close());
 
-const READ = ['whoami', 'workspace_overview', 'explain_check', 'list_checks', 'get_check', 'list_projects', 'list_incidents', 'get_incident', 'list_deployments', 'list_maintenance_windows'];
+const READ = ['whoami', 'workspace_overview', 'explain_check', 'list_checks', 'get_check', 'list_projects', 'list_incidents', 'get_incident', 'list_deployments', 'list_maintenance_windows', 'list_status_pages', 'list_announcements', 'who_is_on_call'];
 const WRITE = [
   'create_job',
   'create_http_check',
@@ -32,6 +32,8 @@ const WRITE = [
   'end_deployment',
   'open_maintenance_window',
   'end_maintenance_window',
+  'post_announcement',
+  'update_announcement',
 ];
 
 /** The hints as the design's table states them: [destructive, idempotent]. */
@@ -47,6 +49,8 @@ const WRITE_HINTS: Record<string, [boolean, boolean]> = {
   end_deployment: [true, true],
   open_maintenance_window: [true, false],
   end_maintenance_window: [true, true],
+  post_announcement: [false, false],
+  update_announcement: [true, false],
 };
 
 const post = (path: string, token: string | undefined, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) =>
@@ -180,6 +184,9 @@ describe('tool groups (?tools=)', () => {
     );
     expect(await names('read,incidents')).toEqual(['get_incident', 'list_incidents']);
     expect(await names('explain_check,whoami')).toEqual(['explain_check', 'whoami']);
+    expect(await names('statuspages')).toEqual(['list_announcements', 'list_status_pages', 'post_announcement', 'update_announcement']);
+    expect(await names('statuspages', readOnlyKey)).toEqual(['list_announcements', 'list_status_pages']);
+    expect(await names('oncall')).toEqual(['who_is_on_call']);
     expect(await names('write', readOnlyKey).catch((err: Error) => err.message)).toMatch(/400|selects no tool/);
   });
 

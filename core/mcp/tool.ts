@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { HttpError } from '../http/errors.js';
 
 /** The areas a client can load on their own (`?tools=incidents,checks`). */
-export const TOOL_AREAS = ['workspace', 'projects', 'checks', 'incidents', 'deployments', 'maintenance'] as const;
+export const TOOL_AREAS = ['workspace', 'projects', 'checks', 'incidents', 'deployments', 'maintenance', 'statuspages', 'oncall'] as const;
 export type ToolArea = (typeof TOOL_AREAS)[number];
 export type ToolKind = 'read' | 'write';
 
