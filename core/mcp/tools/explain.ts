@@ -7,6 +7,7 @@ import { keyWorkspace } from '../key.js';
 import { CheckRef, CheckSummary, DependencySummary, HoldSummary, IncidentSummary, ProbeSummary, RegionRun, SignalSummary, TimelineEvent } from '../schema.js';
 import { statusSince, type Since } from '../since.js';
 import { defineTool, type Tool } from '../tool.js';
+import { CheckOnCall, onCallForProject } from './onCall.js';
 import { checkSummary, incidentSummary } from '../views.js';
 
 const RECENT_SIGNALS = 10;
@@ -16,9 +17,6 @@ const OpenIncident = IncidentSummary.extend({
   events: z.array(TimelineEvent).describe(`the newest ${INCIDENT_EVENTS} timeline events, oldest first`),
 });
 
-/** Until on-call schedules are stored and tied to checks, the honest answer is that there is none. */
-const OnCall = z.object({ schedule: z.null(), onCall: z.null(), note: z.string() });
-const NO_SCHEDULE = { schedule: null, onCall: null, note: 'no schedule' };
 
 const Explanation = z.object({
   summary: z.string(),
@@ -35,7 +33,7 @@ const Explanation = z.object({
   openIncident: OpenIncident.nullable(),
   dependencies: z.array(DependencySummary),
   holds: z.array(HoldSummary),
-  onCall: OnCall,
+  onCall: CheckOnCall,
 });
 type Explanation = z.infer<typeof Explanation>;
 type OpenIncident = z.infer<typeof OpenIncident>;
@@ -50,7 +48,13 @@ async function openIncidentOf(ctx: Ctx, checkId: number): Promise<OpenIncident |
 const plusSeconds = (iso: string, seconds: number): string => new Date(Date.parse(iso) + seconds * 1000).toISOString();
 
 /** Why the check is where it is, in words: the cause first, then what is being done about it. */
-function summarize(detail: CheckDetail, since: Since, incident: OpenIncident | null, deadlines: { lateAt: string | null; downAt: string | null }): string {
+function summarize(
+  detail: CheckDetail,
+  since: Since,
+  incident: OpenIncident | null,
+  deadlines: { lateAt: string | null; downAt: string | null },
+  onCall: CheckOnCall,
+): string {
   const c = detail.check;
   const kind = c.checkMode === 'INBOUND' ? 'heartbeat job' : 'HTTP check';
   const when = since.since === null ? '' : since.exact ? ` since ${since.since}` : ` since at least ${since.since}`;
@@ -83,13 +87,17 @@ function summarize(detail: CheckDetail, since: Since, incident: OpenIncident | n
       : 'No open incident.',
   );
   parts.push(detail.holds.length > 0 ? `Held by ${detail.holds.map((h) => `${h.kind.toLowerCase()} #${h.id} (${h.effect})`).join('; ')}.` : 'No deployment or maintenance window holds it.');
-  parts.push('On call: no schedule.');
+  parts.push(`On call: ${onCall.note}.`);
   return parts.join(' ');
 }
 
 export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> {
   const check = await readableCheck(ctx, ref);
-  const [detail, incident] = await Promise.all([checkDetail(ctx, check, RECENT_SIGNALS), openIncidentOf(ctx, check.checkId)]);
+  const [detail, incident, onCall] = await Promise.all([
+    checkDetail(ctx, check, RECENT_SIGNALS),
+    openIncidentOf(ctx, check.checkId),
+    onCallForProject(ctx, check.projectId ?? null),
+  ]);
   const c = detail.check;
   const since = statusSince({
     status: c.status,
@@ -103,7 +111,7 @@ export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> 
   const timed = c.checkMode === 'INBOUND' && c.nextDueAt !== undefined && c.status !== 'PAUSED';
   const deadlines = { lateAt: timed ? (c.nextDueAt ?? null) : null, downAt: timed && c.nextDueAt ? plusSeconds(c.nextDueAt, c.graceSeconds) : null };
   return {
-    summary: summarize(detail, since, incident, deadlines),
+    summary: summarize(detail, since, incident, deadlines, onCall),
     status: c.status,
     since: since.since,
     sinceExact: since.exact,
@@ -116,7 +124,7 @@ export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> 
     openIncident: incident,
     dependencies: detail.dependencies,
     holds: detail.holds,
-    onCall: NO_SCHEDULE,
+    onCall,
   };
 }
 
