@@ -1,0 +1,238 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Pool } from 'undici';
+import { createApp } from '../core/app.js';
+import { loadConfig } from '../core/config.js';
+import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
+import { percentile } from './load.js';
+import { seedChecks, type SeedTarget } from './seed.js';
+
+/**
+ * The outbox's fast path under ping load (`relay_lag_ms_p99`) and what a steady-state ping costs
+ * on AWS (`ddb_write_units_per_ping`, `aws_usd_per_million_pings`). Kept apart from run.ts's
+ * figures; run.ts calls `outboxAndCostBenchmark`.
+ */
+
+/** Public us-east-1 prices (November 2026), USD. */
+const USD_PER_MILLION_WRU = 0.625; // DynamoDB on-demand write request units
+const USD_PER_MILLION_HTTP_API = 1.0; // API Gateway HTTP API, first 300 million requests a month
+const USD_PER_MILLION_LAMBDA_REQUESTS = 0.2;
+const USD_PER_GB_SECOND_ARM = 0.0000133334; // Lambda duration, arm64 (stacks/index.ts sets arm_64)
+/** stacks/ApiStack.ts: SignalsFunction memorySize. */
+const SIGNALS_MEMORY_GB = 512 / 1024;
+/**
+ * Assumed billed duration of one ping on Lambda: the mean latency of one client pinging back to
+ * back here (one conditional update and one put on loopback), plus the DynamoDB round trips this
+ * machine does not have (two requests at ~5 ms each in-region), rounded up to the billed ms.
+ */
+const DDB_ROUND_TRIP_MS = 5;
+const DDB_REQUESTS_PER_STEADY_PING = 2;
+
+const CLIENTS = 50;
+const STEADY_CHECKS = 2_000;
+const FLIP_CHECKS = 200;
+/** Each flipper's slice of 50 checks takes well over the 1-second dedup per round. */
+const FLIPPERS = 4;
+const LOAD_SECONDS = Number(process.env.BENCH_RELAY_SECONDS ?? 10);
+const LOAD_WARMUP_MS = 1_500;
+const KB = 1024;
+
+const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
+
+/**
+ * Times every fast-path relay: the ping's own conditional update (the write that records the
+ * owed message) returned, then the relay's publish returned, both in the same request. Requests
+ * are told apart with AsyncLocalStorage around the app's fetch; the hot client's middleware sees
+ * the update, a wrapper of the queue port the publish (as run.ts's `meterQueue` does).
+ */
+function meterRelayLag(deps: LocalDeps) {
+  const request = new AsyncLocalStorage<{ writtenAt?: number }>();
+  const lags: number[] = [];
+  deps.store.hot.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const input = args.input as { ExpressionAttributeNames?: Record<string, string> };
+      // Only the update that appends to the outbox names `outboxId` on the ping path.
+      if (context.commandName === 'UpdateItemCommand' && Object.values(input.ExpressionAttributeNames ?? {}).includes('outboxId')) {
+        const state = request.getStore();
+        if (state) state.writtenAt = performance.now();
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'benchRelayLag' },
+  );
+  const publish = deps.queue.publish.bind(deps.queue);
+  deps.queue.publish = async (queue, bodies) => {
+    await publish(queue, bodies);
+    const state = request.getStore();
+    if (state?.writtenAt !== undefined) {
+      lags.push(performance.now() - state.writtenAt);
+      state.writtenAt = undefined;
+    }
+  };
+  return { request, lags };
+}
+
+/** The steady ping load from bench/loadgen.ts in a process of its own, as run.ts drives its own. */
+async function drivePingsApart(origin: string, tokens: readonly string[], options: { clients: number; maxPings: number; maxSeconds: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-relay-load-'));
+  try {
+    const file = join(dir, 'job.json');
+    writeFileSync(file, JSON.stringify({ origin, tokens, ...options }));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./loadgen.ts', import.meta.url).pathname, file], { maxBuffer: 1 << 20 });
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { completed: number; failed: number; seconds: number; p50: number };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function signUp(origin: string): Promise<SeedTarget> {
+  const signup = await fetch(`${origin}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `bench-relay-${process.pid}@example.com`, password: 'benchmark password', name: 'bench' }),
+  });
+  const created = (await signup.json()) as { access_token: string; workspace: { id: number } };
+  const projects = await fetch(`${origin}/api/projects?workspaceId=${created.workspace.id}`, { headers: { authorization: `Bearer ${created.access_token}` } });
+  const [project] = (await projects.json()) as { id: number }[];
+  if (!project) throw new Error('sign-up made no project');
+  return { workspaceId: created.workspace.id, projectId: project.id };
+}
+
+/**
+ * Flips checks DOWN (`/fail`) and back OK until `until`, `FLIPPERS` clients each over its own
+ * slice, alongside the steady load: each flip is a status change the outbox owes.
+ */
+async function flipChecks(origin: string, tokens: readonly string[], until: number): Promise<number> {
+  const share = Math.ceil(tokens.length / FLIPPERS);
+  const counts = await Promise.all(Array.from({ length: FLIPPERS }, (_, i) => flipSlice(origin, tokens.slice(i * share, (i + 1) * share), until)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+async function flipSlice(origin: string, tokens: readonly string[], until: number): Promise<number> {
+  const pool = new Pool(origin, { connections: 1 });
+  let flips = 0;
+  try {
+    for (let round = 0; performance.now() < until; round++) {
+      for (const token of tokens) {
+        if (performance.now() >= until) break;
+        const res = await pool.request({ path: `/api/signals/ping/${token}${round % 2 === 0 ? '/fail' : ''}`, method: 'GET' });
+        await res.body.dump();
+        if (res.statusCode === 200) flips++;
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+  return flips;
+}
+
+/** DynamoDB's item size: UTF-8 attribute names plus values (AWS "Item sizes and formats"). */
+export function itemSize(item: Record<string, unknown>): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(item)) size += Buffer.byteLength(name) + valueSize(value);
+  return size;
+}
+
+function valueSize(value: unknown): number {
+  if (value === null || value === undefined || typeof value === 'boolean') return 1;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  // Numbers: about one byte per two significant digits, plus one.
+  if (typeof value === 'number') return Math.ceil(String(Math.abs(value)).replace(/[.-]|e.*$/g, '').replace(/^0+/, '').length / 2) + 1;
+  if (value instanceof Uint8Array) return value.byteLength;
+  // Lists and maps: 3 bytes, plus one per element, plus the elements (a map's keys count as names).
+  if (Array.isArray(value)) return 3 + value.reduce<number>((sum, element) => sum + 1 + valueSize(element), 0);
+  if (value instanceof Set) return [...value].reduce<number>((sum, element) => sum + valueSize(element), 0);
+  if (typeof value === 'object') return 3 + Object.entries(value).reduce<number>((sum, [key, element]) => sum + 1 + Buffer.byteLength(key) + valueSize(element), 0);
+  return 0;
+}
+
+const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
+
+/**
+ * Write units of one steady-state ping, from the items it actually wrote (read back raw):
+ * - the check update: the larger of the item before and after, per 1 KB;
+ * - the due index (gsi2, projection ALL): the ping moves `dueAt`, its sort key, so AWS deletes the
+ *   old index entry and puts the new one, two writes of the entry (the whole item) each;
+ * - the signal put (in no index).
+ */
+async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: string, checkId: number): Promise<{ wru: number; check: number; signal: number; durationMs: number }> {
+  const read = async () => (await deps.store.entities.check.get({ token }).go({ data: 'raw' })).data as { Item?: Record<string, unknown> } | null;
+  const before = (await read())?.Item;
+  // Back to back from one client, past the 1-second dedup each time: the per-ping duration assumption.
+  const pool = new Pool(origin, { connections: 1 });
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    const sent = performance.now();
+    const res = await pool.request({ path: `/api/signals/ping/${token}`, method: 'GET' });
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`steady ping answered ${res.statusCode}`);
+    samples.push(performance.now() - sent);
+  }
+  await pool.close();
+  const after = (await read())?.Item;
+  if (!before || !after) throw new Error('the pinged check is missing');
+  if (before.gsi2sk === after.gsi2sk) throw new Error('a steady ping no longer moves the due index: revisit the index writes counted here');
+  const signals = (await deps.store.entities.signal.query.byCheck({ checkId }).go({ data: 'raw', order: 'desc', limit: 1 })) as unknown as { data: { Items?: Record<string, unknown>[] } };
+  const signal = signals.data.Items?.[0];
+  if (!signal) throw new Error('the ping stored no signal');
+  const check = Math.max(itemSize(before), itemSize(after));
+  const wru = units(check) + units(itemSize(before)) + units(itemSize(after)) + units(itemSize(signal));
+  return { wru, check, signal: itemSize(signal), durationMs: samples.reduce((a, b) => a + b, 0) / samples.length };
+}
+
+export async function outboxAndCostBenchmark(endpoint: string): Promise<void> {
+  const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_relay' }), endpoint, autoDrain: true });
+  const relay = meterRelayLag(deps);
+  const app = createApp(deps);
+  const server = serve({ fetch: (req, env) => relay.request.run({}, () => app.fetch(req, env)), hostname: '127.0.0.1', port: 0 });
+  if (!server.listening) await once(server, 'listening');
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const target = await signUp(origin);
+    const now = deps.clock.now();
+    const nextDueAt = new Date(now.getTime() + 3_600_000).toISOString();
+    const checks = await seedChecks(deps, target, STEADY_CHECKS + FLIP_CHECKS, () => ({ status: 'OK', lastPingAt: now.toISOString(), nextDueAt, dueAt: nextDueAt, dueShard: '0' }));
+    const steady = checks.slice(0, STEADY_CHECKS).map((check) => check.token);
+    const flipTokens = checks.slice(STEADY_CHECKS).map((check) => check.token);
+    const warm = await drivePingsApart(origin, [...steady, ...flipTokens], { clients: CLIENTS, maxPings: checks.length, maxSeconds: 60 });
+    if (warm.failed > 0) throw new Error(`${warm.failed} warm-up pings failed`);
+    await deps.queue.drain();
+    relay.lags.length = 0;
+
+    const until = performance.now() + LOAD_SECONDS * 1000;
+    // The flips start once the load generator's process is up and pinging.
+    const flipping = new Promise((resolve) => setTimeout(resolve, LOAD_WARMUP_MS)).then(() => flipChecks(origin, flipTokens, until));
+    const [load, flips] = await Promise.all([drivePingsApart(origin, steady, { clients: CLIENTS, maxPings: 1_000_000, maxSeconds: LOAD_SECONDS }), flipping]);
+    const lags = Float64Array.from(relay.lags).sort();
+    print('relay_lag_ms_p99', percentile(lags, 99));
+    print('relay_lag_ms_p50', percentile(lags, 50));
+    print('relay_status_changes', lags.length);
+    print('relay_flip_pings', flips);
+    print('relay_load_pings_per_second', load.completed / load.seconds, 0);
+    // A steady ping is two store requests and the relay's publish one: compare under the same load.
+    print('relay_load_ping_p50_ms', load.p50);
+    await deps.queue.drain();
+
+    const [first] = checks;
+    if (!first) throw new Error('no check seeded');
+    const cost = await steadyPingWriteUnits(deps, origin, first.token, first.checkId);
+    print('ddb_write_units_per_ping', cost.wru);
+    print('check_item_bytes', cost.check, 0);
+    print('signal_item_bytes', cost.signal, 0);
+    const billedMs = Math.ceil(cost.durationMs + DDB_ROUND_TRIP_MS * DDB_REQUESTS_PER_STEADY_PING);
+    const usd = cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
+    print('lambda_billed_ms_per_ping_assumed', billedMs);
+    print('aws_usd_per_million_pings', usd);
+  } finally {
+    server.close();
+  }
+}

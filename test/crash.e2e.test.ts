@@ -1,0 +1,234 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * `kill -9` of the real `npm start` process in the middle of a ping flood and of a flip, a restart
+ * on the same data directory, a sweep: every ping answered 200 is stored, every owed incident and
+ * every owed alert exists exactly once (design/reliability.md, issue 12).
+ */
+const CLIENTS = 8;
+const JOBS_PER_CLIENT = 8;
+/** Jobs 0 of the first clients get a `/fail` in their third round, then successes again. */
+const FLIPPING_CLIENTS = 4;
+const FLIP_ROUND = 2;
+/** Killed once this many pings were answered 200 after the first flip was answered (mid-flip). */
+const KILL_AFTER_FLIP = 60;
+/** A job is pinged again only this long after its previous ping was answered: the 1-second dedup would swallow a repeat (it answers 200 and stores nothing). */
+const SAME_JOB_GAP_MS = 1_100;
+const BOOT_TIMEOUT_MS = 40_000;
+const SETTLE_TIMEOUT_MS = 30_000;
+const POLL_MS = 200;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'vigil-crash-'));
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Server = { child: ChildProcess; origin: string; storePid: number | undefined; output: string[] };
+
+/** `npm start` without npm in between, so the signal reaches the server itself. */
+async function boot(): Promise<Server> {
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'functions/local.ts'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: { ...process.env, PORT: '0', VIGIL_DATA_DIR: dataDir, VIGIL_SWEEP_SECONDS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  const output: string[] = [];
+  const lines = createInterface({ input: child.stdout! });
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not listen within ${BOOT_TIMEOUT_MS} ms: ${output.join('')}`)), BOOT_TIMEOUT_MS);
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${output.join('')}`)));
+    lines.on('line', (line) => {
+      output.push(line);
+      const match = /base URL http:\/\/localhost:(\d+)\/api/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    });
+  });
+  await until(async () => (await fetch(`${origin}/api/health`)).status === 200, BOOT_TIMEOUT_MS, 'health');
+  // The embedded store's own child process: after a SIGKILL it exits once it sees its stdin close.
+  const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return { child, origin, storePid: children[0], output };
+}
+
+async function until(ready: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let last: unknown;
+  while (performance.now() < deadline) {
+    try {
+      if (await ready()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+async function call<T>(origin: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${origin}/api${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+type Job = { id: number; token: string };
+type Answered = { token: string; marker: string; kind: 'success' | 'fail' };
+
+/**
+ * Each client owns its jobs and pings them in rounds, one request at a time, as a POST whose body
+ * carries a marker; every 200 is recorded. It stops at the first refused connection (the kill).
+ */
+function flood(origin: string, jobs: readonly Job[], onAnswered: (ping: Answered) => void): Promise<void>[] {
+  return Array.from({ length: CLIENTS }, async (_, client) => {
+    const pool = new Pool(origin, { connections: 1 });
+    const mine = jobs.slice(client * JOBS_PER_CLIENT, (client + 1) * JOBS_PER_CLIENT);
+    const answeredAt = new Map<string, number>();
+    try {
+      for (let round = 0; round < 1_000; round++) {
+        for (const [index, job] of mine.entries()) {
+          const wait = (answeredAt.get(job.token) ?? 0) + SAME_JOB_GAP_MS - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          const kind = index === 0 && client < FLIPPING_CLIENTS && round === FLIP_ROUND ? 'fail' : 'success';
+          const marker = `c${client}-r${round}-j${index}`;
+          const res = await pool.request({
+            path: `/api/signals/ping/${job.token}${kind === 'fail' ? '/fail' : ''}`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ marker }),
+          });
+          await res.body.dump();
+          answeredAt.set(job.token, performance.now());
+          if (res.statusCode === 200) onAnswered({ token: job.token, marker, kind });
+        }
+      }
+    } catch {
+      // The server is gone: this client's flood is over.
+    } finally {
+      await pool.destroy();
+    }
+  });
+}
+
+const processGone = (pid: number | undefined) => pid === undefined || !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+
+describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
+  it('keeps every answered ping and owes every incident and alert exactly once after a restart', async () => {
+    const first = await boot();
+    const signup = await call<{ access_token: string; workspace: { id: number } }>(first.origin, 'POST', '/auth/signup', undefined, {
+      email: 'crash@example.com',
+      password: 'correct horse battery',
+      name: 'crash',
+    });
+    expect(signup.status).toBe(201);
+    const session = signup.body.access_token;
+    const workspaceId = signup.body.workspace.id;
+    const channel = await call<{ id: number }>(first.origin, 'POST', '/alert-channels', session, { workspaceId, name: 'ops mail', type: 'EMAIL', config: { email: 'ops@example.com' } });
+    expect(channel.status).toBe(201);
+    // Jobs through a service key: the session's 100 requests a minute are kept for the checks at the end.
+    const key = await call<{ key: string }>(first.origin, 'POST', '/api-keys', session, { workspaceId, name: 'crash key', permission: 'read_write', kind: 'service' });
+    expect(key.status).toBe(201);
+    const projects = await call<{ id: number }[]>(first.origin, 'GET', `/projects?workspaceId=${workspaceId}`, session);
+    const projectId = projects.body[0]!.id;
+    const jobs = await Promise.all(
+      Array.from({ length: CLIENTS * JOBS_PER_CLIENT }, async (_, i) => {
+        // Long interval and grace: no sweep makes a job late during the test, only the flips change status.
+        const res = await call<Job>(first.origin, 'POST', '/v1/jobs', key.body.key, { name: `job ${i}`, projectId, intervalSeconds: 3600, graceSeconds: 3600 });
+        expect(res.status).toBe(201);
+        return res.body;
+      }),
+    );
+    const flipped = jobs.filter((_, i) => i % JOBS_PER_CLIENT === 0 && i / JOBS_PER_CLIENT < FLIPPING_CLIENTS);
+
+    const answered: Answered[] = [];
+    let afterFlip = -1;
+    let killed = false;
+    const clients = flood(first.origin, jobs, (ping) => {
+      if (killed) return;
+      answered.push(ping);
+      if (ping.kind === 'fail' && afterFlip < 0) afterFlip = 0;
+      else if (afterFlip >= 0 && ++afterFlip >= KILL_AFTER_FLIP) {
+        killed = true;
+        first.child.kill('SIGKILL');
+      }
+    });
+    await Promise.all(clients);
+    expect(killed, 'the flood ended before the kill').toBe(true);
+    expect(answered.filter((ping) => ping.kind === 'fail').length).toBeGreaterThan(0);
+    await until(async () => first.child.signalCode === 'SIGKILL' && processGone(first.storePid), SETTLE_TIMEOUT_MS, 'the killed store to exit');
+
+    const second = await boot();
+    try {
+      const login = await call<{ access_token: string }>(second.origin, 'POST', '/oauth/token', undefined, { grant_type: 'password', username: 'crash@example.com', password: 'correct horse battery' });
+      expect(login.status).toBe(200);
+      const token = login.body.access_token;
+
+      // Every answered ping is stored, with its body (more may be: a ping in flight at the kill).
+      for (const job of jobs) {
+        const history = await call<{ items: { type: string; payload: { marker?: string } | null }[] }>(second.origin, 'GET', `/signals/token/${job.token}?limit=100`, token);
+        expect(history.status).toBe(200);
+        const stored = new Set(history.body.items.map((signal) => signal.payload?.marker));
+        const missing = answered.filter((ping) => ping.token === job.token && !stored.has(ping.marker)).map((ping) => ping.marker);
+        expect(missing, `job ${job.id}`).toEqual([]);
+      }
+
+      // Each flipped job: one incident; one alert per (incident event, channel), once the sweep relayed what was owed.
+      const failedJobs = flipped.filter((job) => answered.some((ping) => ping.token === job.token && ping.kind === 'fail'));
+      expect(failedJobs.length).toBeGreaterThan(0);
+      type Event = { type: string; message: string };
+      const settled = new Map<number, { incidents: number; resolved: boolean; events: Event[] }>();
+      // A success answered after the fail resolves it; without one it may be either (a success in flight at the kill).
+      const recovered = (job: Job) =>
+        answered.findIndex((ping) => ping.token === job.token && ping.kind === 'fail') < answered.findLastIndex((ping) => ping.token === job.token && ping.kind === 'success');
+      await until(
+        async () => {
+          for (const job of failedJobs) {
+            const list = await call<{ items: { id: number; resolvedAt: string | null }[] }>(second.origin, 'GET', `/incidents?workspaceId=${workspaceId}&checkId=${job.id}`, token);
+            const [incident] = list.body.items;
+            if (!incident) return false;
+            const events = await call<Event[]>(second.origin, 'GET', `/incident-events/${incident.id}`, token);
+            settled.set(job.id, { incidents: list.body.items.length, resolved: incident.resolvedAt !== null, events: events.body });
+            if (recovered(job) && incident.resolvedAt === null) return false;
+            const owed = events.body.filter((e) => e.type === 'OPENED' || e.type === 'RESOLVED').length;
+            if (events.body.filter((e) => e.type === 'ALERT_SENT').length < owed) return false;
+          }
+          return true;
+        },
+        SETTLE_TIMEOUT_MS,
+        'owed incidents and alerts',
+      );
+      for (const job of failedJobs) {
+        const { incidents, resolved, events } = settled.get(job.id)!;
+        expect(incidents, `job ${job.id}`).toBe(1);
+        const kinds = events.filter((e) => e.type === 'OPENED' || e.type === 'RESOLVED').map((e) => e.type);
+        expect(kinds, `job ${job.id}`).toEqual(resolved ? ['OPENED', 'RESOLVED'] : ['OPENED']);
+        const alerts = events.filter((e) => e.type === 'ALERT_SENT').map((e) => e.message);
+        const expected = ['incident.opened', ...(resolved ? ['incident.resolved'] : [])].map((event) => `Alert sent to EMAIL channel "ops mail" (${event})`);
+        expect([...alerts].sort(), `job ${job.id}`).toEqual(expected.sort());
+      }
+      // The restarted process's mail log (the local mailer logs each send) repeats no message.
+      const mail = second.output.filter((line) => line.startsWith('[mail] '));
+      expect(mail.length).toBe(new Set(mail).size);
+      // Jobs that never failed have no incident.
+      const all = await call<{ items: { checkId?: number }[]; total: number }>(second.origin, 'GET', `/incidents?workspaceId=${workspaceId}&limit=100`, token);
+      expect(all.body.total).toBe(failedJobs.length);
+    } finally {
+      second.child.kill('SIGTERM');
+      await until(async () => second.child.exitCode !== null || second.child.signalCode !== null, SETTLE_TIMEOUT_MS, 'a clean stop');
+    }
+  }, 120_000);
+});
