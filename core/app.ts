@@ -3,14 +3,14 @@ import { createAppShell } from './appShell.js';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
 import { createRouter } from './http/router.js';
-import { authRoutes, meRoutes } from './auth/routes.js';
+import { authRoutes } from './auth/routes.js';
 import { identityRoutes } from './identity/routes.js';
+import { meRoutes } from './identity/workspaceRoutes.js';
 import { alertChannelRoutes } from './alerting/channelsRoutes.js';
 import { v1Routes } from './v1/routes.js';
 import { deploymentRoutes } from './deployments/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
-import { checkRoutes } from './checks/routes.js';
-import { probeRoutes } from './probes/routes.js';
+import { checkSurfaceRoutes } from './dashboard/checks.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
@@ -48,9 +48,7 @@ function dashboardRoutes() {
   dashboard.route('/me', meRoutes());
   dashboard.route('/', identityRoutes());
   dashboard.route('/alert-channels', alertChannelRoutes());
-  // Outbound probe routes under /checks/:id/...: before the checks router (they carry their own session auth).
-  dashboard.route('/checks', probeRoutes());
-  dashboard.route('/', checkRoutes());
+  dashboard.route('/', checkSurfaceRoutes());
   dashboard.route('/', incidentRoutes());
   dashboard.route('/dependencies', dependencyRoutes());
   dashboard.route('/signals', signalRoutes());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLANS } from './auth/plans.js';
+import { PLANS } from './store/entities/workspace.js';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])

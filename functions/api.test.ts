@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from '../core/store/client.js';
-import { httpApiEvent, type LambdaHandler as Handler } from './httpApiEvent.js';
+import { httpApiEvent, type LambdaHandler as Handler } from '../test/support/httpApiEvent.js';
 
 describe('functions/api.ts behind API Gateway', () => {
   let handler: Handler;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createJob } from '../core/signals/test-support.js';
+import { createJob } from '../test/support/signals.js';
 import { createTestContext, type TestContext } from '../test/harness.js';
-import { httpApiEvent, type LambdaHandler } from './httpApiEvent.js';
+import { httpApiEvent, type LambdaHandler } from '../test/support/httpApiEvent.js';
 import { signalsHandler } from './signals.js';
 
 const SIGNALS_ROUTE = 'ANY /api/signals/ping/{proxy+}';

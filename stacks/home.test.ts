@@ -10,7 +10,7 @@ import { StorageStack } from './StorageStack.js';
 import { MANAGE_CONNECTIONS, StreamStack } from './StreamStack.js';
 import { SweepStack } from './SweepStack.js';
 import { ALERT_BATCH_SIZE, ALERT_WEBHOOK_SECONDS, WorkerStack } from './WorkerStack.js';
-import { ACCOUNT, actionsOf, allStatements, buildApp, policyStatements, json, logicalId, type Statement } from './testSupport.js';
+import { ACCOUNT, actionsOf, allStatements, buildApp, policyStatements, json, logicalId, type Statement } from '../test/support/stacks.js';
 
 // One build of the home region for the whole file: bundling every function takes a few seconds.
 let template: (stack: FunctionalStack<unknown>) => Template;

@@ -6,7 +6,7 @@ import { composeStacks } from './index.js';
 import { ProbeStack } from './ProbeStack.js';
 import { deploySettings } from './settings.js';
 import { StorageStack } from './StorageStack.js';
-import { ACCOUNT, buildApp, json, policyStatements } from './testSupport.js';
+import { ACCOUNT, buildApp, json, policyStatements } from '../test/support/stacks.js';
 
 describe('a probe region other than home (sst deploy --region eu-west-1)', () => {
   it('deploys only its ProbeStack: a probe writing to the home region, the schedule group, no scheduler role', async () => {

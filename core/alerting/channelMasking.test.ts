@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team } from '../identity/test-support.js';
+import { createTeam, type Team } from '../../test/support/identity.js';
 
 type Channel = { id: number; config: Record<string, string> };
 

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team } from '../identity/test-support.js';
-import { startLoopbackServer, type LoopbackServer } from '../outbound/test-support.js';
-import { confirmAddress } from './testSupport.js';
+import { createTeam, type Team } from '../../test/support/identity.js';
+import { startLoopbackServer, type LoopbackServer } from '../../test/support/outbound.js';
+import { confirmAddress } from '../../test/support/alerting.js';
 
 type Channel = { id: number; workspaceId: number; name: string; type: string; enabled: boolean; config: Record<string, string>; secret?: string };
 type TestResult = { channelId: number; type: string; ok: boolean; statusCode: number | null; failureReason: string | null; message: string };

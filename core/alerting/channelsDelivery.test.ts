@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserActor } from '../context.js';
 import { createNodeConnect } from '../outbound/index.js';
-import { fakeResolver, spyConnect, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../outbound/test-support.js';
-import { TEST_CERT_PEM, TEST_KEY_PEM } from '../outbound/test-tls-fixture.js';
+import { fakeResolver, spyConnect, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../../test/support/outbound.js';
+import { TEST_CERT_PEM, TEST_KEY_PEM } from '../../test/support/tlsFixture.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { deliverToChannel, testAlertChannel } from './channelsDelivery.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { MAX_RECEIVE_COUNT } from '../ports/index.js';
-import { alertsSent, createChannel, declare, openedMessage, startReceiver, type Receiver, type User } from './testSupport.js';
+import { alertsSent, createChannel, declare, openedMessage, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
 
 /**
  * Delivery retries through the durable local queue, on the test's clock: the runtime's

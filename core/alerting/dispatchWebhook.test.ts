@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { handleAlertMessages } from './dispatch.js';
-import { alertsSent, createChannel, declare, emailChannel, mailTo, openedMessage, startReceiver, type Receiver, type User } from './testSupport.js';
+import { alertsSent, createChannel, declare, emailChannel, mailTo, openedMessage, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
 import { verifyWebhook } from './webhookSignature.js';
 
 /** Webhook deliveries to a real receiver on loopback, which only the local-testing switch opens. */

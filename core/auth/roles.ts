@@ -1,7 +1,7 @@
 import { forbidden } from '../http/errors.js';
+import type { Role } from '../store/entities/membership.js';
 
-export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../store/entities/membership.js';
 
 const rank: Record<Role, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 };
 

@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { requestCtx } from '../context.js';
 import { createRouter, zodDetails } from '../http/router.js';
 import { HttpError, badRequest } from '../http/errors.js';
@@ -6,8 +6,7 @@ import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
 import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
-import { logout, passwordGrant, refreshGrant, signup } from './sessions.js';
-import { getMe, toWorkspace } from '../identity/workspaces.js';
+import { logout, passwordGrant, refreshGrant, signup, toWorkspace } from './sessions.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -126,34 +125,6 @@ export function authRoutes() {
       c.header('Cache-Control', 'no-store');
       return c.json(tokens, 200);
     },
-  );
-  return router;
-}
-
-/** `GET /me`: the user with their workspaces and roles. */
-export function meRoutes() {
-  const router = createRouter();
-  router.use('*', sessionAuth());
-  router.openapi(
-    createRoute({
-      method: 'get',
-      path: '/',
-      tags: ['auth'],
-      security: [{ session: [] }],
-      responses: {
-        200: {
-          description: 'The signed-in user',
-          content: {
-            'application/json': {
-              schema: UserResponse.extend({
-                workspaces: z.array(WorkspaceResponse.extend({ role: z.enum(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']) })),
-              }),
-            },
-          },
-        },
-      },
-    }),
-    async (c) => c.json(await getMe(requestCtx(c)), 200),
   );
   return router;
 }

@@ -79,6 +79,15 @@ export const publicUser = (user: UserItem) => ({
   createdAt: user.createdAt,
 });
 
+/** The one view of a workspace (signup, /me; identity's detail adds limits and role). */
+export const toWorkspace = (w: WorkspaceItem) => ({
+  id: w.workspaceId,
+  name: w.name,
+  plan: w.plan,
+  createdAt: w.createdAt,
+  updatedAt: w.updatedAt,
+});
+
 export async function findUserByEmail(deps: Deps, email: string): Promise<UserItem | null> {
   const owner = await lockOwner(deps.store, EMAIL_LOCK, normaliseEmail(email));
   if (!owner) return null;

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { DashboardCheck } from './schema.js';
-import { LONG_SESSIONS, createCheck, expectStatus, freshRateWindow, inboundBody, type User } from './testSupport.js';
+import { LONG_SESSIONS, createCheck, expectStatus, freshRateWindow, inboundBody, type User } from '../../test/support/checks.js';
 
 let t: TestContext;
 let user: User;

@@ -1,5 +1,5 @@
 import { authorize } from '../auth/authorize.js';
-import { assertDependenciesInWorkspace, readDependency } from '../dependencies/registry.js';
+import { assertDependenciesInWorkspace, readDependency } from './dependencyRegistry.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { Ctx } from '../context.js';

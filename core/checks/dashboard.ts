@@ -7,14 +7,10 @@ import { assertReferencesInWorkspace, homeProjectOf, workspaceForNewCheck } from
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
-import { loadCheck, pageChecks, readCheckByToken, updateCheckGuarded, type CheckListScope } from './repository.js';
+import { loadCheck, pageChecks, updateCheckGuarded, type CheckListScope } from './repository.js';
 import type { Ctx } from '../context.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
-import { toSignal } from '../signals/record.js';
-import { readDependency, reportedDependenciesOfCheck, toDependency } from '../dependencies/registry.js';
-import type { DependencyItem } from '../store/entities/dependency.js';
-import type { Deps } from '../deps.js';
 
 /** Spec "Dashboard: checks" constraints: inbound checks are never due more often than every 300 s. */
 export const INBOUND_MIN_INTERVAL_SECONDS = 300;
@@ -129,31 +125,6 @@ export async function listDashboardChecks(
   }
   const { items, total } = await pageChecks(ctx.deps, scope, { mode: query.checkMode, page: query.page, limit: query.limit });
   return envelope(items, total, query.page, query.limit);
-}
-
-const RECENT_SIGNALS = 20;
-
-/** The check behind a ping token, with its 20 newest signals (expired ones are not shown). */
-export async function getCheckByToken(ctx: Ctx, token: string) {
-  const check = await readCheckByToken(ctx.deps, token);
-  if (!check) throw notFound('Check');
-  await authorize(ctx.deps, ctx.actor, check.workspaceId, 'VIEWER', 'Check');
-  const nowSeconds = Math.floor(ctx.deps.clock.now().getTime() / 1000);
-  const recent = await ctx.deps.store.entities.signal.query.byCheck({ checkId: check.checkId }).go({ order: 'desc', limit: RECENT_SIGNALS });
-  const signals = recent.data.filter((signal) => signal.expiresAt > nowSeconds).map(toSignal);
-  return { check, signals, dependencies: await dependenciesOf(ctx.deps, check) };
-}
-
-/** The check's dependencies: the ones it is linked to and the ones its pings have reported. */
-async function dependenciesOf(deps: Deps, check: CheckItem) {
-  const linkedIds = [check.dependencyId, ...(check.dependencyIds ?? [])].filter((id): id is number => id !== undefined);
-  const [linked, reported] = await Promise.all([Promise.all(linkedIds.map((id) => readDependency(deps, id))), reportedDependenciesOfCheck(deps, check.checkId)]);
-  const byId = new Map<number, DependencyItem>();
-  for (const dependency of [...linked, ...reported]) {
-    // A dependency deleted since (or from another workspace) is not shown.
-    if (dependency && dependency.workspaceId === check.workspaceId) byId.set(dependency.dependencyId, dependency);
-  }
-  return [...byId.values()].sort((a, b) => a.dependencyId - b.dependencyId).map(toDependency);
 }
 
 export async function transferCheck(ctx: Ctx, checkId: number, projectId: number): Promise<CheckItem> {

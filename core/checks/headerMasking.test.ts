@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team } from '../identity/test-support.js';
-import { freshRateWindow } from './testSupport.js';
+import { createTeam, type Team } from '../../test/support/identity.js';
+import { freshRateWindow } from '../../test/support/checks.js';
 
 let t: TestContext;
 let team: Team;

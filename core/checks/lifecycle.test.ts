@@ -4,7 +4,7 @@ import type { CheckStatusChanged } from './events.js';
 import { pauseCheck, resumeCheck } from './pause.js';
 import { readCheckById } from './repository.js';
 import type { DashboardCheck } from './schema.js';
-import { LONG_SESSIONS, addMember, createCheck, expectStatus, freshRateWindow, inboundBody, outboundBody, type User } from './testSupport.js';
+import { LONG_SESSIONS, addMember, createCheck, expectStatus, freshRateWindow, inboundBody, outboundBody, type User } from '../../test/support/checks.js';
 
 let t: TestContext;
 let user: User;

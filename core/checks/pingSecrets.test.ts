@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { callTool, connect, ok, serveApp } from '../mcp/testSupport.js';
+import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 import type { DashboardCheck, JobV1 } from './schema.js';
-import { LONG_SESSIONS, addMember, createCheck, expectStatus, freshRateWindow, inboundBody, type User } from './testSupport.js';
+import { LONG_SESSIONS, addMember, createCheck, expectStatus, freshRateWindow, inboundBody, type User } from '../../test/support/checks.js';
 
 let t: TestContext;
 let owner: User;

@@ -1,13 +1,12 @@
-import { UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
-import type { CheckItem, CheckRefItem } from '../store/entities/check.js';
+import type { CheckItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
 import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
-import { queryProjected } from '../store/projected.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
@@ -60,48 +59,7 @@ export async function loadCheckByRef(ctx: Ctx, ref: string, minRole: Role): Prom
   return loadCheck(ctx, Number(ref), minRole);
 }
 
-/** Every live check of a workspace, in id order. */
-export async function listWorkspaceChecks(deps: Deps, workspaceId: number): Promise<CheckItem[]> {
-  const refs = await deps.store.entities.checkRef.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
-  return (await checksOf(deps, refs.data)).filter((check) => check.workspaceId === workspaceId);
-}
-
-/** Every live check of a project, in id order. */
-export async function listProjectChecks(deps: Deps, projectId: number): Promise<CheckItem[]> {
-  const refs = await deps.store.entities.checkRef.query.byProject({ projectId }).go({ pages: 'all' });
-  // The check's own projectId decides: a ref is rewritten just after a move.
-  return (await checksOf(deps, refs.data)).filter((check) => check.projectId === projectId);
-}
-
-export type CheckListScope = { workspaceId: number; projectId?: undefined } | { projectId: number; workspaceId?: undefined };
-
-/**
- * One page of a workspace's or project's live checks in id order, optionally of one mode, and how
- * many there are. Only the refs' keys are read (the index's sort key is the id as text, so ids
- * are ordered here; refs are a few dozen bytes), and only the page's checks are read whole:
- * listing 10 of 10,000 checks reads 10. A deleted check's ref leaves the indexes (unlistCheckRef).
- */
-export async function pageChecks(
-  deps: Deps,
-  scope: CheckListScope,
-  query: { mode?: CheckItem['checkMode'] | undefined; page: number; limit: number },
-): Promise<{ items: CheckItem[]; total: number }> {
-  const { checkRef } = deps.store.entities;
-  const index = scope.projectId !== undefined ? checkRef.query.byProject({ projectId: scope.projectId }) : checkRef.query.byWorkspace({ workspaceId: scope.workspaceId });
-  const refs = (await queryProjected<RefKey>(deps.store, index.params<QueryCommandInput>(), ['checkId', 'token', 'checkMode']))
-    // Refs written before they carried the mode are kept here and judged by their check below.
-    .filter((ref) => query.mode === undefined || ref.checkMode === undefined || ref.checkMode === query.mode)
-    .sort((a, b) => a.checkId - b.checkId);
-  const wanted = refs.slice((query.page - 1) * query.limit, query.page * query.limit);
-  const items = (await checksOf(deps, wanted)).filter(
-    (check) =>
-      (scope.projectId === undefined ? check.workspaceId === scope.workspaceId : check.projectId === scope.projectId) &&
-      (query.mode === undefined || check.checkMode === query.mode),
-  );
-  return { items, total: refs.length };
-}
-
-type RefKey = { checkId: number; token: string; checkMode?: CheckItem['checkMode'] };
+export { listProjectChecks, listWorkspaceChecks, pageChecks, type CheckListScope } from '../store/checkLists.js';
 
 /** Takes a deleted check's ref out of the list indexes (it still maps id -> token for readers of deleted checks). */
 export async function unlistCheckRef(deps: Deps, checkId: number): Promise<void> {
@@ -118,22 +76,6 @@ export async function unlistCheckRef(deps: Deps, checkId: number): Promise<void>
     .catch((err: unknown) => {
       if (!isConditionalFailure(err)) throw err;
     });
-}
-
-const READ_ATTEMPTS = 5;
-
-/** The live checks the refs point to, in id order (one BatchGetItem per 100). */
-async function checksOf(deps: Deps, refs: readonly Pick<CheckRefItem, 'token'>[]): Promise<CheckItem[]> {
-  let keys = refs.map((ref) => ({ token: ref.token }));
-  const found: CheckItem[] = [];
-  // Not a race: BatchGetItem may leave keys unprocessed under throttling, so ask for those again.
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
-    const { data, unprocessed } = await deps.store.entities.check.get(keys).go({ consistent: true });
-    found.push(...data);
-    keys = unprocessed;
-  }
-  return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
 }
 
 /** Keeps the ref's projectId and mode (what the lists query) with the check's after a move or a mode change. */

@@ -11,26 +11,20 @@ import { badgeKeyFor, checkForBadge, renderBadge } from './badge.js';
 import {
   createDashboardCheck,
   deleteCheck,
-  getCheckByToken,
   listDashboardChecks,
   pauseCheckAsUser,
   resumeCheckAsUser,
   transferCheck,
   updateDashboardCheck,
 } from './dashboard.js';
-import { loadCheck, readCheckById } from './repository.js';
+import { readCheckById } from './repository.js';
 import { rotateCheckToken } from './rotate.js';
-import { probeStateOf } from '../probes/outbound.js';
-import { readOutboundConfig } from './outboundSchema.js';
 import {
-  CheckDetail,
   DEFAULT_BADGE_LABEL,
   CheckIdParam,
   CheckListQuery,
   CheckPage,
-  CheckTokenParam,
   CheckTransfer,
-  CheckWithSignals,
   DashboardCheck,
   DashboardCheckCreate,
   DashboardCheckUpdate,
@@ -45,8 +39,8 @@ async function viewIn(c: Context<AppEnv>, workspaceId: number | undefined) {
   const role = workspaceId === undefined ? 'VIEWER' : (await authorize(c.var.deps, c.var.actor, workspaceId, 'VIEWER')).role;
   return (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check, role);
 }
-/** For a check the verb just wrote (MEMBER at least): one role lookup, then the view. */
-const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashboardCheck>[1]) => (await viewIn(c, check.workspaceId))(check);
+/** For a check the verb just wrote or read (VIEWER at least): one role lookup, then the view. core/dashboard/checks.ts uses it too. */
+export const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashboardCheck>[1]) => (await viewIn(c, check.workspaceId))(check);
 
 // Badges are embedded in READMEs and fetched through image proxies: a roomier per-IP budget.
 const BADGE_RATE_LIMIT = { name: 'badge', limit: 600, windowSeconds: 60 };
@@ -102,7 +96,11 @@ export function badgeFileRoutes() {
   return r;
 }
 
-function checkSessionRoutes() {
+/**
+ * The session routes of the checks area, mounted at `/checks` behind one `*` session auth: mount
+ * them after every other router under `/checks` (core/dashboard/checks.ts says why).
+ */
+export function checkSessionRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
@@ -115,24 +113,6 @@ function checkSessionRoutes() {
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),
     async (c) => c.json(await view(c, await createDashboardCheck(requestCtx(c), c.req.valid('json'))), 201),
-  );
-  r.openapi(
-    createRoute({ method: 'get', path: '/token/{token}', tags, security, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
-    async (c) => {
-      const { check, signals, dependencies } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
-      return c.json({ ...(await view(c, check)), signals, dependencies }, 200);
-    },
-  );
-  r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
-    async (c) => {
-      const ctx = requestCtx(c);
-      const deps = ctx.deps;
-      const check = await loadCheck(ctx, c.req.valid('param').id, 'VIEWER');
-      const config = check.checkMode === 'OUTBOUND' ? readOutboundConfig(check.outbound) : null;
-      const probe = config ? await probeStateOf(deps, check, config, deps.clock.now()) : null;
-      return c.json({ ...(await view(c, check)), probe }, 200);
-    },
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),
@@ -161,14 +141,5 @@ function checkSessionRoutes() {
     createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),
     async (c) => c.json(await view(c, await transferCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
   );
-  return r;
-}
-
-/** The checks area of the dashboard surface: public badge routes first, then the session routes. */
-export function checkRoutes() {
-  const r = createRouter();
-  r.route('/checks', checkBadgeRoutes());
-  r.route('/badges', badgeFileRoutes());
-  r.route('/checks', checkSessionRoutes());
   return r;
 }

@@ -1,7 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { Signal } from '../signals/schema.js';
-import { Dependency } from '../dependencies/schema.js';
-import { ProbeState } from '../probes/schema.js';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { CHECK_MODES, CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
 import { OUTBOUND_METHODS, OutboundConfig, OutboundConfigPatch, OutboundConfigView, PROBE_REGIONS } from './outboundSchema.js';
@@ -134,11 +131,6 @@ export const DashboardCheck = z
 export type DashboardCheck = z.output<typeof DashboardCheck>;
 
 export const CheckPage = pageSchema(DashboardCheck, 'CheckPage');
-
-export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(Signal), dependencies: z.array(Dependency) }).openapi('CheckWithSignals');
-
-/** `GET /checks/:id`: outbound checks also carry their latest probe state (null for inbound ones). */
-export const CheckDetail = DashboardCheck.extend({ probe: ProbeState.nullable() }).openapi('CheckDetail');
 
 // ---- Integration API ----
 

@@ -4,7 +4,7 @@ import { authenticateApiKey } from '../auth/middleware.js';
 import { findCheckBySlug } from './repository.js';
 import type { CheckV1, JobV1 } from './schema.js';
 import { createHeartbeatJob } from './v1.js';
-import { LONG_SESSIONS, expectStatus, freshRateWindow, type User } from './testSupport.js';
+import { LONG_SESSIONS, expectStatus, freshRateWindow, type User } from '../../test/support/checks.js';
 
 let t: TestContext;
 let user: User;

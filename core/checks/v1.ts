@@ -10,7 +10,7 @@ import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type Out
 import { pauseCheck, resumeCheck } from './pause.js';
 import { loadCheckByRef, pageChecks } from './repository.js';
 import type { Ctx } from '../context.js';
-import { keyWorkspaceId } from '../v1/keyScope.js';
+import { keyWorkspaceId } from '../auth/keyScope.js';
 import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
 import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput } from './schema.js';
 

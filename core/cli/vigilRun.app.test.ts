@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { checkOf, createJob, signalsOf } from '../signals/test-support.js';
+import { checkOf, createJob, signalsOf } from '../../test/support/signals.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vigil-run.mjs', import.meta.url));
 

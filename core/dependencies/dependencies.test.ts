@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { HttpError } from '../http/errors.js';
-import { addMember, createCheck, deliver, incidentsOf, reported, type Page, type User } from '../incidents/testSupport.js';
-import { assertDependenciesInWorkspace } from './registry.js';
+import { addMember, createCheck, deliver, incidentsOf, reported, type Page, type User } from '../../test/support/incidents.js';
+import { assertDependenciesInWorkspace } from '../checks/dependencyRegistry.js';
 
 type Dependency = { id: number; workspaceId: number; name: string; description: string | null; category: string | null; url: string | null; source: string; createdAt: string };
 type Detail = Dependency & { workspace: { id: number; name: string }; checks: { id: number; name: string; link: string }[] };

@@ -11,7 +11,8 @@ import { episodeKeyFor, resolveEpisode } from '../incidents/episodes.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
-import { dependencyNameKey, dependencyNameScope, readDependency, toDependency } from './registry.js';
+import { dependencyNameKey, dependencyNameScope, readDependency } from '../checks/dependencyRegistry.js';
+import { toDependency } from './views.js';
 
 type Category = NonNullable<DependencyItem['category']>;
 

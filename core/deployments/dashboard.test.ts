@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createJob, isoIn, jobNow, member, minutes, ok, ping, session, sweep, v1, type User } from '../windows/testSupport.js';
+import { createJob, isoIn, jobNow, member, minutes, ok, ping, session, sweep, v1, type User } from '../../test/support/windows.js';
 import type { DashboardDeploymentView } from './schema.js';
 
 let t: TestContext;

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
-import { readCheckById } from '../checks/index.js';
+import { readCheckById } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { getProject } from '../identity/projects.js';

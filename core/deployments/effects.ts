@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
-import { pauseCheck, readCheckById, resumeCheck, listProjectChecks } from '../checks/index.js';
+import { pauseCheck, resumeCheck } from '../checks/pause.js';
+import { listProjectChecks, readCheckById } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { SIGNAL_TTL_DAYS } from '../signals/schema.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import type { Page } from '../http/pagination.js';
-import { createJob, jobNow, member, minutes, ok, ping, session, sweep, v1, type Job, type User } from '../windows/testSupport.js';
+import { createJob, jobNow, member, minutes, ok, ping, session, sweep, v1, type Job, type User } from '../../test/support/windows.js';
 import type { DashboardDeploymentView, DeploymentView } from './schema.js';
 
 let t: TestContext;

@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import type { Page } from '../http/pagination.js';
 import { WINDOW_DUE_SHARD } from '../maintenance/reconcile.js';
 import { windowEffects } from '../windows/holds.js';
-import { createJob, jobNow, member, ok, ping, session, sweep, v1, type User } from '../windows/testSupport.js';
+import { createJob, jobNow, member, ok, ping, session, sweep, v1, type User } from '../../test/support/windows.js';
 import { DEPLOYMENT_DUE_SHARD } from './reconcile.js';
 import type { DeploymentView } from './schema.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { Page } from '../http/pagination.js';
-import { createJob, member, minutes, ok, v1, type User } from '../windows/testSupport.js';
+import { createJob, member, minutes, ok, v1, type User } from '../../test/support/windows.js';
 import type { DeploymentView } from './schema.js';
 
 let t: TestContext;

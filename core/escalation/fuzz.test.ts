@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { channel, schedule, team } from './testSupport.js';
+import { channel, schedule, team } from '../../test/support/escalation.js';
 
 /** "No 500 from user input": random bodies, ids and queries on the routing and on-call routes. */
 let t: TestContext;

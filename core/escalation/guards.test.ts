@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team as Workspace } from '../identity/test-support.js';
-import { channel, schedule, team } from './testSupport.js';
+import { createTeam, type Team as Workspace } from '../../test/support/identity.js';
+import { channel, schedule, team } from '../../test/support/escalation.js';
 
 let t: TestContext;
 let ws: Workspace;

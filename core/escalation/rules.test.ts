@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team as Workspace } from '../identity/test-support.js';
+import { createTeam, type Team as Workspace } from '../../test/support/identity.js';
 
 type Rule = { id: number; projectId: number; alertChannelId: number; delayMinutes: number; enabled: boolean; alertChannel: Record<string, unknown> };
 type Page<T> = { items: T[]; total: number; pageCount: number };

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam, type Team as Workspace } from '../identity/test-support.js';
-import { channel, schedule, team } from './testSupport.js';
+import { createTeam, type Team as Workspace } from '../../test/support/identity.js';
+import { channel, schedule, team } from '../../test/support/escalation.js';
 
 type Target = { targetType: string; alertChannel: { id: number } | null; users: { id: number; email: string }[]; note: string | null };
 type Simulation = { routing: { kind: string; policyId: number | null } | null; cycleMinutes: number; steps: { cycle: number; position: number; minutesAfterOpen: number; at: string; targets: Target[] }[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { override, rotation, schedule } from '../oncall/testSupport.js';
+import { override, rotation, schedule } from '../../test/support/oncall.js';
 import type { Step } from './schema.js';
 import { cycleLengthMinutes, firings, reachOf, type ScheduleData } from './timeline.js';
 

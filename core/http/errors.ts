@@ -2,7 +2,10 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** Machine-readable codes and the status each maps to. */
+/**
+ * Machine-readable codes and the status each maps to. Queue consumers read the status too: the
+ * incidents worker drops a message whose subject is gone (404) and retries on anything else.
+ */
 export const ErrorCodes = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,

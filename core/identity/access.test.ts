@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext, type TestResponse } from '../../test/harness.js';
-import { createTeam, type Team, type TestUser } from './test-support.js';
+import { createTeam, type Team, type TestUser } from '../../test/support/identity.js';
 
 let t: TestContext;
 let team: Team;

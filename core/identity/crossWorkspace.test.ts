@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import type { TestUser } from './test-support.js';
-import { confirmAddress } from '../alerting/testSupport.js';
+import type { TestUser } from '../../test/support/identity.js';
+import { confirmAddress } from '../../test/support/alerting.js';
 
 /**
  * Every identity route with an id (or a workspaceId in the query or body) that belongs to

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
-import { listProjectChecks } from '../checks/repository.js';
+import { listProjectChecks } from '../store/checkLists.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
 

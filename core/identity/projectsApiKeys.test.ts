@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../auth/secrets.js';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { addToWorkspace } from './test-support.js';
+import { addToWorkspace } from '../../test/support/identity.js';
 
 type Project = { id: number; workspaceId: number; name: string; description: string | null; createdAt: string; updatedAt: string };
 type ApiKey = { id: number; workspaceId: number; name: string; permission: string; kind: string; enabled: boolean; displayPrefix: string; lastFour: string; lastUsedAt: string | null; key?: string };

@@ -4,7 +4,8 @@ import { sessionAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, Member, MemberCreate, MemberParams, MemberUpdate, WorkspaceCreate, WorkspaceDetail, WorkspaceUpdate } from './schema.js';
-import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.js';
+import { createWorkspace, getMe, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.js';
+import { UserResponse, WorkspaceResponse } from '../auth/schema.js';
 import { addMember, listMembers, removeMember, updateMember } from './members.js';
 
 const json = jsonResponse;
@@ -58,4 +59,32 @@ export function workspaceRoutes() {
     },
   );
   return r;
+}
+
+/** `GET /me`: the user with their workspaces and roles. */
+export function meRoutes() {
+  const router = createRouter();
+  router.use('*', sessionAuth());
+  router.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags: ['auth'],
+      security: [{ session: [] }],
+      responses: {
+        200: {
+          description: 'The signed-in user',
+          content: {
+            'application/json': {
+              schema: UserResponse.extend({
+                workspaces: z.array(WorkspaceResponse.extend({ role: z.enum(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']) })),
+              }),
+            },
+          },
+        },
+      },
+    }),
+    async (c) => c.json(await getMe(requestCtx(c)), 200),
+  );
+  return router;
 }

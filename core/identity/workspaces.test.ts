@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { addToWorkspace } from './test-support.js';
+import { addToWorkspace } from '../../test/support/identity.js';
 
 type Workspace = { id: number; name: string; plan: string; role: string; limits: Record<string, unknown> };
 type Member = { userId: number; email: string; name: string | null; role: string; createdAt: string };

@@ -4,20 +4,12 @@ import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import type { Role } from '../auth/roles.js';
-import { createWorkspace as createWorkspaceWithOwner, publicUser, requireUser } from '../auth/sessions.js';
+import { createWorkspace as createWorkspaceWithOwner, publicUser, requireUser, toWorkspace } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
 
-/** The one view of a workspace (signup, /me); the detail adds the plan's limits and the caller's role. */
-export const toWorkspace = (w: WorkspaceItem) => ({
-  id: w.workspaceId,
-  name: w.name,
-  plan: w.plan,
-  createdAt: w.createdAt,
-  updatedAt: w.updatedAt,
-});
-
+/** The detail adds the plan's limits and the caller's role to the one view of a workspace. */
 export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({ ...toWorkspace(w), limits: { ...PLAN_LIMITS[w.plan] }, role });
 
 export type WorkspaceDetail = ReturnType<typeof toWorkspaceDetail>;

@@ -1,6 +1,6 @@
 import { authorize } from '../auth/authorize.js';
 import { readCheckById } from '../checks/repository.js';
-import { assertDependenciesInWorkspace } from '../dependencies/registry.js';
+import { assertDependenciesInWorkspace } from '../checks/dependencyRegistry.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { incidentEnricher } from './enrich.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { runSweep } from '../sweep/index.js';
-import { addMember, createCheck, deliver, incidentsOf, reported, statusChanged, type CreatedCheck, type IncidentBody, type User } from './testSupport.js';
+import { addMember, createCheck, deliver, incidentsOf, reported, statusChanged, type CreatedCheck, type IncidentBody, type User } from '../../test/support/incidents.js';
 
 let t: TestContext;
 let owner: User;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { applyIncidentInput } from './repository.js';
-import { createCheck, deliver, incidentsOf, reported, statusChanged, type CreatedCheck, type IncidentBody, type User } from './testSupport.js';
+import { createCheck, deliver, incidentsOf, reported, statusChanged, type CreatedCheck, type IncidentBody, type User } from '../../test/support/incidents.js';
 import { handleIncidentMessages } from './worker.js';
 
 /** A manual resolve while the outage goes on: the check must recover before a new incident opens. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { addMember, createCheck, deliver, incidentsOf, statusChanged, type User } from './testSupport.js';
+import { addMember, createCheck, deliver, incidentsOf, statusChanged, type User } from '../../test/support/incidents.js';
 
 type Note = { id: number; incidentId: number; body: string; authorId: number; author: { id: number; email: string } | null; createdAt: string; updatedAt: string };
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createCheck, type IncidentBody, type Page, type User } from './testSupport.js';
+import { createCheck, type IncidentBody, type Page, type User } from '../../test/support/incidents.js';
 
 let t: TestContext;
 let owner: User;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { putHolds } from '../windows/holdStore.js';
-import { createCheck, deliver, incidentsOf, reported, statusChanged, type User } from './testSupport.js';
+import { createCheck, deliver, incidentsOf, reported, statusChanged, type User } from '../../test/support/incidents.js';
 import { handleIncidentMessages } from './worker.js';
 
 let t: TestContext;

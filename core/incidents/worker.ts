@@ -1,6 +1,6 @@
 import { IncidentQueueMessage, type CheckStatusChanged, type DependenciesReported } from '../checks/events.js';
 import { readCheckById } from '../checks/repository.js';
-import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../dependencies/registry.js';
+import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../checks/dependencyRegistry.js';
 import type { Deps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import type { QueueMessage } from '../ports/index.js';

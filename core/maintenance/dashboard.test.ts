@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { windowEffects } from '../windows/holds.js';
-import { isoIn, member, minutes, ok, session, sweep, v1, type User } from '../windows/testSupport.js';
+import { isoIn, member, minutes, ok, session, sweep, v1, type User } from '../../test/support/windows.js';
 import type { MaintenanceWindowView } from './schema.js';
 
 let t: TestContext;

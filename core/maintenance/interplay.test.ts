@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import type { Page } from '../http/pagination.js';
 import { windowEffects } from '../windows/holds.js';
-import { createJob, isoIn, jobNow, member, minutes, ok, ping, session, sweep, v1, type Job, type User } from '../windows/testSupport.js';
+import { createJob, isoIn, jobNow, member, minutes, ok, ping, session, sweep, v1, type Job, type User } from '../../test/support/windows.js';
 import type { MaintenanceWindowView } from './schema.js';
 
 let t: TestContext;

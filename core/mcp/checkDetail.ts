@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { getCheckByToken } from '../checks/dashboard.js';
+import { getCheckByToken } from '../views/checks.js';
 import { loadCheckByRef } from '../checks/repository.js';
 import { listDeployments, toDeployment } from '../deployments/deployments.js';
 import { listMaintenanceWindows, toMaintenanceWindow } from '../maintenance/windows.js';

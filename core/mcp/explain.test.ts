@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
-import { probeContext, runRound, targetServer } from '../probes/testSupport.js';
+import { probeContext, runRound, targetServer } from '../../test/support/probes.js';
 import { runSweep } from '../sweep/index.js';
-import { connect, ok, serveApp } from './testSupport.js';
+import { connect, ok, serveApp } from '../../test/support/mcp.js';
 
 type Explanation = {
   summary: string;

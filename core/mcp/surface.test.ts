@@ -2,7 +2,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { ALL_TOOLS } from './catalog.js';
-import { callTool, connect, ok, serveApp } from './testSupport.js';
+import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 
 let t: TestContext;
 let origin: string;

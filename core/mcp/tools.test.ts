@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { callTool, connect, ok, serveApp } from './testSupport.js';
+import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 type Check = { id: number; status: string; checkType: string; name: string };

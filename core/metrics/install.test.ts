@@ -3,7 +3,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { ConfigError, loadConfig } from '../config.js';
 import { deadLetterLane } from '../adapters/local/queue.js';
 import { timedSweep } from './sweepTiming.js';
-import { parseExposition, samplesOf, valueOf } from './testSupport.js';
+import { parseExposition, samplesOf, valueOf } from '../../test/support/metrics.js';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
 const metrics = (t: TestContext, authorization?: string) =>

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { recordRun } from '../probes/runs.js';
 import { checkPages } from './workspace.js';
-import { parseExposition, samplesOf, valueOf } from './testSupport.js';
+import { parseExposition, samplesOf, valueOf } from '../../test/support/metrics.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 type Created = { id: number; token?: string };

@@ -6,7 +6,7 @@ import { getProject } from '../identity/projects.js';
 import { latestRunsByRegion } from '../probes/runs.js';
 import { PROBE_REGIONS } from '../checks/outboundSchema.js';
 import { CHECK_STATUSES, SEVERITIES, type CheckItem, type CheckRefItem } from '../store/entities/check.js';
-import { keyWorkspaceId } from '../v1/keyScope.js';
+import { keyWorkspaceId } from '../auth/keyScope.js';
 
 /** Refs read per index page: one BatchGetItem per page, so a big workspace is never held whole. */
 export const CHECK_PAGE_SIZE = 100;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalShifts, onCallAt } from './rotation.js';
-import { hoursOf, localOf, rotation, schedule } from './testSupport.js';
+import { hoursOf, localOf, rotation, schedule } from '../../test/support/oncall.js';
 
 /**
  * Golden vectors: a handoff at 09:00 local stays at 09:00 local on both sides of each DST change

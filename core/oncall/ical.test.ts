@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleCalendar } from './ical.js';
 import { finalShifts } from './rotation.js';
-import { override, rotation, schedule } from './testSupport.js';
+import { override, rotation, schedule } from '../../test/support/oncall.js';
 
 /**
  * No iCalendar parser is installed, so the test reads the text back by RFC 5545's own rules:

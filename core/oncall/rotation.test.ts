@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalShifts, gaps, gapsStartingIn, onCallAt, report, shiftsStartingIn } from './rotation.js';
-import { brief, override, rotation, schedule } from './testSupport.js';
+import { brief, override, rotation, schedule } from '../../test/support/oncall.js';
 
 const at = (iso: string) => new Date(iso);
 const DAY1 = '2026-06-01T00:00:00.000Z'; // a Monday; UTC schedules keep the arithmetic readable

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam as createWorkspaceTeam, type Team as Workspace } from '../identity/test-support.js';
+import { createTeam as createWorkspaceTeam, type Team as Workspace } from '../../test/support/identity.js';
 
 type Rotation = { id: number; layerPosition: number; participants: { userId: number; position: number }[] };
 type Override = { id: number; overrideUserId: number; replacedUserId: number | null; startAt: string; endAt: string };

@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { createTeam as createWorkspaceTeam, type Team as Workspace } from '../identity/test-support.js';
+import { createTeam as createWorkspaceTeam, type Team as Workspace } from '../../test/support/identity.js';
 
 type Schedule = { id: number };
 type Override = { id: number };

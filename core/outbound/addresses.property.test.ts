@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isBlockedAddress } from './addresses.js';
 import { guardedRequest } from './request.js';
-import { forbiddenResolver, spyConnect } from './test-support.js';
+import { forbiddenResolver, spyConnect } from '../../test/support/outbound.js';
 import { parseTargetUrl } from './url.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAddress, isBlockedAddress } from './addresses.js';
-import { LOOPBACK_RANGES, rangeEdgeCases } from './test-support.js';
+import { LOOPBACK_RANGES, rangeEdgeCases } from '../../test/support/outbound.js';
 
 // Well-known targets an attacker would pick, in the spelling a resolver or URL parser yields.
 const NAMED_BLOCKED: readonly [string, string][] = [

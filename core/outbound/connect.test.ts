@@ -3,8 +3,8 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeConnect, nodeConnect, pinnedLookup } from './connect.js';
 import { guardedRequest } from './request.js';
-import { fakeResolver, installDnsTripwire, startLoopbackServer, startLoopbackTlsServer, toLoopback, type LoopbackServer } from './test-support.js';
-import { TEST_CERT_PEM, TEST_CERT_VALID_TO, TEST_KEY_PEM } from './test-tls-fixture.js';
+import { fakeResolver, installDnsTripwire, startLoopbackServer, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../../test/support/outbound.js';
+import { TEST_CERT_PEM, TEST_CERT_VALID_TO, TEST_KEY_PEM } from '../../test/support/tlsFixture.js';
 import type { GuardedRequestInput } from './types.js';
 
 /** The node:http/https connector: pinned lookups, SNI and certificate checks on the host name. */

@@ -10,7 +10,7 @@ import {
   startLoopbackServer,
   toLoopback,
   type LoopbackServer,
-} from './test-support.js';
+} from '../../test/support/outbound.js';
 import type { GuardedRequestInput, Resolver } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
- * core/outbound: the one module that sends HTTP to addresses Vigil's users choose (probes now;
- * alert webhooks, Slack and subscriber webhooks later). Nothing else may call fetch/http for them.
+ * core/outbound: the one module that sends HTTP to addresses Vigil's users choose (probes, alert
+ * webhooks and Slack; subscriber webhooks will too). Nothing else may call fetch/http for them.
  */
 export { classifyAddress, isBlockedAddress, BLOCKED_CIDRS } from './addresses.js';
 export type { AddressPolicy, AddressVerdict } from './addresses.js';

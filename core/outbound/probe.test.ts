@@ -12,8 +12,8 @@ import {
   toLoopback,
   type Handler,
   type LoopbackServer,
-} from './test-support.js';
-import { TEST_CERT_PEM, TEST_CERT_VALID_TO, TEST_KEY_PEM } from './test-tls-fixture.js';
+} from '../../test/support/outbound.js';
+import { TEST_CERT_PEM, TEST_CERT_VALID_TO, TEST_KEY_PEM } from '../../test/support/tlsFixture.js';
 
 /** runProbe: the guarded exchange judged against the check's expected status range. */
 

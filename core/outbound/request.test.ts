@@ -12,7 +12,7 @@ import {
   startLoopbackServer,
   toLoopback,
   type LoopbackServer,
-} from './test-support.js';
+} from '../../test/support/outbound.js';
 import { OutboundInputError, type GuardedRequestInput, type GuardedResult, type Resolver } from './types.js';
 
 /** Real exchanges with a loopback server (allowLoopback), plus fakes where no socket is wanted. */

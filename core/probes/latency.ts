@@ -1,26 +1,11 @@
 /**
  * Latency histograms for the rollups: counts per bin, so P95 over any window is a sum of small
- * items instead of a read of every run. Bins grow geometrically, so an estimate lands in the bin
- * of the exact value: off by at most one bin's width (15%, at least 1 ms; 5 ms below 5 ms).
+ * items instead of a read of every run. The bins are a rollup's stored layout (one attribute per
+ * bin), so they are defined with the entity, with the precision they give.
  */
+import { LATENCY_BOUNDS_MS, LATENCY_LAST_BOUND_MS, LATENCY_OPEN_BIN_END_MS } from '../store/entities/probeRollup.js';
 
-const FIRST_BOUND_MS = 5;
-const GROWTH = 1.15;
-const LAST_BOUND_MS = 60_000;
-
-/** Upper bounds (exclusive) of the bins; the last bin takes everything from the last bound up. */
-export const LATENCY_BOUNDS_MS: readonly number[] = (() => {
-  const bounds: number[] = [];
-  for (let bound = FIRST_BOUND_MS; bound < LAST_BOUND_MS; bound = Math.ceil(bound * GROWTH)) bounds.push(bound);
-  bounds.push(LAST_BOUND_MS);
-  return bounds;
-})();
-
-export const LATENCY_BIN_COUNT = LATENCY_BOUNDS_MS.length + 1;
-
-export type LatencyBinName = `l${number}`;
-export const latencyBinName = (index: number): LatencyBinName => `l${index}`;
-export const LATENCY_BIN_NAMES: readonly LatencyBinName[] = Array.from({ length: LATENCY_BIN_COUNT }, (_, i) => latencyBinName(i));
+export { LATENCY_BIN_COUNT, LATENCY_BOUNDS_MS, latencyBinName } from '../store/entities/probeRollup.js';
 
 /** Sparse histogram: bin index -> count. */
 export type LatencyHistogram = Map<number, number>;
@@ -38,9 +23,8 @@ export function binOf(latencyMs: number): number {
 }
 
 function binRange(index: number): { low: number; high: number } {
-  const low = index === 0 ? 0 : (LATENCY_BOUNDS_MS[index - 1] ?? LAST_BOUND_MS);
-  // The open-ended last bin is reported as if it were one more step wide.
-  const high = LATENCY_BOUNDS_MS[index] ?? Math.ceil(LAST_BOUND_MS * GROWTH);
+  const low = index === 0 ? 0 : (LATENCY_BOUNDS_MS[index - 1] ?? LATENCY_LAST_BOUND_MS);
+  const high = LATENCY_BOUNDS_MS[index] ?? LATENCY_OPEN_BIN_END_MS;
   return { low, high };
 }
 

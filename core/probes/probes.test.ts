@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
 import type { DashboardCheck } from '../checks/schema.js';
-import { expectStatus } from '../checks/testSupport.js';
-import { spyConnect } from '../outbound/test-support.js';
+import { expectStatus } from '../../test/support/checks.js';
+import { spyConnect } from '../../test/support/outbound.js';
 import { runProbeForRegion } from './runner.js';
 import type { OutboundDetails, ProbeRun } from './schema.js';
-import { ALL_REGIONS, createOutboundCheck, pendingMessages, probeContext, runRound, targetServer } from './testSupport.js';
+import { ALL_REGIONS, createOutboundCheck, pendingMessages, probeContext, runRound, targetServer } from '../../test/support/probes.js';
 
 type Page<T> = { items: T[]; total: number };
 type Incident = { id: number; state: string; checkId: number };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type TestContext } from '../../test/harness.js';
-import { addMember, createCheck, expectStatus, inboundBody, type User } from '../checks/testSupport.js';
+import { addMember, createCheck, expectStatus, inboundBody, type User } from '../../test/support/checks.js';
 import { runProbeForRegion } from './runner.js';
 import type { OutboundDetails, ProbeRun } from './schema.js';
-import { ALL_REGIONS, createOutboundCheck, probeContext, targetServer } from './testSupport.js';
+import { ALL_REGIONS, createOutboundCheck, probeContext, targetServer } from '../../test/support/probes.js';
 
 type Page<T> = { items: T[]; total: number; page: number; itemCount: number; pageCount: number; limit: number };
 

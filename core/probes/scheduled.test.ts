@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
-import { createCheck, expectStatus, inboundBody } from '../checks/testSupport.js';
+import { createCheck, expectStatus, inboundBody } from '../../test/support/checks.js';
 import { foldRound, reportToRound } from './rounds.js';
 import { handleProbeEvent, rearmProbeSchedules } from './scheduled.js';
-import { startLocalProbes } from './local.js';
-import { ALL_REGIONS, createOutboundCheck, pendingMessages, probeContext, targetServer } from './testSupport.js';
+import { startLocalProbes } from '../workers/localProbes.js';
+import { ALL_REGIONS, createOutboundCheck, pendingMessages, probeContext, targetServer } from '../../test/support/probes.js';
 
 describe('probe schedules and rounds', () => {
   let t: TestContext;

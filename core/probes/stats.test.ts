@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type TestContext } from '../../test/harness.js';
-import { expectStatus, type User } from '../checks/testSupport.js';
+import { expectStatus, type User } from '../../test/support/checks.js';
 import { binOf, LATENCY_BOUNDS_MS } from './latency.js';
 import { runProbeForRegion } from './runner.js';
 import type { OutboundStats, OutboundTimeline } from './schema.js';
-import { createOutboundCheck, fixedLatency, probeContext, targetServer } from './testSupport.js';
+import { createOutboundCheck, fixedLatency, probeContext, targetServer } from '../../test/support/probes.js';
 
 describe('outbound stats and timeline', () => {
   let t: TestContext;

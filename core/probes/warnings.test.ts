@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../../test/harness.js';
-import { emailChannel, mailTo } from '../alerting/testSupport.js';
-import type { User } from '../checks/testSupport.js';
-import { fakeResolver, fakeResponse, spyConnect } from '../outbound/test-support.js';
-import { atEveryCrashPoint } from '../outbox/testSupport.js';
+import { emailChannel, mailTo } from '../../test/support/alerting.js';
+import type { User } from '../../test/support/checks.js';
+import { fakeResolver, fakeResponse, spyConnect } from '../../test/support/outbound.js';
+import { atEveryCrashPoint } from '../../test/support/outbox.js';
 import { runProbeForRegion } from './runner.js';
-import { ALL_REGIONS, createOutboundCheck, fixedLatency, pendingMessages, probeContext, targetServer } from './testSupport.js';
+import { ALL_REGIONS, createOutboundCheck, fixedLatency, pendingMessages, probeContext, targetServer } from '../../test/support/probes.js';
 import { warningsFor } from './warnings.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { Signal } from './schema.js';
-import { createJob } from './test-support.js';
+import { createJob } from '../../test/support/signals.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { checkOf, createJob, signalsOf } from './test-support.js';
+import { checkOf, createJob, signalsOf } from '../../test/support/signals.js';
 
 // The ping path as npm start and the Lambdas run it: its plain client caches resolved middleware.
 let t: TestContext;

@@ -55,11 +55,11 @@ const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'star
 type TakenPing = { previous: PingPrevious; statusAfter: CheckItem['status']; projectId: number | undefined; pending: OutboxEntry[] | undefined };
 
 /**
- * The ping pipeline (spec "Signals", DESIGN 6). (2) one conditional update of the check item,
+ * The ping pipeline (spec "Signals", DESIGN 6). (1) one conditional update of the check item,
  * addressed by its token, that also enforces existence, the 1-second dedup and the per-token rate
  * limit and returns the previous item; a status change is recorded in that same update as the
- * message it owes (core/outbox) and relayed right after; (1) the signal put; (4) reported
- * dependencies; (5) the stream broadcast. The update goes first so a duplicate or refused ping
+ * message it owes (core/outbox) and relayed right after; (2) the signal put; (3) reported
+ * dependencies; (4) the stream broadcast. The update goes first so a duplicate or refused ping
  * stores nothing; the caller answers 200 only once both writes landed. Steady state: exactly two
  * requests to the table and no queue message.
  */

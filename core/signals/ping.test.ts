@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { BroadcastEvent } from '../ports/index.js';
-import { checkOf, createJob, recordStoreRequests, signalsOf } from './test-support.js';
+import { checkOf, createJob, recordStoreRequests, signalsOf } from '../../test/support/signals.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;

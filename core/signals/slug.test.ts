@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { checkOf, createJob, signalsOf } from './test-support.js';
+import { checkOf, createJob, signalsOf } from '../../test/support/signals.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;

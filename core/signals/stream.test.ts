@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from './stream.js';
-import { createJob, type Job } from './test-support.js';
+import { createJob, type Job } from '../../test/support/signals.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;

@@ -1,5 +1,5 @@
 import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
-import { dependencyNameKey, dependencyNameScope } from '../dependencies/registry.js';
+import { dependencyNameKey, dependencyNameScope } from '../checks/dependencyRegistry.js';
 import { lockOwner } from '../store/locks.js';
 import type { Deps } from '../deps.js';
 import { recordStatusInterval } from './store/rollups.js';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { createCheck, expectStatus, inboundBody, type User } from '../checks/testSupport.js';
+import { createCheck, expectStatus, inboundBody, type User } from '../../test/support/checks.js';
 import { moveCheckListsToRefs, tidyCheckRefs } from './migrations.js';
 
 let t: TestContext;

@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.js';
 import { isConditionalFailure } from './conditional.js';
+import type { Store } from './service.js';
 
 /**
  * Data written before checks left the project and workspace indexes (2026-11-21) has check items
@@ -9,7 +9,7 @@ import { isConditionalFailure } from './conditional.js';
  * the check out of both indexes. Idempotent; nothing to do on data written since. The local server
  * runs it at boot (AWS deployments started after the change).
  */
-export async function moveCheckListsToRefs(deps: Pick<Deps, 'store'>): Promise<number> {
+export async function moveCheckListsToRefs(deps: { store: Store }): Promise<number> {
   const { store } = deps;
   let moved = 0;
   const highest = await store.currentId('workspace');
@@ -52,11 +52,11 @@ export async function moveCheckListsToRefs(deps: Pick<Deps, 'store'>): Promise<n
 
 /**
  * Refs written before 2026-11-23 carry no `checkMode`, and a deleted check's ref stayed in the
- * list indexes; check lists page from the refs alone (core/checks/repository.ts pageChecks), so
+ * list indexes; check lists page from the refs alone (core/store/checkLists.ts pageChecks), so
  * this gives every live ref its mode and takes deleted checks' refs out of the indexes.
  * Idempotent; the local server runs it at boot.
  */
-export async function tidyCheckRefs(deps: Pick<Deps, 'store'>): Promise<number> {
+export async function tidyCheckRefs(deps: { store: Store }): Promise<number> {
   const { store } = deps;
   let tidied = 0;
   const highest = await store.currentId('workspace');

@@ -13,8 +13,8 @@ import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 export type SweepStep = { name: string; run(deps: Deps, now: Date): Promise<unknown> };
 
 /**
- * The steps every sweep runs, in order. Deployment TTLs, the maintenance-window processor and
- * escalation steps add their own entry here (one line each).
+ * The steps every sweep runs, in order. A new kind of timed work (escalation steps next) adds its
+ * own entry here, one line each.
  */
 export const SWEEP_STEPS: readonly SweepStep[] = [
   // Windows first: a deployment that ends this sweep resumes its checks before they are judged.

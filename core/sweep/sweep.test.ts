@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { checkOf, createJob, signalsOf } from '../signals/test-support.js';
+import { checkOf, createJob, signalsOf } from '../../test/support/signals.js';
 import { runSweep, sweepHeartbeats, SWEEP_STEPS, type HeartbeatSweepReport } from './index.js';
 
 let t: TestContext;

@@ -1,5 +1,5 @@
 import { requestCtx } from '../context.js';
-import { keyWorkspaceId } from './keyScope.js';
+import { keyWorkspaceId } from '../auth/keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';

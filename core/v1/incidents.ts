@@ -1,5 +1,5 @@
 import { requestCtx } from '../context.js';
-import { keyWorkspaceId } from './keyScope.js';
+import { keyWorkspaceId } from '../auth/keyScope.js';
 import { createRoute } from '@hono/zod-openapi';
 import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageSchema } from '../http/pagination.js';

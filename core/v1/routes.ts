@@ -1,5 +1,5 @@
 import { requestCtx } from '../context.js';
-import { keyWorkspaceId, whoAmI } from './keyScope.js';
+import { keyWorkspaceId, whoAmI } from '../auth/keyScope.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';

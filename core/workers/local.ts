@@ -1,6 +1,6 @@
 import type { LocalDeps } from '../runtime.js';
 import { timedSweep } from '../metrics/sweepTiming.js';
-import { startLocalProbes } from '../probes/local.js';
+import { startLocalProbes } from './localProbes.js';
 
 /**
  * Starts the background work of the embedded runtime: queue consumers, the evaluator sweep and

@@ -1,5 +1,8 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
-import { ROLES } from '../../auth/roles.js';
+
+/** Workspace roles, highest first (auth/roles.ts ranks them). */
+export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
 
 export const createMembershipEntity = (config: EntityConfiguration) =>
   new Entity(

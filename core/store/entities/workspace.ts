@@ -1,5 +1,8 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
-import { PLANS } from '../../auth/plans.js';
+
+/** Plans a workspace can be on (their limits: auth/plans.ts). */
+export const PLANS = ['FREE', 'TEAM', 'BUSINESS'] as const;
+export type Plan = (typeof PLANS)[number];
 
 export const createWorkspaceEntity = (config: EntityConfiguration) =>
   new Entity(

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { Role } from '../auth/roles.js';
-import type { TestContext } from '../../test/harness.js';
+import type { Role } from '../../core/auth/roles.js';
+import type { TestContext } from '../harness.js';
 
 export type TestUser = Awaited<ReturnType<TestContext['signup']>>;
 

@@ -1,8 +1,8 @@
-import { createTestContext, type TestContext } from '../../test/harness.js';
-import { createCheck, LONG_SESSIONS, outboundBody, type User } from '../checks/testSupport.js';
-import type { DashboardCheck } from '../checks/schema.js';
-import { startLoopbackServer, type LoopbackServer } from '../outbound/test-support.js';
-import { runSchedule } from './scheduled.js';
+import { createTestContext, type TestContext } from '../harness.js';
+import { createCheck, LONG_SESSIONS, outboundBody, type User } from './checks.js';
+import type { DashboardCheck } from '../../core/checks/schema.js';
+import { startLoopbackServer, type LoopbackServer } from './outbound.js';
+import { runSchedule } from '../../core/probes/scheduled.js';
 
 /** Shared steps of the probe tests (not a test file itself). */
 

@@ -3,8 +3,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
-import { nodeConnect } from './connect.js';
-import type { Connect, ConnectRequest, ConnectResponse, ResolvedAddress, Resolver } from './types.js';
+import { nodeConnect } from '../../core/outbound/connect.js';
+import type { Connect, ConnectRequest, ConnectResponse, ResolvedAddress, Resolver } from '../../core/outbound/types.js';
 
 /**
  * Test helpers. Everything here keeps traffic on 127.0.0.1: "public" addresses exist only as

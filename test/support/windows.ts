@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { TestContext, TestResponse } from '../../test/harness.js';
-import { runSweep } from '../sweep/index.js';
+import type { TestContext, TestResponse } from '../harness.js';
+import { runSweep } from '../../core/sweep/index.js';
 
 /** Shared steps of the deployment and maintenance window tests (not a test file itself). */
 export type User = Awaited<ReturnType<TestContext['signup']>> & { key: string };

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { TestContext } from '../../test/harness.js';
-import type { TestUser } from '../identity/test-support.js';
+import type { TestContext } from '../harness.js';
+import type { TestUser } from './identity.js';
 
 /** Builders for the escalation HTTP tests: a channel, a schedule and a team through the API. */
 export async function channel(t: TestContext, user: TestUser, name = 'Hook', workspaceId = user.workspaceId): Promise<number> {

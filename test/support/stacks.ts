@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { App, getStack } from 'sst/constructs';
 import type { FunctionalStack } from 'sst/constructs/FunctionalStack.js';
 import { initProject } from 'sst/project.js';
-import { composeStacks } from './index.js';
+import { composeStacks } from '../../stacks/index.js';
 
 export const ACCOUNT = '123456789012';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { TestContext, TestResponse } from '../../test/harness.js';
-import type { DashboardCheck } from './schema.js';
+import type { TestContext, TestResponse } from '../harness.js';
+import type { DashboardCheck } from '../../core/checks/schema.js';
 
 /** Shared steps of the checks tests (not a test file itself). */
 export type User = Awaited<ReturnType<TestContext['signup']>>;

@@ -1,6 +1,6 @@
-import type { TestContext } from '../../test/harness.js';
-import type { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
-import type { IncidentResponse } from './schema.js';
+import type { TestContext } from '../harness.js';
+import type { CheckStatusChanged, DependenciesReported } from '../../core/checks/events.js';
+import type { IncidentResponse } from '../../core/incidents/schema.js';
 
 /** Shared steps of the incident and dependency tests (not a test file itself). */
 export type User = Awaited<ReturnType<TestContext['signup']>>;

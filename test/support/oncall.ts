@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import type { OverrideSpec, RotationSpec, ScheduleSpec } from './rotation.js';
-import type { Shift } from './schema.js';
+import type { OverrideSpec, RotationSpec, ScheduleSpec } from '../../core/oncall/rotation.js';
+import type { Shift } from '../../core/oncall/schema.js';
 
 /** Builders for the on-call tests: one rotation with sensible defaults, overridable field by field. */
 export function rotation(fields: Partial<RotationSpec> & { effectiveFrom: string }): RotationSpec {

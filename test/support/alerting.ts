@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ulid } from 'ulid';
-import type { TestContext } from '../../test/harness.js';
-import type { IncidentAlertMessage } from '../incidents/events.js';
+import type { TestContext } from '../harness.js';
+import type { IncidentAlertMessage } from '../../core/incidents/events.js';
 
 /** Shared steps of the alert dispatch tests (not a test file itself). */
 export type User = Awaited<ReturnType<TestContext['signup']>>;

@@ -1,3 +1,8 @@
+/*
+ * The dependency registry: the dependencies checks link to (`dependencyId(s)`) and report in
+ * their pings, below incidents (which register reported ones) and the dependencies resource
+ * (core/dependencies/: its verbs and routes).
+ */
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
@@ -108,17 +113,3 @@ export async function reportedDependenciesOfCheck(deps: Deps, checkId: number): 
   const found = await Promise.all(links.map((link) => readDependency(deps, link.dependencyId)));
   return found.filter((d): d is DependencyItem => d !== undefined).sort((a, b) => a.dependencyId - b.dependencyId);
 }
-
-export const toDependency = (d: DependencyItem) => ({
-  id: d.dependencyId,
-  workspaceId: d.workspaceId,
-  name: d.name,
-  description: d.description ?? null,
-  category: d.category ?? null,
-  url: d.url ?? null,
-  source: d.source,
-  status: d.lastReportedStatus === 'down' ? ('DOWN' as const) : d.lastReportedStatus === 'ok' ? ('OK' as const) : ('UNKNOWN' as const),
-  lastReportedAt: d.lastReportedAt ?? null,
-  createdAt: d.createdAt,
-  updatedAt: d.updatedAt,
-});

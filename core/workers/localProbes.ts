@@ -1,5 +1,5 @@
 import type { LocalDeps } from '../runtime.js';
-import { rearmProbeSchedules, runSchedule } from './scheduled.js';
+import { rearmProbeSchedules, runSchedule } from '../probes/scheduled.js';
 
 /**
  * The embedded runtime's probes: the local scheduler runs every schedule at its interval, in

@@ -3,7 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { TestContext } from '../../test/harness.js';
+import type { TestContext } from '../harness.js';
 
 /** The test context's app over real HTTP on an ephemeral loopback port (not a test file itself). */
 export async function serveApp(t: TestContext): Promise<{ origin: string; close(): Promise<void> }> {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { TestContext } from '../../test/harness.js';
-import type { SignalItem } from '../store/entities/signal.js';
-import type { Store } from '../store/service.js';
+import type { TestContext } from '../harness.js';
+import type { SignalItem } from '../../core/store/entities/signal.js';
+import type { Store } from '../../core/store/service.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 export type Job = { id: number; token: string; slug: string | null; status: string };

@@ -1,0 +1,58 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { sessionAuth } from '../auth/middleware.js';
+import { badgeFileRoutes, checkBadgeRoutes, checkSessionRoutes, view } from '../checks/routes.js';
+import { CheckIdParam, CheckTokenParam, DashboardCheck } from '../checks/schema.js';
+import { requestCtx } from '../context.js';
+import { Dependency } from '../dependencies/schema.js';
+import { jsonResponse, sessionSecurity as security } from '../http/openapi.js';
+import { createRouter } from '../http/router.js';
+import { probeRoutes } from '../probes/routes.js';
+import { ProbeState } from '../probes/schema.js';
+import { Signal } from '../signals/schema.js';
+import { getCheckByToken, getCheckWithProbe } from '../views/checks.js';
+
+/** `GET /checks/:id`: outbound checks also carry their latest probe state (null for inbound ones). */
+export const CheckDetail = DashboardCheck.extend({ probe: ProbeState.nullable() }).openapi('CheckDetail');
+
+export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(Signal), dependencies: z.array(Dependency) }).openapi('CheckWithSignals');
+
+const tags = ['checks'];
+
+/** The check reads that join areas (core/views/checks.ts), mounted at `/checks`; each route authenticates itself. */
+function checkViewRoutes() {
+  const r = createRouter();
+  const middleware = [sessionAuth()];
+  r.openapi(
+    createRoute({ method: 'get', path: '/token/{token}', tags, security, middleware, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
+    async (c) => {
+      const { check, signals, dependencies } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
+      return c.json({ ...(await view(c, check)), signals, dependencies }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}', tags, security, middleware, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
+    async (c) => {
+      const { check, probe } = await getCheckWithProbe(requestCtx(c), c.req.valid('param').id);
+      return c.json({ ...(await view(c, check)), probe }, 200);
+    },
+  );
+  return r;
+}
+
+/**
+ * The dashboard's `/checks` (and `/badges`) paths, from the routers of three areas: probes (a
+ * check's outbound config, runs and stats), checks, and the reads that join areas. Mounted in
+ * this order because the routers sharing `/checks` authenticate themselves: the public badge
+ * routes before any session auth, and the checks area's session routes, whose `*` middleware
+ * would run for every path under `/checks`, last, so that it never runs for a path another
+ * router answered (one auth, one rate-limit count a request).
+ */
+export function checkSurfaceRoutes() {
+  const r = createRouter();
+  r.route('/checks', probeRoutes());
+  r.route('/checks', checkBadgeRoutes());
+  r.route('/badges', badgeFileRoutes());
+  r.route('/checks', checkViewRoutes());
+  r.route('/checks', checkSessionRoutes());
+  return r;
+}
