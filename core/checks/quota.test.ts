@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import type { DashboardCheck } from './schema.js';
-import { LONG_SESSIONS, createCheck, expectStatus, freshRateWindow, inboundBody, outboundBody } from './testSupport.js';
+import { LONG_SESSIONS, createCheck, expectStatus, freshRateWindow, inboundBody, outboundBody } from '../../test/support/checks.js';
 
 const FREE = PLAN_LIMITS.FREE;
 type Page = { items: DashboardCheck[]; total: number; page: number; itemCount: number; pageCount: number; limit: number };

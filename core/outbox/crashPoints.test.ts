@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { emailChannel, mailTo } from '../alerting/testSupport.js';
-import { createCheck, LONG_SESSIONS, outboundBody } from '../checks/testSupport.js';
+import { emailChannel, mailTo } from '../../test/support/alerting.js';
+import { createCheck, LONG_SESSIONS, outboundBody } from '../../test/support/checks.js';
 import { listIncidentEvents } from '../incidents/repository.js';
-import { startLoopbackServer } from '../outbound/test-support.js';
-import { runRound } from '../probes/testSupport.js';
+import { startLoopbackServer } from '../../test/support/outbound.js';
+import { runRound } from '../../test/support/probes.js';
 import { sweepHeartbeats } from '../sweep/index.js';
-import { checkOf, createJob, signalsOf, type Job } from '../signals/test-support.js';
-import { atEveryCrashPoint } from './testSupport.js';
+import { checkOf, createJob, signalsOf, type Job } from '../../test/support/signals.js';
+import { atEveryCrashPoint } from '../../test/support/outbox.js';
 
 /**
  * Every state change that owes messages, crashed after each of its writes in turn and then swept:

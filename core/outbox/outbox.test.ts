@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { checkOf, createJob } from '../signals/test-support.js';
+import { checkOf, createJob } from '../../test/support/signals.js';
 import { itemKey, OUTBOX_GRACE_MS, outboxWrite, relayAfterWrite, relayOutbox, relayPendingOutboxes, type Owed } from './index.js';
 
 let t: TestContext;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { sweepAndDeliver } from '../outbox/testSupport.js';
-import { checkOf, createJob, recordStoreRequests, signalsOf } from './test-support.js';
+import { sweepAndDeliver } from '../../test/support/outbox.js';
+import { checkOf, createJob, recordStoreRequests, signalsOf } from '../../test/support/signals.js';
 
 /** Dedup by kind (DESIGN 6) and what a ping owes when it moves the check, over HTTP. */
 let t: TestContext;

@@ -1,9 +1,9 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { LONG_SESSIONS, freshRateWindow } from '../checks/testSupport.js';
+import { LONG_SESSIONS, freshRateWindow } from '../../test/support/checks.js';
 import { runSweep } from '../sweep/index.js';
 import type { AnnouncementEntry, AnnouncementV1, AnnouncementView } from './schema.js';
-import { checkComponent, createPage, expectStatus, type User } from './testSupport.js';
+import { checkComponent, createPage, expectStatus, type User } from '../../test/support/statuspages.js';
 
 let t: TestContext;
 let user: User;

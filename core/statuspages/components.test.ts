@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { LONG_SESSIONS, createCheck, freshRateWindow, inboundBody } from '../checks/testSupport.js';
+import { LONG_SESSIONS, createCheck, freshRateWindow, inboundBody } from '../../test/support/checks.js';
 import type { Component } from './schema.js';
-import { checkComponent, createComponent, createPage, expectStatus, type User } from './testSupport.js';
+import { checkComponent, createComponent, createPage, expectStatus, type User } from '../../test/support/statuspages.js';
 
 let t: TestContext;
 let user: User;

@@ -1,10 +1,10 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { LONG_SESSIONS, freshRateWindow } from '../checks/testSupport.js';
+import { LONG_SESSIONS, freshRateWindow } from '../../test/support/checks.js';
 import { runSweep } from '../sweep/index.js';
 import type { AnnouncementView } from './schema.js';
 import type { PublicPage } from './public/view.js';
-import { checkComponent, createComponent, createPage, expectStatus, type User } from './testSupport.js';
+import { checkComponent, createComponent, createPage, expectStatus, type User } from '../../test/support/statuspages.js';
 
 let t: TestContext;
 let user: User;

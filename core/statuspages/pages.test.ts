@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { LONG_SESSIONS, freshRateWindow } from '../checks/testSupport.js';
+import { LONG_SESSIONS, freshRateWindow } from '../../test/support/checks.js';
 import type { StatusPage, StatusPageDetail } from './schema.js';
-import { checkComponent, createPage, expectStatus, uniqueSlug, type User } from './testSupport.js';
+import { checkComponent, createPage, expectStatus, uniqueSlug, type User } from '../../test/support/statuspages.js';
 
 let t: TestContext;
 let user: User;

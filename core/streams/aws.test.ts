@@ -7,7 +7,7 @@ import { connectionsOf } from '../adapters/aws/streamConnections.js';
 import { createApp } from '../app.js';
 import type { Deps } from '../deps.js';
 import { notFound, unauthorized } from '../http/errors.js';
-import { createJob, type Job } from '../signals/test-support.js';
+import { createJob, type Job } from '../../test/support/signals.js';
 import { workspaceChannel } from '../signals/streamEvents.js';
 import { streamsHandler, type WebSocketEvent } from './aws.js';
 import { statusPageChannel } from './connect.js';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
-import { createJob, type Job } from '../signals/test-support.js';
+import { createJob, type Job } from '../../test/support/signals.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;

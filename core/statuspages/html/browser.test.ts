@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
-import { LONG_SESSIONS } from '../../checks/testSupport.js';
+import { LONG_SESSIONS } from '../../../test/support/checks.js';
 import { refreshSnapshot } from '../store/snapshot.js';
 import { DAY_MS, utcDate } from '../uptime.js';
-import { changeStatus, checkComponent, createComponent, createPage, expectStatus, type User } from '../testSupport.js';
+import { changeStatus, checkComponent, createComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 
 /**
  * The HTML page in a real headless browser (Debian's `chromium`, driven by puppeteer-core): it

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
-import { LONG_SESSIONS, freshRateWindow } from '../../checks/testSupport.js';
-import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../testSupport.js';
+import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
+import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 import type { PublicPage } from './view.js';
 
 let t: TestContext;

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
-import { LONG_SESSIONS } from '../../checks/testSupport.js';
+import { LONG_SESSIONS } from '../../../test/support/checks.js';
 import { componentUptime } from '../public/view.js';
 import { DAY_MS, utcDate } from '../uptime.js';
 import { recordStatusInterval } from './rollups.js';
 import { refreshSnapshot } from './snapshot.js';
-import { checkComponent, createPage, type User } from '../testSupport.js';
+import { checkComponent, createPage, type User } from '../../../test/support/statuspages.js';
 
 let t: TestContext;
 let user: User;

@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
-import type { TestContext } from '../../test/harness.js';
-import { handleAlertMessages } from '../alerting/dispatch.js';
-import { runSweep } from '../sweep/index.js';
-import { OUTBOX_GRACE_MS } from './relay.js';
+import type { TestContext } from '../harness.js';
+import { handleAlertMessages } from '../../core/alerting/dispatch.js';
+import { runSweep } from '../../core/sweep/index.js';
+import { OUTBOX_GRACE_MS } from '../../core/outbox/relay.js';
 
 /** Shared fault injection of the outbox tests (not a test file itself). */
 

@@ -1,6 +1,6 @@
-import type { TestContext } from '../../test/harness.js';
-import { createCheck, expectStatus, inboundBody, type User } from '../checks/testSupport.js';
-import type { Component, StatusPage } from './schema.js';
+import type { TestContext } from '../harness.js';
+import { createCheck, expectStatus, inboundBody, type User } from './checks.js';
+import type { Component, StatusPage } from '../../core/statuspages/schema.js';
 
 /** Shared steps of the status page tests (not a test file itself). */
 export { expectStatus, type User };
