@@ -32,8 +32,17 @@ function keepOnlyImports({ types: t }) {
   };
 }
 
+/** JSX only in .tsx: in a .ts file `<T>x` is a type assertion. */
+function jsxInTsx() {
+  return {
+    manipulateOptions(opts, parserOpts) {
+      if (typeof opts.filename === 'string' && opts.filename.endsWith('.tsx')) parserOpts.plugins.push('jsx');
+    },
+  };
+}
+
 module.exports = {
   babelrc: false,
   configFile: false,
-  plugins: [['@babel/plugin-syntax-typescript', {}], keepOnlyImports],
+  plugins: [['@babel/plugin-syntax-typescript', {}], jsxInTsx, keepOnlyImports],
 };

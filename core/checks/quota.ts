@@ -3,7 +3,10 @@ import { planLimitExceeded } from '../auth/plans.js';
 import type { Deps } from '../deps.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { listWorkspaceChecks } from './repository.js';
-import type { CheckMode } from './rules.js';
+import type { CheckItem } from '../store/entities/check.js';
+
+// Not rules.ts' CheckMode: rules.ts takes the slots, so it imports this file.
+type CheckMode = CheckItem['checkMode'];
 
 /**
  * How many live checks (and outbound checks) a workspace holds, as one counter item per

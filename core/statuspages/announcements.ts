@@ -7,7 +7,7 @@ import type { AnnouncementItem } from '../store/entities/announcement.js';
 import { transitionAnnouncement, type AnnouncementEffect, type AnnouncementInput, type AnnouncementState } from './announcementTransition.js';
 import type { AnnouncementEntry, AnnouncementListQuery, AnnouncementV1, AnnouncementView } from './announcementSchema.js';
 import { requirePageComponents } from './components.js';
-import { loadStatusPage } from './pages.js';
+import { loadStatusPage } from './load.js';
 import { entryKey, listPageAnnouncements, readTimeline, type TimelineRow } from './store/announcementStore.js';
 import { refreshSnapshot } from './store/snapshot.js';
 

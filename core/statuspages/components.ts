@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import type { StatusComponentItem } from '../store/entities/statusComponent.js';
 import { reorderProblem, type Component, type ComponentCreate, type ComponentUpdate } from './schema.js';
 import { byPosition, readComponents, refreshSnapshot, targetKeyOf } from './store/snapshot.js';
-import { loadStatusPage } from './pages.js';
+import { loadStatusPage } from './load.js';
 
 export const toComponent = (c: StatusComponentItem): Component => ({
   id: c.componentId,

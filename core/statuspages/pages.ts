@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { badRequest, conflict } from '../http/errors.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import { retryOnConflict } from '../store/conditional.js';
 import type { StatusPageItem } from '../store/entities/statusPage.js';
@@ -14,6 +14,7 @@ import { byPosition, readComponents, refreshSnapshot } from './store/snapshot.js
 import { toComponent } from './components.js';
 import { forgetPage } from './store/viewCache.js';
 import { deletePageAnnouncements } from './announcements.js';
+import { loadStatusPage } from './load.js';
 
 export const SLUG_SCOPE = 'status-page-slug';
 export const DOMAIN_SCOPE = 'status-page-domain';
@@ -105,14 +106,6 @@ export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promi
     .go();
   await refreshSnapshot(deps, statusPageId);
   return created.data;
-}
-
-/** A page the caller may see at `minimum`; unknown and foreign ids are both 404. */
-export async function loadStatusPage(ctx: Ctx, statusPageId: number, minimum: 'VIEWER' | 'MEMBER' | 'ADMIN' = 'VIEWER'): Promise<StatusPageItem> {
-  const page = (await ctx.deps.store.entities.statusPage.get({ statusPageId }).go({ consistent: true })).data;
-  if (!page) throw notFound('Status page');
-  await authorize(ctx.deps, ctx.actor, page.workspaceId, minimum, 'Status page');
-  return page;
 }
 
 export async function listStatusPages(ctx: Ctx, requestedWorkspaceId: number | undefined): Promise<StatusPageItem[]> {

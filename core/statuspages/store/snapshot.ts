@@ -6,79 +6,16 @@ import type { StatusPageItem } from '../../store/entities/statusPage.js';
 import type { StatusComponentItem } from '../../store/entities/statusComponent.js';
 import type { AnnouncementItem } from '../../store/entities/announcement.js';
 import { computePageStatus, type CheckSnapshot, type MaintenanceHold, type PageStatusSnapshot } from '../componentStatus.js';
-import type { AnnouncementImpact, AnnouncementStatus } from '../announcementSchema.js';
 import { sanitizeTenantHtml } from '../render/sanitize.js';
-import type { DayRollup, MaintenanceSpan, ObservedState } from '../uptime.js';
+import type { MaintenanceSpan } from '../uptime.js';
 import { listPageAnnouncements, readTimeline } from './announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from './rollups.js';
+import type { CheckUptime, PageSnapshot, SnapshotAnnouncement, SnapshotComponent, SnapshotPage } from './snapshotShape.js';
 import { cachedSnapshot, forgetPage, rememberSnapshot } from './viewCache.js';
 
 const LATENCY_WARNING_MS = 3_600_000;
 
-export type SnapshotPage = {
-  id: number;
-  workspaceId: number;
-  name: string;
-  slug: string;
-  visibility: StatusPageItem['visibility'];
-  passwordVersion: number;
-  enabled: boolean;
-  customDomain: string | null;
-  customDomainVerifiedAt: string | null;
-  logoUrl: string | null;
-  faviconUrl: string | null;
-  primaryColor: string | null;
-  backgroundColor: string | null;
-  headerHtml: string | null;
-  footerHtml: string | null;
-  showUptimeHistory: boolean;
-  uptimeHistoryDays: number;
-  showIncidentHistory: boolean;
-};
-
-export type SnapshotComponent = {
-  id: number;
-  name: string;
-  description: string | null;
-  groupName: string | null;
-  position: number;
-  showUptimeBar: boolean;
-  checkId: number | null;
-  projectId: number | null;
-  dependencyId: number | null;
-  createdAt: string;
-};
-
-export type SnapshotAnnouncement = {
-  id: number;
-  publicId: string;
-  title: string;
-  status: AnnouncementStatus;
-  impact: AnnouncementImpact | null;
-  componentIds: number[];
-  scheduledFor: string | null;
-  scheduledUntil: string | null;
-  resolvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  updates: { id: number; status: AnnouncementStatus | null; body: string; createdAt: string }[];
-};
-
-export type CheckUptime = { days: DayRollup[]; cursor: { state: ObservedState; since: string } | null; maintenance: MaintenanceSpan[] };
-
-/** Everything a public request needs, in one item (entities/statusPageSnapshot.ts). */
-export type PageSnapshot = {
-  page: SnapshotPage;
-  components: SnapshotComponent[];
-  checks: CheckSnapshot[];
-  dependenciesDown: number[];
-  maintenance: MaintenanceHold[];
-  announcements: SnapshotAnnouncement[];
-  uptime: Record<string, CheckUptime>;
-  /** The statuses at build time: the next build's diff yields component.status_changed once. */
-  statuses: PageStatusSnapshot;
-  builtAt: string;
-};
+export type { CheckUptime, PageSnapshot, SnapshotAnnouncement, SnapshotComponent, SnapshotPage } from './snapshotShape.js';
 
 export const pageFields = (page: StatusPageItem): SnapshotPage => ({
   id: page.statusPageId,

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/service.js';
-import type { PageSnapshot } from './snapshot.js';
+import type { PageSnapshot } from './snapshotShape.js';
 
 /**
  * A few seconds of memory in front of the public reads: slug/domain -> page id, page id ->
