@@ -9,6 +9,7 @@ import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type Ou
 import { pauseCheck, resumeCheck } from './pause.js';
 import { loadCheck, pageChecks, updateCheckGuarded, type CheckListScope } from './repository.js';
 import type { Ctx } from '../context.js';
+import type { Deps } from '../deps.js';
 import { assertAssociation, draftOf, resolveCheckType, type CheckDraft, type CheckMode } from './rules.js';
 import type { DashboardCheckCreate, DashboardCheckUpdate } from './schema.js';
 

@@ -8,7 +8,7 @@ import { notFound } from '../http/errors.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { lockOwner } from '../store/locks.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
-import { releaseDependencySlot, tryTakeDependencySlot } from './quota.js';
+import { releaseDependencySlot, tryTakeDependencySlot } from './dependencyQuota.js';
 
 /** The lock scope that makes a dependency name unique in a workspace; its owner is the dependency id. */
 export const dependencyNameScope = (workspaceId: number): string => `dependency-name#${workspaceId}`;

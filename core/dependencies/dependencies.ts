@@ -1,4 +1,4 @@
-import { releaseDependencySlot, takeDependencySlot } from './quota.js';
+import { releaseDependencySlot, takeDependencySlot } from '../checks/dependencyQuota.js';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import { listWorkspaceChecks, updateCheckGuarded } from '../checks/repository.js';

@@ -7,7 +7,8 @@ import { isConditionalFailure } from '../store/conditional.js';
  * How many dependencies a workspace holds, as one counter item: a new dependency (manual or
  * reported by a ping payload) takes a slot with `ADD` on the condition that the count is below
  * the plan's limit, a delete gives it back. Exact under concurrent reports, one write each. The
- * item is seeded from the workspace's dependencies the first time it is needed.
+ * item is seeded from the workspace's dependencies the first time it is needed. It lives beside
+ * the dependency registry (reports take slots) in checks, below the dependencies resource.
  */
 const key = (workspaceId: number) => ({ pk: `dependencyQuota#${workspaceId}`, sk: 'quota' });
 
