@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { schedule } from '../escalation/testSupport.js';
-import { createPage } from '../statuspages/testSupport.js';
-import { callTool, connect, ok, serveApp } from './testSupport.js';
+import { schedule } from '../../test/support/escalation.js';
+import { createPage } from '../../test/support/statuspages.js';
+import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 type Page<T> = { items: T[]; total: number; remaining: number; nextPage: number | null };
