@@ -180,7 +180,7 @@ async function pingBenchmark(endpoint: string, storePid: number | undefined, dat
       print('store_rss_mb', processRssMb(storePid), 0);
     }
     if (ONLY.has('scale')) {
-      const scale = await checkScale(deps, target.actor, target.projectId, { count: SCALE_CHECKS, clients: 4, listPages: 200 });
+      const scale = await checkScale(deps, target.actor, { count: SCALE_CHECKS, clients: 4, listPages: 200 });
       print('check_create_ms_p99', scale.createP99Ms);
       print('check_create_ms_p99_first_1000', scale.createP99FirstMs);
       print('check_create_ms_p99_last_1000', scale.createP99LastMs);

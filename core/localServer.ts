@@ -50,6 +50,8 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   await tidyCheckRefs(deps);
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
+  // The embedded store is this process's alone: leases found now belong to a process that died.
+  if (store) await deps.queue.reclaimLeases();
   deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {

@@ -10,21 +10,28 @@ const toNote = (n: IncidentNoteItem, author: Author) => ({
   id: n.noteId,
   incidentId: n.incidentId,
   body: n.body,
-  authorId: n.authorId,
+  authorId: n.authorId ?? null,
   author,
+  authorApiKey: n.authorApiKeyId !== undefined ? { id: n.authorApiKeyId, name: n.authorApiKeyName ?? '' } : null,
   createdAt: n.createdAt,
   updatedAt: n.updatedAt,
 });
 
-async function authorOf(ctx: Ctx, userId: number): Promise<Author> {
+async function authorOf(ctx: Ctx, userId: number | undefined): Promise<Author> {
+  if (userId === undefined) return null;
   const user = (await ctx.deps.store.entities.user.get({ userId }).go()).data;
   return user ? { id: user.userId, email: user.email } : null;
 }
 
-/** Notes are written by people: the dashboard surface only, so the actor is a user. */
+/** Notes are changed by the person who wrote them (the dashboard surface, so a user). */
 function authorId(ctx: Ctx): number {
-  if (ctx.actor.kind !== 'user') throw forbidden('Notes are written by users');
+  if (ctx.actor.kind !== 'user') throw forbidden('Notes are changed by the user who wrote them');
   return ctx.actor.userId;
+}
+
+/** Who writes a new note: a user, or an API key (an assistant through MCP), named on the note. */
+function newNoteAuthor(ctx: Ctx): { authorId?: number; authorApiKeyId?: number; authorApiKeyName?: string } {
+  return ctx.actor.kind === 'user' ? { authorId: ctx.actor.userId } : { authorApiKeyId: ctx.actor.apiKeyId, authorApiKeyName: ctx.actor.name };
 }
 
 export async function listNotes(ctx: Ctx, incidentId: number) {
@@ -33,21 +40,21 @@ export async function listNotes(ctx: Ctx, incidentId: number) {
     .filter((n) => n.deletedAt === undefined)
     .sort((a, b) => a.noteId - b.noteId);
   const authors = new Map<number, Promise<Author>>();
-  for (const n of notes) if (!authors.has(n.authorId)) authors.set(n.authorId, authorOf(ctx, n.authorId));
-  return Promise.all(notes.map(async (n) => toNote(n, (await authors.get(n.authorId)) ?? null)));
+  for (const n of notes) if (n.authorId !== undefined && !authors.has(n.authorId)) authors.set(n.authorId, authorOf(ctx, n.authorId));
+  return Promise.all(notes.map(async (n) => toNote(n, n.authorId === undefined ? null : ((await authors.get(n.authorId)) ?? null))));
 }
 
 export async function createNote(ctx: Ctx, incidentId: number, body: string) {
   const incident = await loadIncident(ctx, incidentId, 'MEMBER');
-  const userId = authorId(ctx);
+  const author = newNoteAuthor(ctx);
   const iso = ctx.deps.clock.now().toISOString();
   const noteId = await ctx.deps.store.nextId('incidentNote');
   const created = (
     await ctx.deps.store.entities.incidentNote
-      .create({ incidentId, noteId, workspaceId: incident.workspaceId, authorId: userId, body, createdAt: iso, updatedAt: iso })
+      .create({ incidentId, noteId, workspaceId: incident.workspaceId, ...author, body, createdAt: iso, updatedAt: iso })
       .go()
   ).data;
-  return toNote(created, await authorOf(ctx, userId));
+  return toNote(created, await authorOf(ctx, author.authorId));
 }
 
 /** The live note, if the caller wrote it: another member's note is 403, a deleted one 404. */

@@ -83,8 +83,9 @@ export const IncidentNote = z
     id: z.number().int(),
     incidentId: z.number().int(),
     body: z.string(),
-    authorId: z.number().int(),
+    authorId: z.number().int().nullable().describe('null when an API key wrote the note (authorApiKey says which)'),
     author: z.object({ id: z.number().int(), email: z.string() }).nullable(),
+    authorApiKey: z.object({ id: z.number().int(), name: z.string() }).nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -28,6 +28,7 @@ const WRITE = [
   'declare_incident',
   'acknowledge_incident',
   'resolve_incident',
+  'add_incident_note',
   'open_deployment',
   'end_deployment',
   'open_maintenance_window',
@@ -45,6 +46,7 @@ const WRITE_HINTS: Record<string, [boolean, boolean]> = {
   declare_incident: [false, false],
   acknowledge_incident: [false, true],
   resolve_incident: [true, true],
+  add_incident_note: [false, false],
   open_deployment: [true, false],
   end_deployment: [true, true],
   open_maintenance_window: [true, false],
@@ -180,7 +182,7 @@ describe('tool groups (?tools=)', () => {
   it('loads only read tools, only some areas, or named tools', async () => {
     expect(await names('read')).toEqual([...READ].sort());
     expect(await names('incidents,checks')).toEqual(
-      ['list_incidents', 'get_incident', 'declare_incident', 'acknowledge_incident', 'resolve_incident', 'explain_check', 'list_checks', 'get_check', 'create_job', 'create_http_check', 'pause_check', 'resume_check'].sort(),
+      ['list_incidents', 'get_incident', 'declare_incident', 'acknowledge_incident', 'resolve_incident', 'add_incident_note', 'explain_check', 'list_checks', 'get_check', 'create_job', 'create_http_check', 'pause_check', 'resume_check'].sort(),
     );
     expect(await names('read,incidents')).toEqual(['get_incident', 'list_incidents']);
     expect(await names('explain_check,whoami')).toEqual(['explain_check', 'whoami']);

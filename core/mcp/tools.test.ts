@@ -77,6 +77,12 @@ describe('every tool, called by a read_write key', () => {
     expect(detail.data.timeline.map((e) => e.type)).toEqual(['OPENED', 'ACKNOWLEDGED', 'RESOLVED']);
     expect(detail.data).toMatchObject({ earlierEvents: 0, notes: [] });
     expect(detail.text).toContain('Backups failing');
+
+    // A note written through MCP is the key's, and get_incident names it so.
+    const note = await ok<{ note: { id: number; body: string } }>(a, 'add_incident_note', { incidentId: id, body: 'Restarted the backup host' });
+    expect(note.data.note.body).toBe('Restarted the backup host');
+    const withNote = await ok<{ notes: { id: number; author: string | null; body: string }[] }>(a, 'get_incident', { incidentId: id });
+    expect(withNote.data.notes).toEqual([expect.objectContaining({ id: note.data.note.id, body: 'Restarted the backup host', author: expect.stringMatching(/^API key "/) })]);
   });
 
   it('opens, lists and ends deployments and maintenance windows, and sums the workspace up', async () => {
@@ -132,6 +138,7 @@ describe('workspace scoping', () => {
       ['get_incident', { incidentId: incident.id }],
       ['acknowledge_incident', { incidentId: incident.id }],
       ['resolve_incident', { incidentId: incident.id }],
+      ['add_incident_note', { incidentId: incident.id, body: 'not yours' }],
       ['list_incidents', { checkId: job.id }],
       ['list_incidents', { projectId: owner.projectId }],
       ['list_checks', { projectId: owner.projectId }],

@@ -28,9 +28,12 @@ async function describe(client: DynamoDBDocumentClient, tableName: string): Prom
   }
 }
 
+/** The table and every index ACTIVE: an index added in place backfills first, and writes during that can fail (DynamoDB Local). */
 async function waitActive(client: DynamoDBDocumentClient, tableName: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await describe(client, tableName))?.TableStatus === 'ACTIVE') return;
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const table = await describe(client, tableName);
+    const indexesReady = (table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === undefined || index.IndexStatus === 'ACTIVE');
+    if (table?.TableStatus === 'ACTIVE' && indexesReady) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`table ${tableName} did not become active`);

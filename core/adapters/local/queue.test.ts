@@ -58,6 +58,23 @@ describe('the local queue keeps its messages in the store', () => {
     expect(await restarted.pending('alerts')).toEqual([]);
   });
 
+  it('lets a runtime that owns its store alone take back a dead runtime\'s leases at boot, without waiting out the timeout', async () => {
+    const dying = runtime();
+    dying.consume('alerts', () => new Promise(() => undefined));
+    await dying.publish('alerts', [{ marker: 'leased-at-crash' }]);
+    void dying.deliverDue();
+    await expect.poll(async () => (await dying.pending('alerts')).filter((m) => m.leased)).toHaveLength(1);
+
+    const restarted = runtime();
+    const seen = recorder();
+    restarted.consume('alerts', seen.consumer);
+    expect(await restarted.reclaimLeases()).toBe(1);
+    await restarted.deliverDue();
+    expect(mine(seen.seen, 'leased-at-crash')).toEqual([expect.objectContaining({ receiveCount: 2 })]);
+    expect(await restarted.pending('alerts')).toEqual([]);
+    expect(await restarted.reclaimLeases()).toBe(0);
+  });
+
   it(`dead-letters a poison message after ${MAX_RECEIVE_COUNT} receives, across restarts`, async () => {
     const { seen, consumer } = recorder((messages) => ({ failedIds: messages.map((m) => m.id) }));
     let queue = runtime();

@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import type { Clock } from '../../clock.js';
-import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
+import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
@@ -205,6 +205,33 @@ export class LocalQueue implements Queue {
       else if (item.receiveCount >= this.maxReceives) await this.deadLetter(queue, item);
       else await this.retryLater(queue, item, retryAfter[item.messageId]);
     }
+  }
+
+  /**
+   * Makes every leased message visible now. Only for a runtime that owns its store alone (`npm start`
+   * on its own data directory, whose store process takes an exclusive lock): any lease found at boot
+   * was taken by a process that is gone, so its messages need not wait out the visibility timeout.
+   * Conditional on the receive count read, so a message settled meanwhile is left alone.
+   */
+  async reclaimLeases(): Promise<number> {
+    const { queueMessage } = this.options.store.entities;
+    const nowIso = this.options.clock.now().toISOString();
+    let reclaimed = 0;
+    for (const queue of QUEUE_NAMES) {
+      // Leased messages carry their lease end as visibleAt, so they sort after now.
+      const future = (await queueMessage.query.visible({ lane: queue }).gt({ visibleAt: nowIso }).go({ pages: 'all' })).data;
+      for (const item of future.filter((message) => message.leased)) {
+        await this.settle(async () => {
+          await queueMessage
+            .patch({ lane: queue, messageId: item.messageId })
+            .set({ visibleAt: nowIso, leased: false })
+            .where((attr, op) => `${op.eq(attr.receiveCount, item.receiveCount)} AND ${op.eq(attr.leased, true)}`)
+            .go();
+          reclaimed++;
+        });
+      }
+    }
+    return reclaimed;
   }
 
   /** Each settle is conditional on the receive it answers: a lease that lapsed meanwhile is someone else's now. */

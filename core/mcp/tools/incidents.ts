@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { declareIncident } from '../../incidents/declare.js';
 import { acknowledgeIncident, getIncident, incidentTimeline, listIncidents, resolveIncident } from '../../incidents/incidents.js';
-import { listNotes } from '../../incidents/notes.js';
-import { IncidentCreate } from '../../incidents/schema.js';
+import { createNote, listNotes } from '../../incidents/notes.js';
+import { IncidentCreate, NoteBody } from '../../incidents/schema.js';
 import { keyWorkspace } from '../key.js';
 import { Id, IncidentSummary, PageArgs, PageInfo, TimelineEvent } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
@@ -65,7 +65,7 @@ const getIncidentTool = defineTool({
     const timeline = events.slice(-TIMELINE_EVENTS).map((e) => ({ type: e.type, message: e.message, occurredAt: e.occurredAt }));
     const shownNotes = notes.slice(-NOTES).map((n) => ({
       id: n.id,
-      author: n.author?.email ?? null,
+      author: n.author?.email ?? (n.authorApiKey ? `API key "${n.authorApiKey.name}"` : null),
       body: n.body.length > NOTE_CHARS ? `${n.body.slice(0, NOTE_CHARS)}…` : n.body,
       createdAt: n.createdAt,
     }));
@@ -137,4 +137,18 @@ const resolveIncidentTool = defineTool({
   },
 });
 
-export const incidentTools: Tool[] = [listIncidentsTool, getIncidentTool, declareIncidentTool, acknowledgeIncidentTool, resolveIncidentTool];
+const addIncidentNoteTool = defineTool({
+  name: 'add_incident_note',
+  area: 'incidents',
+  title: 'Add a note to an incident',
+  description: 'Adds a note to an incident\'s notes, written by this API key (named on the note). Each call adds a note.',
+  input: z.object({ incidentId: Id, body: NoteBody.shape.body }),
+  output: z.object({ note: z.object({ id: z.number().int(), incidentId: z.number().int(), body: z.string(), createdAt: z.string() }) }),
+  effect: { destructive: false, idempotent: false },
+  async run(ctx, { incidentId, body }) {
+    const note = await createNote(ctx, incidentId, body);
+    return { data: { note: { id: note.id, incidentId: note.incidentId, body: note.body, createdAt: note.createdAt } }, text: `Note ${note.id} added to incident ${incidentId}` };
+  },
+});
+
+export const incidentTools: Tool[] = [listIncidentsTool, getIncidentTool, declareIncidentTool, acknowledgeIncidentTool, resolveIncidentTool, addIncidentNoteTool];

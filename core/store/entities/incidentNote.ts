@@ -9,7 +9,10 @@ export const createIncidentNoteEntity = (config: EntityConfiguration) =>
         incidentId: { type: 'number', required: true },
         noteId: { type: 'number', required: true },
         workspaceId: { type: 'number', required: true },
-        authorId: { type: 'number', required: true },
+        /** The user who wrote it; absent when an API key wrote it (through MCP). */
+        authorId: { type: 'number' },
+        authorApiKeyId: { type: 'number' },
+        authorApiKeyName: { type: 'string' },
         body: { type: 'string', required: true },
         deletedAt: { type: 'string' },
         createdAt: { type: 'string', required: true },
