@@ -4,23 +4,11 @@ import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { StatusComponentItem } from '../store/entities/statusComponent.js';
 import { reorderProblem, type Component, type ComponentCreate, type ComponentUpdate } from './schema.js';
-import { byPosition, readComponents, refreshSnapshot, targetKeyOf } from './store/snapshot.js';
+import { byPosition, componentFields, readComponents, refreshSnapshot, targetKeyOf } from './store/snapshot.js';
 import { loadStatusPage } from './load.js';
 
-export const toComponent = (c: StatusComponentItem): Component => ({
-  id: c.componentId,
-  statusPageId: c.statusPageId,
-  name: c.name,
-  description: c.description ?? null,
-  groupName: c.groupName ?? null,
-  position: c.position,
-  showUptimeBar: c.showUptimeBar,
-  checkId: c.checkId ?? null,
-  projectId: c.projectId ?? null,
-  dependencyId: c.dependencyId ?? null,
-  createdAt: c.createdAt,
-  updatedAt: c.updatedAt,
-});
+/** The dashboard's component: the snapshot's fields plus where it belongs and when it last changed. */
+export const toComponent = (c: StatusComponentItem): Component => ({ ...componentFields(c), statusPageId: c.statusPageId, updatedAt: c.updatedAt });
 
 type Target = { checkId?: number | undefined; projectId?: number | undefined; dependencyId?: number | undefined };
 
