@@ -53,6 +53,7 @@ async function drop(client: DynamoDBDocumentClient, tableName: string): Promise<
 async function copy(client: DynamoDBDocumentClient, from: string, to: string): Promise<void> {
   let start: Record<string, unknown> | undefined;
   do {
+    // A migration copies a whole table: the one place DESIGN 1 allows a Scan.
     const page = await client.send(new ScanCommand({ TableName: from, ...(start ? { ExclusiveStartKey: start } : {}) }));
     const items = (page.Items ?? []).filter((item) => !(item.pk === COMPLETE_MARK.pk && item.sk === COMPLETE_MARK.sk));
     for (let i = 0; i < items.length; i += BATCH) {
