@@ -34,21 +34,30 @@ async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly number
   return new Map(entries.filter((e) => e !== undefined));
 }
 
-async function routingFor(deps: Deps, policy: EscalationPolicyItem, projectId: number) {
-  const project = (await deps.store.entities.project.get({ projectId }).go()).data;
-  if (!project || project.workspaceId !== policy.workspaceId) throw notFound('Project');
+/**
+ * How an incident of `projectId` is routed (design/alerting.md): choosePolicy over the workspace's
+ * policies, the project's legacy rules and the channels. The chosen policy comes with its item.
+ * One read path for the simulation, the assistant surface and the engine.
+ */
+export async function routeProject(deps: Deps, workspaceId: number, projectId: number) {
   const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
   const [policies, rules, channels] = await Promise.all([
-    escalationPolicy.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
+    escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
     escalationRule.query.byProject({ projectId }).go({ pages: 'all' }),
-    alertChannel.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
+    alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
   ]);
-  const choice = choosePolicy(
+  return choosePolicy(
     projectId,
-    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []) })),
+    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []), item: p })),
     rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled })),
     channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
   );
+}
+
+async function routingFor(deps: Deps, policy: EscalationPolicyItem, projectId: number) {
+  const project = (await deps.store.entities.project.get({ projectId }).go()).data;
+  if (!project || project.workspaceId !== policy.workspaceId) throw notFound('Project');
+  const choice = await routeProject(deps, policy.workspaceId, projectId);
   return { kind: choice.kind, policyId: choice.kind === 'policy' ? choice.policy.id : null };
 }
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../context.js';
-import { choosePolicy } from '../../escalation/choose.js';
+import { routeProject } from '../../escalation/simulate.js';
 import { stepsOf } from '../../escalation/policies.js';
 import { readSchedule } from '../../oncall/schedules.js';
 import { onCallOf, whoIsOnCall, type OnCallNow } from '../../oncall/views.js';
@@ -79,18 +79,7 @@ export async function onCallForProject(ctx: Ctx, projectId: number | null): Prom
   if (projectId === null) return NO_SCHEDULE;
   const { deps } = ctx;
   const workspaceId = keyWorkspace(ctx);
-  const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
-  const [policies, rules, channels] = await Promise.all([
-    escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
-    escalationRule.query.byProject({ projectId }).go({ pages: 'all' }),
-    alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
-  ]);
-  const choice = choosePolicy(
-    projectId,
-    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []), item: p })),
-    rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled })),
-    channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
-  );
+  const choice = await routeProject(deps, workspaceId, projectId);
   if (choice.kind !== 'policy') return NO_SCHEDULE;
   const policyItem = choice.policy.item;
   const policy = { id: policyItem.policyId, name: policyItem.name };

@@ -4,6 +4,7 @@ import { overallIndicator, type ComponentStatus } from '../componentStatus.js';
 import { renderMarkdown, singleLine } from '../render/sanitize.js';
 import { listPageAnnouncements } from '../store/announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from '../store/rollups.js';
+import type { SnapshotPage } from '../store/snapshotShape.js';
 import { snapshotAnnouncement, statusesAt, type CheckUptime, type PageSnapshot, type SnapshotAnnouncement, type SnapshotComponent } from '../store/snapshot.js';
 import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, type UptimeRead } from '../uptime.js';
 
@@ -31,19 +32,11 @@ export type PublicAnnouncement = {
 export type PublicComponent = { id: number; name: string; description: string | null; groupName: string | null; position: number; status: ComponentStatus; showUptimeBar: boolean };
 
 export type PublicPage = {
-  page: {
-    name: string;
-    slug: string;
-    logoUrl: string | null;
-    faviconUrl: string | null;
-    primaryColor: string | null;
-    backgroundColor: string | null;
-    headerHtml: string | null;
-    footerHtml: string | null;
-    showUptimeHistory: boolean;
-    uptimeHistoryDays: number;
-    showIncidentHistory: boolean;
-  };
+  /** What a page shows the public of itself: never its visibility, password version or domain state. */
+  page: Pick<
+    SnapshotPage,
+    'name' | 'slug' | 'logoUrl' | 'faviconUrl' | 'primaryColor' | 'backgroundColor' | 'headerHtml' | 'footerHtml' | 'showUptimeHistory' | 'uptimeHistoryDays' | 'showIncidentHistory'
+  >;
   status: { indicator: string; description: string };
   components: PublicComponent[];
   activeAnnouncements: PublicAnnouncement[];
