@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { instant } from '../instant.js';
 import { CHECK_STATUSES } from '../store/entities/check.js';
-import { STATUS_CHANGE_CAUSES } from './statusMessage.js';
+import { STATUS_CHANGE_CAUSES, type StatusChangedMessage } from './statusMessage.js';
 
 export { STATUS_CHANGE_CAUSES, statusChangedMessage, statusChangeOwed, type StatusChangeCause } from './statusMessage.js';
 
@@ -23,6 +23,9 @@ export const CheckStatusChanged = z.object({
   cause: z.enum(STATUS_CHANGE_CAUSES),
 });
 export type CheckStatusChanged = z.infer<typeof CheckStatusChanged>;
+/** The builder in statusMessage.ts (zod-free, for the ping path) makes exactly what this schema reads. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const STATUS_MESSAGE_MATCHES_SCHEMA: Same<StatusChangedMessage, CheckStatusChanged> = true;
 
 /** A ping payload reported dependencies: `down` opens a DEPENDENCY_DOWN incident, `ok` resolves it. */
 export const DependenciesReported = z.object({

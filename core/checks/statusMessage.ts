@@ -1,6 +1,5 @@
 import { outboxWrite, type OutboxWrite } from '../outbox/owe.js';
 import type { CheckItem } from '../store/entities/check.js';
-import type { CheckStatusChanged } from './events.js';
 
 /*
  * Building a `check.status_changed` without its schema (events.ts holds the schemas the incident
@@ -11,6 +10,18 @@ import type { CheckStatusChanged } from './events.js';
 export const STATUS_CHANGE_CAUSES = ['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE'] as const;
 export type StatusChangeCause = (typeof STATUS_CHANGE_CAUSES)[number];
 
+/** A `check.status_changed` as built here; events.ts holds its schema to exactly this shape. */
+export type StatusChangedMessage = {
+  type: 'check.status_changed';
+  checkId: number;
+  workspaceId: number;
+  projectId: number | null;
+  from: CheckItem['status'];
+  to: CheckItem['status'];
+  at: string;
+  cause: StatusChangeCause;
+};
+
 type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
 
 /** The one way to build a `check.status_changed`. */
@@ -20,7 +31,7 @@ export function statusChangedMessage(
   to: CheckItem['status'],
   cause: StatusChangeCause,
   at: Date,
-): CheckStatusChanged {
+): StatusChangedMessage {
   return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
 }
 
