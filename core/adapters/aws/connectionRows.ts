@@ -5,7 +5,7 @@ import type { Store } from '../../store/service.js';
 /**
  * The two reads and the delete a broadcast makes on the connection registry
  * (streamConnections.ts), as plain requests in exactly the keys the streamConnection entity
- * writes (v2; connectionRows.test.ts holds them to the entity's own requests). Plain, so the ping
+ * writes (v2; connectionRows.test.ts reads and cleans rows the entity wrote). Plain, so the ping
  * Lambda broadcasts without loading ElectroDB; every runtime uses these same functions.
  */
 type Table = Pick<Store, 'hot' | 'table'>;
