@@ -1,4 +1,5 @@
 import { Feed } from 'feed';
+import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { escapeHtml, renderMarkdown, singleLine } from '../render/sanitize.js';
 import { listPageAnnouncements } from '../store/announcementStore.js';
@@ -55,13 +56,17 @@ export function timelineHtml(a: SnapshotAnnouncement): string {
     .join('\n<hr>\n');
 }
 
-export type FeedLinks = { rss: string; atom: string };
+/** An entry's title as a reader should show it: one line, only characters XML can carry. */
+export const entryTitle = (title: string): string => singleLine(xmlSafe(title));
 
-function buildFeed(deps: Deps, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): Feed {
+export type FeedLinks = { rss: string; atom: string };
+type FeedConfig = Pick<Config, 'publicUrl'>;
+
+function buildFeed(config: FeedConfig, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): Feed {
   const { page } = snapshot;
-  const home = pageUrlOf(deps.config, page.slug);
+  const home = pageUrlOf(config, page.slug);
   // Channel title and description are XML text (escaped by the library), not CDATA.
-  const name = xmlSafe(singleLine(page.name));
+  const name = singleLine(xmlSafe(page.name));
   const newest = announcements.reduce((latest, a) => (a.updatedAt > latest ? a.updatedAt : latest), snapshot.builtAt);
   const feed = new Feed({
     id: home,
@@ -73,7 +78,7 @@ function buildFeed(deps: Deps, snapshot: PageSnapshot, announcements: SnapshotAn
     feedLinks: { rss: links.rss, atom: links.atom },
   });
   for (const a of announcements) {
-    const title = xmlSafe(singleLine(a.title));
+    const title = entryTitle(a.title);
     feed.addItem({
       // Atom declares the title `type="html"`, and RSS readers guess (feedparser renders a title
       // that looks like HTML): a title is text, so it goes as escaped HTML in both.
@@ -90,10 +95,10 @@ function buildFeed(deps: Deps, snapshot: PageSnapshot, announcements: SnapshotAn
   return feed;
 }
 
-export function rssFeed(deps: Deps, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): string {
-  return finish(buildFeed(deps, snapshot, announcements, links).rss2());
+export function rssFeed(config: FeedConfig, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): string {
+  return finish(buildFeed(config, snapshot, announcements, links).rss2());
 }
 
-export function atomFeed(deps: Deps, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): string {
-  return finish(buildFeed(deps, snapshot, announcements, links).atom1());
+export function atomFeed(config: FeedConfig, snapshot: PageSnapshot, announcements: SnapshotAnnouncement[], links: FeedLinks): string {
+  return finish(buildFeed(config, snapshot, announcements, links).atom1());
 }

@@ -16,7 +16,7 @@ import { statusesAt, type PageSnapshot, type SnapshotAnnouncement } from '../sto
  * that drops it into HTML unescaped gets no markup from us.
  */
 
-export const pageUrlOf = (config: Config, slug: string): string => `${config.publicUrl}/status/${slug}`;
+export const pageUrlOf = (config: Pick<Config, 'publicUrl'>, slug: string): string => `${config.publicUrl}/status/${slug}`;
 
 export type WidgetSummary = {
   page: { name: string; url: string };

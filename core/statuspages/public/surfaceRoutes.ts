@@ -73,7 +73,7 @@ export function publicSurfaceRoutes() {
         const now = deps.clock.now();
         const snapshot = await requireFeedAccess(c, deps, await snapshotBySlug(deps, slug), now, c.req.valid('query').token);
         const announcements = await feedAnnouncements(deps, snapshot);
-        const body = format === 'rss' ? rssFeed(deps, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps, snapshot, announcements, feedLinks(deps, slug));
+        const body = format === 'rss' ? rssFeed(deps.config, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps.config, snapshot, announcements, feedLinks(deps, slug));
         return c.body(body, 200, {
           'Content-Type': `${type}; charset=utf-8`,
           'Cache-Control': cacheFor(snapshot),
