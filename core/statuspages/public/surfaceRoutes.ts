@@ -7,6 +7,7 @@ import type { RateLimitRule } from '../../http/rateLimit.js';
 import { createRouter } from '../../http/router.js';
 import { overallIndicator } from '../componentStatus.js';
 import { statusesAt, type PageSnapshot } from '../store/snapshot.js';
+import { cachedHtml, rememberHtml } from '../store/viewCache.js';
 import { DATA_RULE, limitPublic, requireAccess, requireFeedAccess, snapshotBySlug } from './access.js';
 import { BadgeQuery, statusBadge } from './badge.js';
 import { atomFeed, feedAnnouncements, rssFeed, type FeedLinks } from './feeds.js';
@@ -72,9 +73,17 @@ export function publicSurfaceRoutes() {
         await limitPublic(c, deps, FEED_RULES[format], slug);
         const now = deps.clock.now();
         const snapshot = await requireFeedAccess(c, deps, await snapshotBySlug(deps, slug), now, c.req.valid('query').token);
-        const announcements = await feedAnnouncements(deps, snapshot);
-        const body = format === 'rss' ? rssFeed(deps.config, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps.config, snapshot, announcements, feedLinks(deps, slug));
-        return c.body(body, 200, {
+        // A public feed is the same for every reader: built once (a query and a read per entry),
+        // then served from the view cache for its few seconds; a protected one is never shared.
+        const cacheKey = snapshot.page.visibility === 'PUBLIC' ? `${snapshot.page.id}:feed-${format}:${snapshot.builtAt}` : null;
+        let body = cacheKey === null ? undefined : cachedHtml(deps.store, cacheKey, now.getTime())?.[0];
+        if (body === undefined) {
+          const announcements = await feedAnnouncements(deps, snapshot);
+          const xml = format === 'rss' ? rssFeed(deps.config, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps.config, snapshot, announcements, feedLinks(deps, slug));
+          body = new TextEncoder().encode(xml);
+          if (cacheKey !== null) rememberHtml(deps.store, cacheKey, [body], now.getTime());
+        }
+        return c.body(new Uint8Array(body), 200, {
           'Content-Type': `${type}; charset=utf-8`,
           'Cache-Control': cacheFor(snapshot),
           'X-Content-Type-Options': 'nosniff',

@@ -68,6 +68,11 @@ describe('feeds', () => {
     expect(atom.text).not.toContain('<b>payments');
     expect(rss.text).not.toContain('<b>payments');
     expect(a.feed.links.some((l) => l.rel === 'self' && l.href.endsWith(`/public/status/${page.slug}/feed.atom`))).toBe(true);
+    // A public feed is shared from the view cache, but a new announcement shows at once.
+    t.clock.advanceSeconds(1);
+    const third = await announce(page.id, { title: 'Third', body: 'More' });
+    const again = parseFeeds([(await get(`/public/status/${page.slug}/feed.rss`)).text])[0];
+    expect(again?.entries.map((e) => e.id)).toEqual([third.publicId, second.publicId, first.publicId]);
   });
 
   it.skipIf(!hasFeedparser)('a password page: 401 without a session, the feed with ?token=', async () => {
