@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { etag } from 'hono/etag';
 import type { Deps } from '../../deps.js';
 import type { AppEnv } from '../../http/env.js';
 import { jsonResponse } from '../../http/openapi.js';
@@ -57,6 +58,8 @@ async function pageFor(c: Context<AppEnv>, rule: RateLimitRule, slug: string): P
 export function publicSurfaceRoutes() {
   const r = createRouter();
   for (const format of ['rss', 'atom'] as const) {
+    // Feed readers poll: an unchanged feed answers 304 to If-None-Match (after the limit counted it).
+    r.use(`/:slug/feed.${format}`, etag());
     const type = format === 'rss' ? 'application/rss+xml' : 'application/atom+xml';
     r.openapi(
       createRoute({

@@ -70,10 +70,16 @@ describe('feeds', () => {
     expect(atom.text).not.toContain('<b>payments');
     expect(rss.text).not.toContain('<b>payments');
     expect(a.feed.links.some((l) => l.rel === 'self' && l.href.endsWith(`/public/status/${page.slug}/feed.atom`))).toBe(true);
+    // Readers that poll with the ETag get 304 while nothing changed.
+    const tag = rss.headers.get('etag');
+    expect(tag).toBeTruthy();
+    expect((await get(`/public/status/${page.slug}/feed.rss`, { ...fresh(), 'if-none-match': tag ?? '' })).status).toBe(304);
     // A public feed is shared from the view cache, but a new announcement shows at once.
     t.clock.advanceSeconds(1);
     const third = await announce(page.id, { title: 'Third', body: 'More' });
-    const again = parseFeeds([(await get(`/public/status/${page.slug}/feed.rss`)).text])[0];
+    const changed = await get(`/public/status/${page.slug}/feed.rss`, { ...fresh(), 'if-none-match': tag ?? '' });
+    expect(changed.status).toBe(200);
+    const again = parseFeeds([changed.text])[0];
     expect(again?.entries.map((e) => e.id)).toEqual([third.publicId, second.publicId, first.publicId]);
   });
 
@@ -204,8 +210,7 @@ describe('visibility of every surface', () => {
       // A member of another workspace, or an API key, sees no private page.
       expectError(await t.request('GET', `/public/status/${privatePage.slug}/${surface}`, { token: other.token, headers: fresh() }), 404);
       expectError(await t.request('GET', `/public/status/${privatePage.slug}/${surface}`, { token: await t.apiKey(user), headers: fresh() }), 404);
-      // Not for a header-less surface: feed readers of a private page have no way in, so members use the dashboard.
-      if (!surface.startsWith('feed')) expect((await t.request('GET', `/public/status/${privatePage.slug}/${surface}`, { token: user.token, headers: fresh() })).status, surface).toBe(200);
+      expect((await t.request('GET', `/public/status/${privatePage.slug}/${surface}`, { token: user.token, headers: fresh() })).status, surface).toBe(200);
     }
   });
 
