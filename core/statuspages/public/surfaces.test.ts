@@ -108,6 +108,18 @@ describe('feeds', () => {
   });
 });
 
+describe('feeds without incident history', () => {
+  it.skipIf(!hasFeedparser)('list only what the page shows: open announcements, not resolved ones', async () => {
+    const page = await createPage(t, user, { showIncidentHistory: false });
+    const old = await announce(page.id, { title: 'Old trouble', body: 'Over' });
+    expectStatus(await t.request('POST', `/status-pages/${page.id}/announcements/${old.id}/updates`, { token: user.token, body: { body: 'Resolved', status: 'RESOLVED' } }), 201);
+    const open = await announce(page.id, { title: 'Current trouble', body: 'Ongoing' });
+    const [feed] = parseFeeds([(await get(`/public/status/${page.slug}/feed.rss`)).text]);
+    expect(feed?.bozo).toBe(0);
+    expect(feed?.entries.map((e) => e.id)).toEqual([open.publicId]);
+  });
+});
+
 describe('badge', () => {
   it('draws the overall status with badge-maker, ?style=, a short cache; bad style is 400', async () => {
     const page = await createPage(t, user);
