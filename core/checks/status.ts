@@ -1,6 +1,6 @@
 import type { CheckItem } from '../store/entities/check.js';
 import type { StatusChangeCause } from './events.js';
-import { awaitsTiming, dueShardFor, plusSeconds } from './timing.js';
+import { awaitsTiming, dueShardFor, nextDueAfter, plusSeconds } from './timing.js';
 
 /**
  * Check status (DESIGN 6 and 7, spec "Check status"): every way a check's status moves, as one
@@ -28,7 +28,7 @@ export type CheckObservation =
 
 /** What the transitions read from a check. */
 export type CheckTiming = Pick<CheckItem, 'checkId' | 'status' | 'checkMode' | 'intervalSeconds' | 'graceSeconds'> &
-  Partial<Pick<CheckItem, 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused'>>;
+  Partial<Pick<CheckItem, 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused' | 'jobRules'>>;
 /** A ping never reads the grace (the ping path does not know it). */
 export type PingState = Omit<CheckTiming, 'graceSeconds'>;
 
@@ -118,7 +118,7 @@ export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome
   if (durationMs !== undefined) signal.durationMs = durationMs;
   if (!isTimed(check)) return { changes: { set: { lastPingAt: iso, lastSignalAt: iso }, remove: ['startedAt'] }, status: check.status, signal, statusChange: null };
 
-  const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
+  const nextDueAt = nextDueAfter(check, now).toISOString();
   const to: CheckStatus = kind === 'success' ? 'OK' : 'DOWN';
   const changes: StatusChanges =
     to === 'OK'
@@ -192,7 +192,7 @@ function onPause(check: CheckTiming, cause: PauseCause, now: Date): CheckTransit
  */
 function onResume(check: CheckTiming, cause: PauseCause, now: Date): CheckTransition {
   if (check.status !== 'PAUSED' || (cause === 'DEPLOYMENT' && check.deploymentPaused !== true)) return { status: check.status, changes: null, statusChange: null };
-  const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
+  const nextDueAt = nextDueAfter(check, now).toISOString();
   const set: StatusChanges['set'] = { status: 'RESUMED', updatedAt: now.toISOString(), nextDueAt };
   const changes: StatusChanges = awaitsTiming({ ...check, status: 'RESUMED' })
     ? { set: { ...set, dueShard: dueShardFor(check.checkId), dueAt: nextDueAt }, remove: ['deploymentPaused'] }

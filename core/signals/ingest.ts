@@ -132,6 +132,7 @@ async function conditionalPingUpdate(
     status: hint?.status ?? ('OK' as const),
     checkMode: hint?.checkMode ?? ('INBOUND' as const),
     intervalSeconds: hint?.intervalSeconds ?? 0,
+    jobRules: hint?.jobRules,
   };
   const observation = PING_OBSERVATIONS[kind];
   const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
@@ -166,6 +167,13 @@ async function conditionalPingUpdate(
         values[':expected'] = guess.status;
         values[':interval'] = guess.intervalSeconds;
         guards.push('#status = :expected', '#intervalSeconds = :interval');
+        // The schedule (and the other job rules) the timing was computed with.
+        names['#jobRules'] = 'jobRules';
+        if (guess.jobRules === undefined) guards.push('NOT #jobRules >= :never');
+        else {
+          values[':jobRules'] = guess.jobRules;
+          guards.push('#jobRules = :jobRules');
+        }
       }
     }
   }
@@ -217,7 +225,7 @@ async function conditionalPingUpdate(
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
+    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
     return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending };
   }
   const parsed = deps.store.entities.check.parse({ Attributes: attributes });
