@@ -12,7 +12,8 @@ import { awaitsTiming, dueShardFor, nextDueAfter, plusSeconds } from './timing.j
  */
 
 export type CheckStatus = CheckItem['status'];
-export type PingKind = 'success' | 'fail' | 'start';
+/** `log` stores its body as a LOG signal and changes nothing else. */
+export type PingKind = 'success' | 'fail' | 'start' | 'log';
 export type PauseCause = 'USER' | 'DEPLOYMENT';
 
 export type PingObservation = { type: 'ping'; kind: PingKind };
@@ -48,7 +49,7 @@ export type CheckTransition = {
 export type PingOutcome = CheckTransition & {
   /** A ping always writes (at least its dedup marker). */
   changes: StatusChanges;
-  signal: { type: 'SUCCESS' | 'FAIL' | 'START'; durationMs?: number };
+  signal: { type: 'SUCCESS' | 'FAIL' | 'START' | 'LOG'; durationMs?: number };
 };
 
 export type SweepOutcome = CheckTransition & { signal: 'SUSPECT' | 'FAIL' | null };
@@ -58,6 +59,7 @@ export const PING_OBSERVATIONS: Readonly<Record<PingKind, PingObservation>> = {
   success: { type: 'ping', kind: 'success' },
   fail: { type: 'ping', kind: 'fail' },
   start: { type: 'ping', kind: 'start' },
+  log: { type: 'ping', kind: 'log' },
 };
 
 /** A START older than this is a run that never reported back: no duration for it. */
@@ -110,6 +112,7 @@ const moved = (from: CheckStatus, to: CheckStatus): StatusChange | null => (from
  */
 export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome {
   const iso = now.toISOString();
+  if (kind === 'log') return { changes: { set: {}, remove: [] }, status: check.status, signal: { type: 'LOG' }, statusChange: null };
   if (kind === 'start') {
     return { changes: { set: { startedAt: iso }, remove: [] }, status: check.status, signal: { type: 'START' }, statusChange: null };
   }

@@ -63,6 +63,8 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         /** The last SUCCESS and FAIL pings: the 1-second dedup compares a ping with the last of its own kind only. */
         lastSuccessAt: { type: 'string' },
         lastFailAt: { type: 'string' },
+        /** The last `/log` ping (logs are never deduplicated; kept for the record). */
+        lastLogAt: { type: 'string' },
         /** A `/start` ping's time; the next SUCCESS or FAIL reports durationMs from it. */
         startedAt: { type: 'string' },
         /** Per-token ping rate limit, counted inside the ping's own conditional update. */
