@@ -54,6 +54,39 @@ describe('functions/signals.ts: the signal app behind API Gateway', () => {
     expect(JSON.parse(res.body)).toEqual({ message: 'OK' });
   });
 
+  it('serves the same ping forms as the full app: exit codes, /log and ?rid (token and slug)', async () => {
+    const user = await t.signup();
+    const key = await t.apiKey(user);
+    const job = await createJob(t, user, key, { slug: 'lambda-exit-codes' });
+    const rid = '3f2c1d9e-8b7a-4c6d-9e0f-1a2b3c4d5e6f';
+    const sent: [string, string, number][] = [
+      ['POST', `/api/signals/ping/${job.token}/start?rid=${rid}`, 200],
+      ['POST', `/api/signals/ping/${job.token}/log`, 200],
+      ['POST', `/api/signals/ping/${job.token}/3?rid=${rid}`, 200],
+      ['POST', `/api/signals/ping/${job.token}/256`, 400],
+      ['POST', `/api/signals/ping/${job.token}/restart`, 404],
+      ['POST', `/api/signals/s/lambda-exit-codes/0`, 200],
+      ['POST', `/api/signals/s/lambda-exit-codes/log`, 200],
+      ['POST', `/api/signals/s/lambda-exit-codes/300`, 400],
+    ];
+    for (const [method, path, status] of sent) {
+      const [pathname, query] = path.split('?');
+      const routeKey = pathname?.startsWith('/api/signals/s/') ? 'ANY /api/signals/s/{proxy+}' : SIGNALS_ROUTE;
+      const res = await lambda(httpApiEvent(method, pathname ?? path, { routeKey, ...(query ? { query } : {}), headers: { authorization: `Bearer ${key}` } }));
+      expect(res.statusCode, path).toBe(status);
+      t.clock.advanceSeconds(2); // past the dedup window
+    }
+    const history = await t.request<{ items: { type: string; durationMs: number | null; details: Record<string, unknown> | null }[] }>('GET', `/signals/token/${job.token}`, { token: user.token });
+    expect(history.body.items.map((s) => [s.type, s.details?.exitCode ?? null])).toEqual([
+      ['LOG', null],
+      ['SUCCESS', 0],
+      ['FAIL', 3],
+      ['LOG', null],
+      ['START', null],
+    ]);
+    expect(history.body.items[2]?.durationMs).toBe(4000);
+  });
+
   it('serves nothing but the signal routes (and health), with the same 404 and 405', async () => {
     const user = await t.signup();
     for (const path of ['/api/me', '/api/v1/jobs', '/api/incidents', '/api/openapi.json']) {
