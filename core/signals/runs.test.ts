@@ -4,6 +4,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { freshRateWindow, LONG_SESSIONS } from '../../test/support/checks.js';
 import { checkOf, signalsOf } from '../../test/support/signals.js';
 import type { JobV1 } from '../checks/schema.js';
+import { emailChannel, mailTo } from '../../test/support/alerting.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;
@@ -157,6 +158,27 @@ for (const [form, url] of Object.entries(FORMS)) {
     });
   });
 }
+
+describe('check.too_frequent through the alert dispatch', () => {
+  it('mails the workspace channels once per episode', async () => {
+    const owner = await t.signup('frequent');
+    const ownerKey = await t.apiKey(owner);
+    const { email } = await emailChannel(t, owner);
+    const made = await t.request<Made>('POST', '/v1/jobs', { token: ownerKey, body: { name: 'hourly report', projectId: owner.projectId, intervalSeconds: 3600, minIntervalSeconds: 1800 } });
+    expect(made.status, made.text).toBe(201);
+    const send = async () => expect((await t.request('GET', `/signals/ping/${made.body.token}`)).status).toBe(200);
+    await send();
+    t.clock.advanceSeconds(120);
+    await send();
+    t.clock.advanceSeconds(120);
+    await send();
+    await t.deps.queue.drain();
+    const mail = mailTo(t, email);
+    expect(mail.map((m) => m.subject)).toEqual(['[Warning] Job ran too often: hourly report']);
+    expect(mail[0]?.text).toContain('reported success 120 s after its previous success, sooner than its minimum interval of 1800 s');
+    expect(t.deps.queue.deadLetters.alerts ?? []).toEqual([]);
+  });
+});
 
 async function rawCheck(token: string): Promise<Record<string, unknown>> {
   const { GetItemCommand } = await import('@aws-sdk/client-dynamodb');
