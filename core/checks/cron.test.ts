@@ -5,6 +5,8 @@ import { LONG_SESSIONS, expectStatus, freshRateWindow, inboundBody, type User } 
 import { checkOf } from '../../test/support/signals.js';
 import { sweepHeartbeats } from '../sweep/index.js';
 import { nextOccurrence, scheduleProblem } from './cron.js';
+import { writeJobRules } from './jobRules.js';
+import { onPing } from './status.js';
 import type { DashboardCheck, JobV1 } from './schema.js';
 
 describe('nextOccurrence (pure)', () => {
@@ -60,6 +62,26 @@ describe('nextOccurrence (pure)', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('property: a success ping of a scheduled check sets nextDueAt (and the due index) after the ping', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('@hourly', '@daily', '30 2 * * *', '0 9 * * 1-5', '*/7 * * * *'),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu'),
+        fc.integer({ min: Date.parse('2025-01-01T00:00:00Z'), max: Date.parse('2028-12-31T00:00:00Z') }),
+        fc.constantFrom('OK', 'LATE', 'DOWN', 'RESUMED', 'NEW') as fc.Arbitrary<'OK' | 'LATE' | 'DOWN' | 'RESUMED' | 'NEW'>,
+        (schedule, timezone, at, status) => {
+          const now = new Date(at);
+          const jobRules = writeJobRules({ schedule, timezone });
+          const outcome = onPing({ checkId: 1, status, checkMode: 'INBOUND', intervalSeconds: 60, jobRules }, now, 'success');
+          const due = Date.parse(outcome.changes.set.nextDueAt ?? '');
+          expect(due).toBeGreaterThan(now.getTime());
+          expect(outcome.changes.set.dueAt).toBe(outcome.changes.set.nextDueAt);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
@@ -130,6 +152,10 @@ describe('scheduled heartbeat checks over HTTP', () => {
     expectError(await job({ schedule: '@daily', minDurationSeconds: 60, maxDurationSeconds: 30 }), 400);
     expectError(await t.request('POST', '/checks', { token: user.token, body: { ...inboundBody(user), intervalSeconds: undefined } }), 400);
     expectError(await t.request('POST', '/checks', { token: user.token, body: { ...inboundBody(user), schedule: '@hourly' } }), 400);
+    // Outbound checks are probed on an interval: no schedule or run rules.
+    const outbound = { name: 'web', projectId: user.projectId, checkMode: 'OUTBOUND', intervalSeconds: 60, graceSeconds: 30, url: 'https://example.com/' };
+    expectError(await t.request('POST', '/checks', { token: user.token, body: { ...outbound, schedule: '@hourly' } }), 400);
+    expectError(await t.request('POST', '/checks', { token: user.token, body: { ...outbound, maxDurationSeconds: 60 } }), 400);
     // The dashboard keeps inbound checks at 300 s or more: a schedule firing every minute is refused.
     expectError(await t.request('POST', '/checks', { token: user.token, body: { ...inboundBody(user), intervalSeconds: undefined, schedule: '* * * * *' } }), 400);
     const made = expectStatus(await job({ schedule: '@hourly' }), 201);
