@@ -63,6 +63,44 @@ describe('functions/signals.ts: the signal app behind API Gateway', () => {
     expect(api.body).toEqual({ message: 'OK' });
   });
 
+  it('serves the same token ping forms as the full app: exit codes, /log and ?rid (slug forms on the API app)', async () => {
+    const user = await t.signup();
+    const key = await t.apiKey(user);
+    const job = await createJob(t, user, key, { slug: 'lambda-exit-codes' });
+    const rid = '3f2c1d9e-8b7a-4c6d-9e0f-1a2b3c4d5e6f';
+    const sent: [string, string, number][] = [
+      ['POST', `/api/signals/ping/${job.token}/start?rid=${rid}`, 200],
+      ['POST', `/api/signals/ping/${job.token}/log`, 200],
+      ['POST', `/api/signals/ping/${job.token}/3?rid=${rid}`, 200],
+      ['POST', `/api/signals/ping/${job.token}/256`, 400],
+      ['POST', `/api/signals/ping/${job.token}/restart`, 404],
+      ['POST', `/api/signals/s/lambda-exit-codes/0`, 200],
+      ['POST', `/api/signals/s/lambda-exit-codes/log`, 200],
+      ['POST', `/api/signals/s/lambda-exit-codes/300`, 400],
+    ];
+    for (const [method, path, status] of sent) {
+      const [pathname, query] = path.split('?');
+      if (pathname?.startsWith('/api/signals/s/')) {
+        // Slug pings are the API Lambda's (they need the key, the job by slug, maybe a new job).
+        const res = await t.request(method, pathname.slice('/api'.length), { token: key });
+        expect(res.status, path).toBe(status);
+      } else {
+        const res = await lambda(httpApiEvent(method, pathname ?? path, { routeKey: SIGNALS_ROUTE, ...(query ? { query } : {}) }));
+        expect(res.statusCode, path).toBe(status);
+      }
+      t.clock.advanceSeconds(2); // past the dedup window
+    }
+    const history = await t.request<{ items: { type: string; durationMs: number | null; details: Record<string, unknown> | null }[] }>('GET', `/signals/token/${job.token}`, { token: user.token });
+    expect(history.body.items.map((s) => [s.type, s.details?.exitCode ?? null])).toEqual([
+      ['LOG', null],
+      ['SUCCESS', 0],
+      ['FAIL', 3],
+      ['LOG', null],
+      ['START', null],
+    ]);
+    expect(history.body.items[2]?.durationMs).toBe(4000);
+  });
+
   it('serves nothing but token pings (and health), with the same 404 and 405', async () => {
     const user = await t.signup();
     for (const path of ['/api/me', '/api/v1/jobs', '/api/incidents', '/api/openapi.json', '/api/signals/token/abc', '/api/signals/sse', '/api/signals/p/key/slug']) {
@@ -104,7 +142,7 @@ describe('the ping Lambda and the API app serve the same token pings', () => {
     const paths = pingRoutes(createSignalApp(t.deps).routes).map((route) => route.split(' ') as [string, string]);
     for (const [method, pattern] of paths) {
       for (const token of ['no-such-token', 'bad token!', job.token]) {
-        const path = pattern.replace(':token', encodeURIComponent(token));
+        const path = pattern.replace(':token', encodeURIComponent(token)).replace(':exitCode', '3');
         t.clock.advanceSeconds(2); // past the dedup window
         const viaLambda = await lambda(httpApiEvent(method, path, { routeKey: 'ANY /api/signals/ping/{proxy+}', ...(method === 'POST' ? { rawBody: 'x', headers: { 'content-type': 'text/plain' } } : {}) }));
         t.clock.advanceSeconds(2);

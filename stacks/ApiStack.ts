@@ -46,6 +46,8 @@ export function ApiStack({ app, stack }: StackContext) {
       [queueUrlVariable('incidents')]: queues.incidents.queueUrl,
       [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
       VIGIL_SCHEDULE_GROUP: names.probeScheduleGroup,
+      // The install's own /metrics ($default reaches this function) stays off unless the deploy sets it.
+      ...(settings.metricsToken ? { VIGIL_METRICS_TOKEN: settings.metricsToken } : {}),
       VIGIL_SCHEDULER_ROLE_ARN: schedulerRole?.roleArn ?? arns.probeSchedulerRole,
       ...Object.fromEntries(PROBE_REGIONS.map((region) => [probeFunctionVariable(region), arns.probeFunction(region)])),
     },

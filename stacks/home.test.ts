@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_KEYS } from '../core/store/table.js';
 import { ApiStack, SCHEDULE_ACTIONS, SIGNAL_ROUTE_PREFIXES } from './ApiStack.js';
 import { TABLE_ACTIONS } from './permissions.js';
+import { deploySettings } from './settings.js';
 import { ProbeStack } from './ProbeStack.js';
 import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
@@ -12,10 +13,12 @@ import { SweepStack } from './SweepStack.js';
 import { ALERT_BATCH_SIZE, ALERT_WEBHOOK_SECONDS, WorkerStack } from './WorkerStack.js';
 import { ACCOUNT, actionsOf, allStatements, buildApp, policyStatements, json, logicalId, type Statement } from '../test/support/stacks.js';
 
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
 // One build of the home region for the whole file: bundling every function takes a few seconds.
 let template: (stack: FunctionalStack<unknown>) => Template;
 beforeAll(async () => {
-  template = await buildApp('us-east-1', { VIGIL_MAIL_FROM: 'alerts@vigil.example' });
+  template = await buildApp('us-east-1', { VIGIL_MAIL_FROM: 'alerts@vigil.example', VIGIL_METRICS_TOKEN: METRICS_TOKEN });
 });
 
 describe('StorageStack', () => {
@@ -133,6 +136,28 @@ describe('ApiStack', () => {
         }),
       },
     });
+  });
+});
+
+describe('VIGIL_METRICS_TOKEN', () => {
+  const variablesOf = (t: Template, id: string): Record<string, unknown> =>
+    (t.toJSON().Resources[logicalId(t, 'AWS::Lambda::Function', id)] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
+
+  it('reaches the API Lambda (which serves GET /metrics through $default) and no other function', () => {
+    const t = template(ApiStack);
+    expect(variablesOf(t, 'ApiFunction').VIGIL_METRICS_TOKEN).toBe(METRICS_TOKEN);
+    expect(variablesOf(t, 'SignalsFunction')).not.toHaveProperty('VIGIL_METRICS_TOKEN');
+    for (const stack of [WorkerStack, SweepStack, ProbeStack]) {
+      for (const fn of Object.values(template(stack).findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[]) {
+        expect(fn.Properties.Environment?.Variables ?? {}).not.toHaveProperty('VIGIL_METRICS_TOKEN');
+      }
+    }
+  });
+
+  it('is passed only when set at deploy time', () => {
+    expect(deploySettings({}).metricsToken).toBeUndefined();
+    expect(deploySettings({ VIGIL_METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(deploySettings({ VIGIL_METRICS_TOKEN: METRICS_TOKEN }).metricsToken).toBe(METRICS_TOKEN);
   });
 });
 

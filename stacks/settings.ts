@@ -16,6 +16,8 @@ export type DeploySettings = {
   mailFrom: string | undefined;
   mailConfigurationSet: string | undefined;
   passThrough: Record<string, string>;
+  /** Bearer token of the install's own `GET /metrics` (served by the API Lambda); unset keeps it off. */
+  metricsToken: string | undefined;
 };
 
 const isProbeRegion = (region: string): region is ProbeRegion => (PROBE_REGIONS as readonly string[]).includes(region);
@@ -29,7 +31,7 @@ export function deploySettings(env: Record<string, string | undefined> = process
     const value = env[name];
     if (value) passThrough[name] = value;
   }
-  return { homeRegion, mailFrom: env.VIGIL_MAIL_FROM || undefined, mailConfigurationSet: env.VIGIL_MAIL_CONFIGURATION_SET || undefined, passThrough };
+  return { homeRegion, mailFrom: env.VIGIL_MAIL_FROM || undefined, mailConfigurationSet: env.VIGIL_MAIL_CONFIGURATION_SET || undefined, passThrough, metricsToken: env.VIGIL_METRICS_TOKEN || undefined };
 }
 
 /**

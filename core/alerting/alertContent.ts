@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CheckLatencyWarning, CheckSslExpiryWarning } from '../checks/events.js';
+import type { CheckLatencyWarning, CheckSslExpiryWarning, CheckTooFrequent } from '../checks/events.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { toIncident } from '../incidents/enrich.js';
 import type { IncidentItem } from '../store/entities/incident.js';
@@ -106,8 +106,8 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
  * Latency and SSL-expiry warnings: alerts about a check with no incident behind them. Their
  * event types are the queue message types, carried as such in webhook payloads.
  */
-export type WarningAlertMessage = CheckLatencyWarning | CheckSslExpiryWarning;
-export const WARNING_ALERT_EVENTS = ['check.latency_warning', 'check.ssl_expiry_warning'] as const satisfies readonly WarningAlertMessage['type'][];
+export type WarningAlertMessage = CheckLatencyWarning | CheckSslExpiryWarning | CheckTooFrequent;
+export const WARNING_ALERT_EVENTS = ['check.latency_warning', 'check.ssl_expiry_warning', 'check.too_frequent'] as const satisfies readonly WarningAlertMessage['type'][];
 
 /**
  * The key of one (warning, channel) delivery: it names the alertSent marker, the in-flight claim
@@ -124,6 +124,22 @@ export function composeWarningAlert(warning: WarningAlertMessage, check: { check
   const name = oneLine(check.name, 255);
   const common = [`Check: ${name} (#${check.checkId})`, `Region: ${warning.region}`, `At: ${warning.at}`];
   const base = { check: { id: check.checkId, name: check.name }, projectId: warning.projectId, region: warning.region, occurredAt: warning.at };
+  if (warning.type === 'check.too_frequent') {
+    return {
+      id,
+      type: warning.type,
+      subject: `[Warning] Job ran too often: ${oneLine(check.name, 200)}`,
+      text: [
+        `Job "${name}" reported success ${warning.sinceSeconds} s after its previous success, sooner than its minimum interval of ${warning.minIntervalSeconds} s. It may be scheduled twice or stuck in a retry loop.`,
+        '',
+        `Check: ${name} (#${check.checkId})`,
+        `At: ${warning.at}`,
+        '',
+        'One warning is sent per episode: the next one only after a success on time.',
+      ].join('\n'),
+      data: { check: { id: check.checkId, name: check.name }, projectId: warning.projectId, occurredAt: warning.at, sinceSeconds: warning.sinceSeconds, minIntervalSeconds: warning.minIntervalSeconds },
+    };
+  }
   if (warning.type === 'check.latency_warning') {
     return {
       id,

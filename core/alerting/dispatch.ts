@@ -10,7 +10,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
-import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage } from './warningDispatch.js';
+import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage } from './warningDispatch.js';
 
 export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
 
@@ -27,7 +27,7 @@ const IncidentAlert = z.object({
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
 /** Incident changes (core/incidents/events.ts) and check warnings (core/probes/warnings.ts). */
-const AlertMessage = z.discriminatedUnion('type', [IncidentAlert, LatencyWarningMessage, SslExpiryWarningMessage]);
+const AlertMessage = z.discriminatedUnion('type', [IncidentAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
 
 export type DispatchOutcome =
   | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' }
@@ -59,7 +59,7 @@ export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], 
       const body = parsed.data;
       const now = deps.clock.now();
       const outcome =
-        body.type === 'check.latency_warning' || body.type === 'check.ssl_expiry_warning'
+        body.type === 'check.latency_warning' || body.type === 'check.ssl_expiry_warning' || body.type === 'check.too_frequent'
           ? await dispatchWarningAlert(deps, body, now, options)
           : await dispatchIncidentAlert(deps, body, now, options);
       if (outcome.status === 'SKIPPED') continue;

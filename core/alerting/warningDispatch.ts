@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CheckLatencyWarning, CheckSslExpiryWarning } from '../checks/events.js';
+import type { CheckLatencyWarning, CheckSslExpiryWarning, CheckTooFrequent } from '../checks/events.js';
 import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
@@ -26,6 +26,14 @@ export const SslExpiryWarningMessage = z.object({
   daysLeft: count,
   thresholdDays: count,
 }) satisfies z.ZodType<CheckSslExpiryWarning, unknown>;
+
+export const TooFrequentMessage = z.object({
+  type: z.literal('check.too_frequent'),
+  ...about,
+  region: z.literal('heartbeat'),
+  sinceSeconds: count,
+  minIntervalSeconds: count,
+}) satisfies z.ZodType<CheckTooFrequent, unknown>;
 
 /**
  * How long a sent marker outlives its send: past the alerts queue's retention and its dead-letter

@@ -4,6 +4,7 @@ import { envelope } from '../http/pagination.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { assertReferencesInWorkspace, homeProjectOf, workspaceForNewCheck } from './associations.js';
+import { hasJobRuleFields, resolveTiming, type ResolvedTiming } from './jobRules.js';
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
 import { mergeOutboundConfig, OUTBOUND_FIELD_NAMES, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
@@ -47,12 +48,28 @@ function assertInboundInterval(mode: CheckMode, intervalSeconds: number): void {
   }
 }
 
+/**
+ * The timing of a dashboard body: an INBOUND check takes `intervalSeconds` or a `schedule` (and the
+ * other job rules); an OUTBOUND one an interval only.
+ */
+function timingFor(mode: CheckMode, body: DashboardCheckUpdate, current: { jobRules: string | undefined; intervalSeconds: number | undefined }, now: Date): ResolvedTiming {
+  if (mode === 'OUTBOUND') {
+    const given = hasJobRuleFields(body);
+    if (given.length > 0) throw badRequest(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to INBOUND checks`, given.map((path) => ({ path, message: 'only allowed when checkMode is INBOUND' })));
+    const intervalSeconds = body.intervalSeconds ?? current.intervalSeconds;
+    if (intervalSeconds === undefined) throw badRequest('intervalSeconds is required', [{ path: 'intervalSeconds', message: 'Required' }]);
+    return { jobRules: undefined, intervalSeconds };
+  }
+  return resolveTiming(current, body, now);
+}
+
 export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate): Promise<CheckItem> {
   const checkMode = body.checkMode ?? 'INBOUND';
   assertAssociation({ projectId: body.projectId, dependencyId: body.dependencyId, checkMode });
   const workspaceId = await workspaceForNewCheck(ctx, body);
   const checkType = resolveCheckType(checkMode, body.checkType);
-  assertInboundInterval(checkMode, body.intervalSeconds);
+  const timing = timingFor(checkMode, body, { jobRules: undefined, intervalSeconds: undefined }, ctx.deps.clock.now());
+  assertInboundInterval(checkMode, timing.intervalSeconds);
   const outbound = outboundFor(checkMode, body, undefined);
   await assertReferencesInWorkspace(ctx.deps, workspaceId, { dependencyIds: body.dependencyIds });
   const draft: CheckDraft = {
@@ -64,7 +81,8 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
     slug: null,
     checkMode,
     checkType,
-    intervalSeconds: body.intervalSeconds,
+    intervalSeconds: timing.intervalSeconds,
+    jobRules: timing.jobRules,
     graceSeconds: body.graceSeconds,
     muteNotifications: body.muteNotifications ?? false,
     downSeverity: body.downSeverity ?? 'P1',
@@ -91,7 +109,7 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   if (body.projectId !== undefined) Object.assign(next, { projectId: body.projectId, dependencyId: undefined });
   // Under a dependency the check keeps the project it has (every check has one).
   if (body.dependencyId !== undefined) Object.assign(next, { dependencyId: body.dependencyId, projectId: before.projectId ?? (await homeProjectOf(ctx.deps, check.workspaceId)) });
-  for (const key of ['name', 'intervalSeconds', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
+  for (const key of ['name', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
     if (body[key] !== undefined) Object.assign(next, { [key]: body[key] });
   }
   if (body.dependencyIds !== undefined) next.dependencyIds = unique(body.dependencyIds);
@@ -99,7 +117,10 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   next.checkType = resolveCheckType(next.checkMode, body.checkType);
   // The body's rule (exactly one of the two); a dependency's check also holds its home project.
   assertAssociation({ ...next, projectId: next.dependencyId !== undefined ? undefined : next.projectId });
-  if (body.intervalSeconds !== undefined || next.checkMode !== before.checkMode) assertInboundInterval(next.checkMode, next.intervalSeconds);
+  // A check turned OUTBOUND drops its job rules; one turned INBOUND keeps its interval.
+  const timing = timingFor(next.checkMode, body, { jobRules: next.checkMode === 'INBOUND' ? before.jobRules : undefined, intervalSeconds: before.intervalSeconds }, ctx.deps.clock.now());
+  Object.assign(next, timing);
+  if (body.intervalSeconds != null || body.schedule != null || next.checkMode !== before.checkMode) assertInboundInterval(next.checkMode, next.intervalSeconds);
   next.outbound = outboundFor(next.checkMode, body, before.outbound);
   await assertReferencesInWorkspace(ctx.deps, check.workspaceId, {
     projectId: body.projectId,

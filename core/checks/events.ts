@@ -68,3 +68,19 @@ export type CheckSslExpiryWarning = {
   thresholdDays: number;
   at: string;
 };
+
+/**
+ * A heartbeat job succeeded sooner than its `minIntervalSeconds` after the previous success: one
+ * per episode (until a success on time), owed by the ping's own write on the `alerts` queue.
+ * `region` is always "heartbeat" (the warning alerts share their envelope with probe warnings).
+ */
+export type CheckTooFrequent = {
+  type: 'check.too_frequent';
+  checkId: number;
+  workspaceId: number;
+  projectId: number | null;
+  region: 'heartbeat';
+  sinceSeconds: number;
+  minIntervalSeconds: number;
+  at: string;
+};

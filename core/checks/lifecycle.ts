@@ -69,6 +69,7 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
         lateSeverity: draft.lateSeverity,
         status: 'NEW',
         ...(draft.outbound !== undefined ? { outbound: draft.outbound } : {}),
+        ...(draft.jobRules !== undefined && draft.checkMode === 'INBOUND' ? { jobRules: draft.jobRules } : {}),
         createdAt: iso,
         updatedAt: iso,
       })
@@ -89,7 +90,7 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
 /** The stored config of a check, for drafting an update (undefined for inbound checks). */
 export const outboundOf = (check: CheckItem) => (check.checkMode === 'OUTBOUND' ? (readOutboundConfig(check.outbound) ?? undefined) : undefined);
 
-const OPTIONAL_FIELDS = ['projectId', 'dependencyId', 'dependencyIds', 'slug', 'outbound'] as const satisfies readonly RemovableCheckKey[];
+const OPTIONAL_FIELDS = ['projectId', 'dependencyId', 'dependencyIds', 'slug', 'outbound', 'jobRules'] as const satisfies readonly RemovableCheckKey[];
 
 /**
  * Writes `next` over a loaded, authorised check: plan rules for what changed, the slug lock moved,
@@ -126,6 +127,7 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
     dependencyIds: next.dependencyIds,
     slug: next.slug ?? undefined,
     outbound: next.outbound,
+    jobRules: next.checkMode === 'INBOUND' ? next.jobRules : undefined,
   };
   for (const key of OPTIONAL_FIELDS) {
     if (optional[key] === undefined) remove.push(key);
@@ -133,13 +135,16 @@ export async function updateCheck(deps: Deps, check: CheckItem, next: CheckDraft
   }
   // The project index is keyed by (projectId, checkId): ElectroDB rebuilds it only with both.
   if (set.projectId !== undefined) set.checkId = check.checkId;
-  const retimed = before.intervalSeconds !== next.intervalSeconds || before.graceSeconds !== next.graceSeconds || before.checkMode !== next.checkMode;
+  const retimed =
+    before.intervalSeconds !== next.intervalSeconds || before.graceSeconds !== next.graceSeconds || before.checkMode !== next.checkMode || before.jobRules !== optional.jobRules;
 
   let updated: CheckItem;
   try {
     updated = await updateCheckGuarded(deps, check.token, (current): CheckChanges => {
       if (!retimed) return { set, remove };
-      const timing = retime({ ...current, ...set } as CheckItem, current.intervalSeconds, now);
+      const merged = { ...current, ...set } as CheckItem;
+      for (const key of remove) delete merged[key];
+      const timing = retime(merged, current.intervalSeconds, now);
       return { set: { ...set, ...timing.set }, remove: [...remove, ...timing.remove] };
     });
   } catch (err) {

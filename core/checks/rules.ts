@@ -24,6 +24,8 @@ export type CheckDraft = {
   downSeverity: CheckItem['downSeverity'];
   lateSeverity: CheckItem['lateSeverity'];
   outbound: OutboundConfig | undefined;
+  /** Heartbeat job rules, stored form (core/checks/jobRules.ts); undefined: none. */
+  jobRules?: string | undefined;
 };
 
 export const draftOf = (check: CheckItem, outbound: OutboundConfig | undefined): CheckDraft => ({
@@ -41,6 +43,7 @@ export const draftOf = (check: CheckItem, outbound: OutboundConfig | undefined):
   downSeverity: check.downSeverity,
   lateSeverity: check.lateSeverity,
   outbound,
+  jobRules: check.jobRules,
 });
 
 const PAIRED_TYPE: Record<CheckMode, CheckType> = { OUTBOUND: 'HTTP', INBOUND: 'HEARTBEAT' };

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { CHECK_MODES, CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
+import { jobRuleFields, jobRuleView } from './jobRules.js';
 import { OUTBOUND_METHODS, OutboundConfig, OutboundConfigPatch, OutboundConfigView, PROBE_REGIONS } from './outboundSchema.js';
 
 const Id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -58,7 +59,7 @@ export const DashboardCheckCreate = z
     badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
-    intervalSeconds: dashboardFields.intervalSeconds,
+    intervalSeconds: dashboardFields.intervalSeconds.nullable().optional().openapi({ description: 'Required unless an INBOUND check gives `schedule` (exactly one of the two)' }),
     graceSeconds: dashboardFields.graceSeconds,
     checkMode: dashboardFields.checkMode.optional(),
     checkType: dashboardFields.checkType.optional(),
@@ -66,6 +67,7 @@ export const DashboardCheckCreate = z
     dependencyIds: dashboardFields.dependencyIds.optional(),
     downSeverity: dashboardFields.downSeverity.optional(),
     lateSeverity: dashboardFields.lateSeverity.optional(),
+    ...jobRuleFields,
     ...flatOutbound,
   })
   .openapi('CheckCreate');
@@ -77,7 +79,7 @@ export const DashboardCheckUpdate = z
     badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
-    intervalSeconds: dashboardFields.intervalSeconds.optional(),
+    intervalSeconds: dashboardFields.intervalSeconds.nullable().optional(),
     graceSeconds: dashboardFields.graceSeconds.optional(),
     checkMode: dashboardFields.checkMode.optional(),
     checkType: dashboardFields.checkType.optional(),
@@ -85,6 +87,7 @@ export const DashboardCheckUpdate = z
     dependencyIds: dashboardFields.dependencyIds.optional(),
     downSeverity: dashboardFields.downSeverity.optional(),
     lateSeverity: dashboardFields.lateSeverity.optional(),
+    ...jobRuleFields,
     ...flatOutbound,
   })
   .openapi('CheckUpdate');
@@ -110,7 +113,8 @@ export const DashboardCheck = z
     dependencyIds: z.array(z.number().int()),
     checkMode: z.enum(CHECK_MODES),
     checkType: z.enum(CHECK_TYPES),
-    intervalSeconds: z.number().int(),
+    intervalSeconds: z.number().int().nullable().openapi({ description: 'null for a check timed by `schedule`' }),
+    ...jobRuleView,
     graceSeconds: z.number().int(),
     muteNotifications: z.boolean(),
     downSeverity: Severity,
@@ -193,7 +197,8 @@ export const JobCreate = z
   .strictObject({
     name: Name,
     projectId: Id,
-    intervalSeconds: z.number().int().min(10).max(604_800).default(3600),
+    intervalSeconds: z.number().int().min(10).max(604_800).nullable().optional().openapi({ description: 'Default 3600 unless `schedule` is given (exactly one of the two)' }),
+    ...jobRuleFields,
     graceSeconds: z.number().int().min(5).max(86_400).default(300),
     downSeverity: Severity.default('P1'),
     lateSeverity: Severity.default('P3'),
@@ -207,7 +212,8 @@ export const JobUpdate = z
   .strictObject({
     name: Name.optional(),
     projectId: Id.optional(),
-    intervalSeconds: z.number().int().min(10).max(604_800).optional(),
+    intervalSeconds: z.number().int().min(10).max(604_800).nullable().optional(),
+    ...jobRuleFields,
     graceSeconds: z.number().int().min(5).max(86_400).optional(),
     downSeverity: Severity.optional(),
     lateSeverity: Severity.optional(),
@@ -218,6 +224,8 @@ export const JobUpdate = z
 
 export const JobV1 = CheckV1.extend({
   checkType: z.literal('HEARTBEAT'),
+  intervalSeconds: z.number().int().nullable().openapi({ description: 'null for a job timed by `schedule`' }),
+  ...jobRuleView,
   config: z.null(),
   // null for a read_only key: a ping token is a write credential.
   token: z.string().nullable(),

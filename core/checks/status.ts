@@ -1,6 +1,6 @@
 import type { CheckItem } from '../store/entities/check.js';
 import type { StatusChangeCause } from './events.js';
-import { awaitsTiming, dueShardFor, plusSeconds } from './timing.js';
+import { awaitsTiming, dueShardFor, nextDueAfter, plusSeconds } from './timing.js';
 
 /**
  * Check status (DESIGN 6 and 7, spec "Check status"): every way a check's status moves, as one
@@ -12,7 +12,8 @@ import { awaitsTiming, dueShardFor, plusSeconds } from './timing.js';
  */
 
 export type CheckStatus = CheckItem['status'];
-export type PingKind = 'success' | 'fail' | 'start';
+/** `log` stores its body as a LOG signal and changes nothing else. */
+export type PingKind = 'success' | 'fail' | 'start' | 'log';
 export type PauseCause = 'USER' | 'DEPLOYMENT';
 
 export type PingObservation = { type: 'ping'; kind: PingKind };
@@ -28,7 +29,7 @@ export type CheckObservation =
 
 /** What the transitions read from a check. */
 export type CheckTiming = Pick<CheckItem, 'checkId' | 'status' | 'checkMode' | 'intervalSeconds' | 'graceSeconds'> &
-  Partial<Pick<CheckItem, 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused'>>;
+  Partial<Pick<CheckItem, 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused' | 'jobRules'>>;
 /** A ping never reads the grace (the ping path does not know it). */
 export type PingState = Omit<CheckTiming, 'graceSeconds'>;
 
@@ -48,7 +49,7 @@ export type CheckTransition = {
 export type PingOutcome = CheckTransition & {
   /** A ping always writes (at least its dedup marker). */
   changes: StatusChanges;
-  signal: { type: 'SUCCESS' | 'FAIL' | 'START'; durationMs?: number };
+  signal: { type: 'SUCCESS' | 'FAIL' | 'START' | 'LOG'; durationMs?: number };
 };
 
 export type SweepOutcome = CheckTransition & { signal: 'SUSPECT' | 'FAIL' | null };
@@ -58,6 +59,7 @@ export const PING_OBSERVATIONS: Readonly<Record<PingKind, PingObservation>> = {
   success: { type: 'ping', kind: 'success' },
   fail: { type: 'ping', kind: 'fail' },
   start: { type: 'ping', kind: 'start' },
+  log: { type: 'ping', kind: 'log' },
 };
 
 /** A START older than this is a run that never reported back: no duration for it. */
@@ -110,6 +112,7 @@ const moved = (from: CheckStatus, to: CheckStatus): StatusChange | null => (from
  */
 export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome {
   const iso = now.toISOString();
+  if (kind === 'log') return { changes: { set: {}, remove: [] }, status: check.status, signal: { type: 'LOG' }, statusChange: null };
   if (kind === 'start') {
     return { changes: { set: { startedAt: iso }, remove: [] }, status: check.status, signal: { type: 'START' }, statusChange: null };
   }
@@ -118,7 +121,7 @@ export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome
   if (durationMs !== undefined) signal.durationMs = durationMs;
   if (!isTimed(check)) return { changes: { set: { lastPingAt: iso, lastSignalAt: iso }, remove: ['startedAt'] }, status: check.status, signal, statusChange: null };
 
-  const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
+  const nextDueAt = nextDueAfter(check, now).toISOString();
   const to: CheckStatus = kind === 'success' ? 'OK' : 'DOWN';
   const changes: StatusChanges =
     to === 'OK'
@@ -192,7 +195,7 @@ function onPause(check: CheckTiming, cause: PauseCause, now: Date): CheckTransit
  */
 function onResume(check: CheckTiming, cause: PauseCause, now: Date): CheckTransition {
   if (check.status !== 'PAUSED' || (cause === 'DEPLOYMENT' && check.deploymentPaused !== true)) return { status: check.status, changes: null, statusChange: null };
-  const nextDueAt = plusSeconds(now, check.intervalSeconds).toISOString();
+  const nextDueAt = nextDueAfter(check, now).toISOString();
   const set: StatusChanges['set'] = { status: 'RESUMED', updatedAt: now.toISOString(), nextDueAt };
   const changes: StatusChanges = awaitsTiming({ ...check, status: 'RESUMED' })
     ? { set: { ...set, dueShard: dueShardFor(check.checkId), dueAt: nextDueAt }, remove: ['deploymentPaused'] }

@@ -1,4 +1,6 @@
 import type { CheckItem } from '../store/entities/check.js';
+import { nextOccurrence } from './cron.js';
+import { readJobRules } from './jobRulesStored.js';
 
 /**
  * When a heartbeat check is due (DESIGN 6): nextDueAt = lastPingAt + interval, LATE once it
@@ -17,6 +19,21 @@ export const dueShardFor = (checkId: number): string => (DUE_SHARD_COUNT === 1 ?
 
 export const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);
 
+/**
+ * When a check that was pinged (or resumed) at `from` is next due: the schedule's first
+ * occurrence after it (wall-clock in its zone, so right across DST), else `from` + interval.
+ */
+export function nextDueAfter(check: Pick<CheckItem, 'intervalSeconds'> & { jobRules?: string | undefined }, from: Date): Date {
+  if (check.jobRules !== undefined) {
+    const rules = readJobRules(check.jobRules);
+    if (rules?.schedule) {
+      const next = nextOccurrence(rules.schedule, rules.timezone ?? 'UTC', from);
+      if (next) return next;
+    }
+  }
+  return plusSeconds(from, check.intervalSeconds);
+}
+
 type Waiting = Pick<CheckItem, 'checkMode' | 'status'> & Partial<Pick<CheckItem, 'lastPingAt'>>;
 
 /**
@@ -32,7 +49,7 @@ export type TimingChanges = {
   remove: ('nextDueAt' | 'dueAt' | 'dueShard')[];
 };
 
-type Timed = Pick<CheckItem, 'checkId' | 'checkMode' | 'status' | 'lastPingAt' | 'nextDueAt' | 'intervalSeconds' | 'graceSeconds'>;
+type Timed = Pick<CheckItem, 'checkId' | 'checkMode' | 'status' | 'lastPingAt' | 'nextDueAt' | 'intervalSeconds' | 'graceSeconds'> & { jobRules?: string | undefined };
 
 /**
  * Where a check's timing stands after its interval, grace or mode changed: `nextDueAt` and the
@@ -42,9 +59,10 @@ type Timed = Pick<CheckItem, 'checkId' | 'checkMode' | 'status' | 'lastPingAt' |
 export function retime(check: Timed, previousIntervalSeconds: number, now: Date): TimingChanges {
   if (!awaitsTiming(check)) return { set: {}, remove: ['dueAt', 'dueShard'] };
   let base: Date;
-  if (check.status === 'RESUMED') base = check.nextDueAt ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
+  // A scheduled check resumed counts from now: its resume time is not kept.
+  if (check.status === 'RESUMED') base = check.nextDueAt && !readJobRules(check.jobRules)?.schedule ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
   else base = check.lastPingAt ? new Date(check.lastPingAt) : now;
-  const nextDueAt = plusSeconds(base, check.intervalSeconds);
+  const nextDueAt = nextDueAfter(check, base);
   const dueAt = check.status === 'LATE' ? plusSeconds(nextDueAt, check.graceSeconds) : nextDueAt;
   return { set: { nextDueAt: nextDueAt.toISOString(), dueShard: dueShardFor(check.checkId), dueAt: dueAt.toISOString() }, remove: [] };
 }

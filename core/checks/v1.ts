@@ -11,6 +11,7 @@ import { pauseCheck, resumeCheck } from './pause.js';
 import { loadCheckByRef, pageChecks } from './repository.js';
 import type { Ctx } from '../context.js';
 import { keyWorkspaceId } from '../auth/keyScope.js';
+import { resolveTiming } from './jobRules.js';
 import { draftOf, type CheckDraft, type CheckMode } from './rules.js';
 import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput } from './schema.js';
 
@@ -18,6 +19,8 @@ import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput
  * Integration API verbs. `/v1/checks` are the outbound HTTP checks and `/v1/jobs` the heartbeat
  * checks (DESIGN 5): each surface sees only its own kind, the other kind is a 404 there.
  */
+const DEFAULT_JOB_INTERVAL_SECONDS = 3600;
+
 export type V1Kind = 'check' | 'job';
 const MODE: Record<V1Kind, CheckMode> = { check: 'OUTBOUND', job: 'INBOUND' };
 
@@ -71,6 +74,7 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
   const parsed = JobCreate.safeParse(input);
   if (!parsed.success) throw badRequest('Invalid job', zodDetails(parsed.error));
   const body = parsed.data;
+  const timing = resolveTiming({ jobRules: undefined, intervalSeconds: undefined }, body, ctx.deps.clock.now(), DEFAULT_JOB_INTERVAL_SECONDS);
   const workspaceId = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   return insertCheck(ctx.deps, {
     workspaceId,
@@ -81,7 +85,8 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
     slug: body.slug,
     checkMode: 'INBOUND',
     checkType: 'HEARTBEAT',
-    intervalSeconds: body.intervalSeconds,
+    intervalSeconds: timing.intervalSeconds,
+    jobRules: timing.jobRules,
     graceSeconds: body.graceSeconds,
     muteNotifications: body.muteNotifications,
     downSeverity: body.downSeverity,
@@ -91,6 +96,8 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
 }
 
 type CommonPatch = Partial<Pick<CheckDraft, 'name' | 'intervalSeconds' | 'graceSeconds' | 'downSeverity' | 'lateSeverity' | 'muteNotifications'>> & {
+  /** Jobs only: the resolved rules (undefined clears them). */
+  jobRules?: string | undefined;
   projectId?: number | undefined;
   slug?: string | null | undefined;
 };
@@ -100,6 +107,7 @@ async function applyCommon(ctx: Ctx, check: CheckItem, patch: CommonPatch, outbo
   for (const key of ['name', 'intervalSeconds', 'graceSeconds', 'downSeverity', 'lateSeverity', 'muteNotifications', 'slug'] as const) {
     if (patch[key] !== undefined) Object.assign(next, { [key]: patch[key] });
   }
+  if ('jobRules' in patch) next.jobRules = patch.jobRules;
   if (patch.projectId !== undefined) {
     await assertReferencesInWorkspace(ctx.deps, check.workspaceId, { projectId: patch.projectId });
     Object.assign(next, { projectId: patch.projectId, dependencyId: undefined });
@@ -120,7 +128,9 @@ export async function updateV1Check(ctx: Ctx, ref: string, body: z.output<typeof
 
 export async function updateV1Job(ctx: Ctx, ref: string, body: z.output<typeof JobUpdate>): Promise<CheckItem> {
   const check = await loadV1(ctx, 'job', ref, 'MEMBER');
-  return applyCommon(ctx, check, body, undefined);
+  const { intervalSeconds, ...rest } = body;
+  const timing = resolveTiming({ jobRules: check.jobRules, intervalSeconds: check.intervalSeconds }, body, ctx.deps.clock.now());
+  return applyCommon(ctx, check, { ...rest, ...(intervalSeconds != null || body.schedule != null ? { intervalSeconds: timing.intervalSeconds } : {}), jobRules: timing.jobRules }, undefined);
 }
 
 export async function deleteV1(ctx: Ctx, kind: V1Kind, ref: string): Promise<void> {

@@ -44,14 +44,18 @@ describe('vigil-run against Vigil', () => {
     expect((await checkOf(t, job.token)).status).toBe('OK');
   });
 
-  it('reports exit code 3 as a failure and exits 3 (as /fail where this Vigil has no /<code> path)', async () => {
+  it('reports exit code 3 on the exit-code path: Vigil stores 3, the caller gets 3', async () => {
     const job = await createJob(t, user, key);
     const result = await runCli(`${base}/signals/ping/${job.token}`, 'echo disk full >&2; exit 3');
     expect(result.code).toBe(3);
     expect(result.stderr).toBe('disk full\n');
     const signals = await signalsOf(t, job.id);
     expect(signals.map((s) => s.type).sort()).toEqual(['FAIL', 'START']);
-    expect(signals.find((s) => s.type === 'FAIL')?.payload).toBe('disk full\n');
+    const fail = signals.find((s) => s.type === 'FAIL');
+    expect(fail?.payload).toBe('disk full\n');
+    // The run id pairs the two: the FAIL names the same run as the START.
+    const start = signals.find((s) => s.type === 'START');
+    expect(fail?.details).toMatchObject({ exitCode: 3, rid: (start?.details as { rid: string }).rid });
     expect((await checkOf(t, job.token)).status).toBe('DOWN');
   });
 

@@ -118,12 +118,20 @@ describe('vigil-run as a child process', () => {
     expect(seconds).toBeLessThan(15);
   });
 
-  it('retries a ping the server could not take, and falls back to /fail where /<code> is unknown', async () => {
-    receiver = await startReceiver((path, seen) => (path.endsWith('/start') && seen === 1 ? 503 : path.endsWith('/2') ? 404 : 200));
+  it('retries a ping the server could not take, and reports the exit code on its own path', async () => {
+    receiver = await startReceiver((path, seen) => (path.endsWith('/start') && seen === 1 ? 503 : 200));
     const result = await runCli(['--url', receiver.pingUrl, '--', 'sh', '-c', 'exit 2']);
     expect(result.code).toBe(2);
-    expect(receiver.received.map((r) => r.path.replace('/api/signals/ping/tok123', ''))).toEqual(['/start', '/start', '/2', '/fail']);
+    expect(receiver.received.map((r) => r.path.replace('/api/signals/ping/tok123', ''))).toEqual(['/start', '/start', '/2']);
     expect(result.stderr).toBe('');
+  });
+
+  it('warns (once, token redacted) when the exit-code ping is refused, and keeps the exit code', async () => {
+    receiver = await startReceiver((path) => (path.endsWith('/2') ? 404 : 200));
+    const result = await runCli(['--url', receiver.pingUrl, '--', 'sh', '-c', 'exit 2']);
+    expect(result.code).toBe(2);
+    expect(receiver.received.map((r) => r.path.replace('/api/signals/ping/tok123', ''))).toEqual(['/start', '/2']);
+    expect(result.stderr).toMatch(/^vigil-run: http:\/\/127\.0\.0\.1:\d+\/api\/signals\/ping\/…\/2 answered HTTP 404\n$/);
   });
 
   it('passes SIGTERM through to the command', async () => {

@@ -73,7 +73,7 @@ const retryable = (status: number): boolean => status === 408 || status === 429 
  * stderr, because the job matters more than its report. Returns the final HTTP status, undefined
  * when no answer came.
  */
-export async function deliver(io: RunIo, url: URL, body: string, options: { quietOn404?: boolean; warn?: (message: string) => void } = {}): Promise<number | undefined> {
+export async function deliver(io: RunIo, url: URL, body: string, options: { warn?: (message: string) => void } = {}): Promise<number | undefined> {
   const warn = options.warn ?? ((message: string) => io.stderr.write(`vigil-run: ${message}\n`));
   let problem = '';
   for (let attempt = 0; attempt < PING_ATTEMPTS; attempt++) {
@@ -84,7 +84,7 @@ export async function deliver(io: RunIo, url: URL, body: string, options: { quie
       if (response.ok) return response.status;
       problem = `HTTP ${response.status}`;
       if (!retryable(response.status)) {
-        if (!(response.status === 404 && options.quietOn404)) warn(`${redact(url)} answered ${problem}`);
+        warn(`${redact(url)} answered ${problem}`);
         return response.status;
       }
     } catch (error) {
@@ -131,14 +131,8 @@ export async function vigilRun(argv: string[], io: RunIo): Promise<Outcome> {
   await started;
   const code = exitCodeOf(outcome.code, outcome.signal);
   const body = tail.text();
-  if (code === 0) {
-    await deliver(io, pingUrl(parsed.url, '', runId), body, { warn });
-  } else {
-    // A Vigil from before exit-code paths has no route for `/<code>` (404): the run is then reported
-    // as a plain fail. An unknown token 404s there too, and its warning comes from that second ping.
-    const status = await deliver(io, pingUrl(parsed.url, String(code), runId), body, { quietOn404: true, warn });
-    if (status === 404) await deliver(io, pingUrl(parsed.url, 'fail', runId), body, { warn });
-  }
+  // `/<code>` (0-255) is the exit-code path: Vigil records the code with the signal, 0 as a success.
+  await deliver(io, pingUrl(parsed.url, code === 0 ? '' : String(code), runId), body, { warn });
   return outcome;
 }
 

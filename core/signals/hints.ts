@@ -15,6 +15,8 @@ export type PingHint = {
   /** The status the check had after the last write seen: a move's update is conditioned on it. */
   status: CheckItem['status'];
   intervalSeconds: number;
+  /** The job's rules (schedule, duration bounds, min interval) as stored; a timed ping's update is conditioned on them. */
+  jobRules: string | undefined;
   /** The rate-limit window the item's counter belongs to. */
   windowStart: number | undefined;
 };
@@ -27,6 +29,7 @@ export const hintOf = (check: Pick<CheckItem, 'checkId' | 'workspaceId' | 'check
   checkMode: check.checkMode,
   status: check.status,
   intervalSeconds: check.intervalSeconds,
+  jobRules: check.jobRules,
   windowStart: check.pingWindowStart,
 });
 

@@ -1,18 +1,20 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
-import type { DependenciesReported } from '../checks/events.js';
+import type { CheckTooFrequent, DependenciesReported } from '../checks/events.js';
+import { readJobRules } from '../checks/jobRulesStored.js';
+import { judgedBeforeWrite, judgeRun, openRuns, runAttribute, type RunState, type RunVerdict } from '../checks/runs.js';
 import { statusChangeOwed } from '../checks/statusMessage.js';
 import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
-import { retryOnConflict } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import type { OutboxEntry } from '../store/outbox.js';
-import { outboxFields, type OutboxWrite } from '../outbox/owe.js';
+import { outboxFields, outboxWrite, type Owed, type OutboxWrite } from '../outbox/owe.js';
 import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
-import { checkFromItem, readCheck, restoreField, type PingDeps } from './pingStore.js';
+import { checkFromItem, readCheck, readCheckWithRuns, restoreField, type PingDeps } from './pingStore.js';
 import { checkKey, checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
@@ -26,6 +28,10 @@ export type PingInput = {
   userAgent?: string | undefined;
   /** The raw body, already within the size limit; empty means none. */
   body?: string | undefined;
+  /** `?rid=<uuid>`: pairs the start and end of one run (core/checks/runs.ts). */
+  rid?: string | undefined;
+  /** `/ping/:token/<0-255>`: stored with the signal (0 was sent as success, anything else as fail). */
+  exitCode?: number | undefined;
 };
 
 /**
@@ -51,10 +57,32 @@ const MAX_ATTEMPTS = 3;
  * Each kind's dedup marker (DESIGN 6): a repeat of the same kind within 1 s is a duplicate; a
  * change of kind never is (a fail right after a success is a fail, and the reverse).
  */
-const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'startedAt' } as const satisfies Record<PingKind, keyof CheckItem>;
+const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'startedAt', log: 'lastLogAt' } as const satisfies Record<PingKind, keyof CheckItem>;
+/** Log lines are never duplicates of each other. */
+const deduplicates = (kind: PingKind): boolean => kind !== 'log';
 
-/** The ping's update as it landed: the check before it, its status after, and the outbox to relay on a move. */
-type TakenPing = { previous: PingPrevious; statusAfter: CheckItem['status']; projectId: number | undefined; pending: OutboxEntry[] | undefined };
+/**
+ * The ping's update as it landed: the check before it, its status after, the outbox to relay on a
+ * move, the raw item when it came back whole (open runs), and the run verdict when it was judged
+ * before the write (a job with duration bounds or a minimum interval).
+ */
+type TakenPing = {
+  previous: PingPrevious;
+  statusAfter: CheckItem['status'];
+  projectId: number | undefined;
+  pending: OutboxEntry[] | undefined;
+  raw: Record<string, unknown> | undefined;
+  verdict: RunVerdict | undefined;
+};
+
+const runStateOf = (check: Partial<CheckItem>, raw: Record<string, unknown>): RunState => ({
+  graceSeconds: check.graceSeconds,
+  jobRules: check.jobRules,
+  startedAt: check.startedAt,
+  lastSuccessAt: check.lastSuccessAt,
+  tooFrequentSince: check.tooFrequentSince,
+  runs: openRuns(raw),
+});
 
 /**
  * The ping pipeline (spec "Signals", DESIGN 6). (1) one conditional update of the check item,
@@ -95,9 +123,11 @@ const hintAfter = (taken: TakenPing, windowStart: number): PingHint => ({
 async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<TakenPing | PingResult> {
   const { token, kind, now } = input;
   let hint = hints.get(token);
-  // `start` writes no timing, so without a hint it can still try blind; the others need the interval.
-  if (retry || (hint === undefined && kind !== 'start')) {
-    const current = await readCheck(deps.store, token);
+  let judged: Judged | undefined;
+  // `start` and `log` write no timing, so without a hint they can still try blind; the others need
+  // the interval, and a job with bounds is judged on what it holds (its run starts, last success).
+  if (retry || (hint === undefined && kind !== 'start' && kind !== 'log') || judgedBeforeWrite(hint?.jobRules, kind)) {
+    const { current, raw } = await readCheckWithRuns(deps.store, token);
     const refusal = judge(current, kind, now, windowStart);
     if (!current || refusal?.outcome === 'unknown') {
       hints.delete(token);
@@ -106,8 +136,12 @@ async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, wind
     hint = hintOf(current);
     hints.set(token, hint);
     if (refusal) return refusal;
+    if (judgedBeforeWrite(current.jobRules, kind)) {
+      const state = runStateOf(current, raw);
+      judged = { state, verdict: judgeRun(state, { kind, rid: input.rid }, now) };
+    }
   }
-  const taken = await conditionalPingUpdate(deps, token, kind, now, windowStart, hint);
+  const taken = await conditionalPingUpdate(deps, input, windowStart, hint, judged);
   hints.set(token, hintAfter(taken, windowStart));
   return taken;
 }
@@ -116,29 +150,38 @@ async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, wind
 function judge(current: CheckItem | undefined, kind: PingKind, now: Date, windowStart: number): PingResult | undefined {
   if (!current || current.deletedAt !== undefined) return { outcome: 'unknown' };
   const last = current[DEDUP_FIELD[kind]];
-  if (last !== undefined && now.getTime() - Date.parse(last) < DEDUP_WINDOW_MS) return { outcome: 'deduplicated' };
+  if (deduplicates(kind) && last !== undefined && now.getTime() - Date.parse(last) < DEDUP_WINDOW_MS) return { outcome: 'deduplicated' };
   if (current.pingWindowStart === windowStart && (current.pingWindowCount ?? 0) >= PING_RATE_LIMIT.limit) {
     return { outcome: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - now.getTime()) / 1000)) };
   }
   return undefined;
 }
 
+/** What a read-first ping judged, and the state the judgement read (its update is conditioned on it). */
+type Judged = { state: RunState; verdict: RunVerdict };
+
+/** `value` is what the item holds, or absent: ISO strings are never below "0". */
+function pin(guards: string[], names: Record<string, string>, values: Record<string, unknown>, placeholder: string, field: string, value: string | undefined): void {
+  names[placeholder] = field;
+  if (value === undefined) guards.push(`NOT ${placeholder} >= :never`);
+  else {
+    values[`:${placeholder.slice(1)}_was`] = value;
+    guards.push(`${placeholder} = :${placeholder.slice(1)}_was`);
+  }
+}
+
 /** The one UpdateItem of a ping; throws a conditional failure when any guess or guard fails. */
-async function conditionalPingUpdate(
-  deps: PingDeps,
-  token: string,
-  kind: PingKind,
-  now: Date,
-  windowStart: number,
-  hint: PingHint | undefined,
-): Promise<TakenPing> {
+async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStart: number, hint: PingHint | undefined, judged: Judged | undefined): Promise<TakenPing> {
+  const { token, kind, now, rid } = ping;
   const guess = {
     checkId: hint?.checkId ?? 0,
     status: hint?.status ?? ('OK' as const),
     checkMode: hint?.checkMode ?? ('INBOUND' as const),
     intervalSeconds: hint?.intervalSeconds ?? 0,
+    jobRules: hint?.jobRules,
   };
-  const observation = PING_OBSERVATIONS[kind];
+  // A run outside its duration bounds fails, whatever the ping said.
+  const observation = PING_OBSERVATIONS[judged?.verdict.kind ?? kind];
   const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
   const sameWindow = hint?.windowStart === windowStart;
   // Kept free of parentheses and functions where the meaning allows: the embedded store parses
@@ -171,14 +214,64 @@ async function conditionalPingUpdate(
         values[':expected'] = guess.status;
         values[':interval'] = guess.intervalSeconds;
         guards.push('#status = :expected', '#intervalSeconds = :interval');
+        // The schedule (and the other job rules) the timing was computed with.
+        names['#jobRules'] = 'jobRules';
+        if (guess.jobRules === undefined) guards.push('NOT #jobRules >= :never');
+        else {
+          values[':jobRules'] = guess.jobRules;
+          guards.push('#jobRules = :jobRules');
+        }
       }
     }
   }
   const extras: PingExtras = kind === 'start' ? {} : { set: { [DEDUP_FIELD[kind]]: now.toISOString() } };
+  if (rid !== undefined && kind !== 'log') {
+    // The run's own attribute instead of the check-wide startedAt: concurrent runs each keep theirs.
+    names['#run'] = runAttribute(rid);
+    if (kind === 'start') {
+      delete plan.set.startedAt;
+      extras.setNamed = { '#run': now.toISOString() };
+    } else {
+      plan.remove = plan.remove.filter((key) => key !== 'startedAt');
+      extras.removeNamed = ['#run'];
+    }
+  }
+  const owedMessages: Owed[] = [];
+  if (judged) {
+    // The judgement read these: the write holds only if they are still what was read.
+    if (rid !== undefined) pin(guards, names, values, '#run', runAttribute(rid), judged.state.runs[rid.toLowerCase()]);
+    else pin(guards, names, values, '#startedAt', 'startedAt', judged.state.startedAt);
+    pin(guards, names, values, '#lastSuccessAt', 'lastSuccessAt', judged.state.lastSuccessAt);
+    const { verdict } = judged;
+    if (verdict.episodeStarts && hint) {
+      extras.set = { ...extras.set, tooFrequentSince: now.toISOString() };
+      const rules = readJobRules(hint.jobRules);
+      const sinceSeconds = judged.state.lastSuccessAt ? Math.floor((now.getTime() - Date.parse(judged.state.lastSuccessAt)) / 1000) : 0;
+      const message: CheckTooFrequent = {
+        type: 'check.too_frequent',
+        checkId: hint.checkId,
+        workspaceId: hint.workspaceId,
+        projectId: hint.projectId ?? null,
+        region: 'heartbeat',
+        sinceSeconds,
+        minIntervalSeconds: rules?.minIntervalSeconds ?? 0,
+        at: now.toISOString(),
+      };
+      owedMessages.push({ queue: 'alerts', body: message });
+    }
+    if (verdict.episodeEnds) {
+      names['#tooFrequentSince'] = 'tooFrequentSince';
+      extras.removeNamed = [...(extras.removeNamed ?? []), '#tooFrequentSince'];
+    }
+  }
   let owed: OutboxWrite | undefined;
   if (statusChange && hint) {
     // The message names the project: the update holds it to the one remembered.
-    owed = statusChangeOwed({ checkId: hint.checkId, workspaceId: hint.workspaceId, projectId: hint.projectId }, statusChange, causeOf(observation), now);
+    const change = statusChangeOwed({ checkId: hint.checkId, workspaceId: hint.workspaceId, projectId: hint.projectId }, statusChange, causeOf(observation), now);
+    owedMessages.unshift(...change.entries.map((entry) => ({ queue: entry.queue, body: JSON.parse(entry.body) as unknown })));
+  }
+  if (owedMessages.length > 0 && hint) {
+    owed = outboxWrite(owedMessages, now);
     const fields = outboxFields(owed);
     extras.set = { ...extras.set, ...fields.set };
     extras.append = fields.append;
@@ -195,7 +288,12 @@ async function conditionalPingUpdate(
   // `deletedAt` is an ISO time, never below "0": this says attribute_not_exists without a function
   // call, which alone costs the embedded store's parser more than the other six comparisons.
   values[':never'] = '0';
-  guards.push('NOT #deletedAt >= :never', 'NOT #dedup > :cutoff');
+  guards.push('NOT #deletedAt >= :never');
+  if (deduplicates(kind)) guards.push('NOT #dedup > :cutoff');
+  else {
+    delete names['#dedup'];
+    delete values[':cutoff'];
+  }
   if (sameWindow) {
     names['#pingWindowCount'] = 'pingWindowCount';
     values[':limit'] = PING_RATE_LIMIT.limit;
@@ -205,7 +303,8 @@ async function conditionalPingUpdate(
   }
   // A timed ping writes the status, so the old values of what it writes (status, startedAt, ...)
   // plus what the condition pinned are all the ping needs back; anything else returns the item.
-  const known = plan.set.status !== undefined ? hint : undefined;
+  // A run id or a judgement needs the whole item back (the run's start, the other open runs).
+  const known = plan.set.status !== undefined && rid === undefined && !judged ? hint : undefined;
   const input = checkUpdateInput(
     deps.store.table,
     token,
@@ -222,13 +321,13 @@ async function conditionalPingUpdate(
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
-    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending };
+    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
+    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
   const previous: PingPrevious = { ...parsed, complete: true };
-  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending };
+  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
@@ -243,7 +342,9 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
   // A move's message is owed by the update itself: relayed now, or by the sweep if this fails.
   if (taken.pending) await relayAfterWrite(deps, checkKey(input.token), taken.pending);
   try {
-    return await recordSignal(deps, input, taken.previous);
+    const result = await recordSignal(deps, input, taken);
+    if (result.outcome === 'recorded' && taken.raw) await recordMissedRuns(deps, input, taken.previous, taken.raw);
+    return result;
   } catch (err) {
     // Whatever failed after the update, the client's retry must not be swallowed as a duplicate.
     await releaseDedup(deps, input.token, taken.previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
@@ -251,26 +352,63 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
   }
 }
 
+/**
+ * Open runs past their allowance, seen in the item a ping returned whole: each is recorded as a
+ * FAIL signal (reason MISSED_RUN) and its attribute removed, on the condition that it still holds
+ * the start that was seen (a concurrent ping records it once, not twice).
+ */
+async function recordMissedRuns(deps: PingDeps, input: PingInput, previous: PingPrevious, raw: Record<string, unknown>): Promise<void> {
+  const { missed } = judgeRun(runStateOf(previous, raw), { kind: input.kind, rid: input.rid }, input.now);
+  for (const run of missed) {
+    try {
+      await deps.store.hot.send(
+        new UpdateItemCommand({
+          TableName: deps.store.table,
+          Key: marshall(checkKey(input.token)),
+          UpdateExpression: 'REMOVE #run',
+          ConditionExpression: '#run = :start',
+          ExpressionAttributeNames: { '#run': runAttribute(run.rid) },
+          ExpressionAttributeValues: marshall({ ':start': run.startedAt }),
+        }),
+      );
+    } catch (err) {
+      if (isConditionalFailure(err)) continue;
+      throw err;
+    }
+    const details = { reason: 'MISSED_RUN', rid: run.rid, startedAt: run.startedAt };
+    await putSignal(deps, signalItem(previous, { type: 'FAIL', source: 'SYSTEM', details }, input.now));
+  }
+}
+
 /** Everything after the update: the signal, reported dependencies, the stream events. */
-async function recordSignal(deps: PingDeps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
-  const { now, kind } = input;
-  const observation = PING_OBSERVATIONS[kind];
+async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing): Promise<PingResult> {
+  const { now, kind, rid } = input;
+  const returned = taken.previous;
+  // A run id's start came back with the whole item; a judged ping's verdict was made before the write.
+  const verdict = taken.verdict ?? (taken.raw && rid !== undefined ? judgeRun(runStateOf(returned, taken.raw), { kind, rid }, now) : undefined);
+  const observation = PING_OBSERVATIONS[taken.verdict?.kind ?? kind];
   // The guards made the written changes exactly these; the previous item adds status and duration.
   const outcome = nextCheckStatus(returned, observation, now);
   const body = input.body ? parseBody(input.body) : undefined;
   const dependencies = body?.json !== undefined ? reportedDependencies(body.json) : undefined;
   const previous = dependencies ? await completed(deps, input.token, returned) : returned;
   const payload = body ? { text: body.text, isJson: body.json !== undefined } : undefined;
+  const details: Record<string, unknown> = {};
+  if (input.exitCode !== undefined) details.exitCode = input.exitCode;
+  if (rid !== undefined) details.rid = rid.toLowerCase();
+  if (verdict?.reason !== undefined) details.reason = verdict.reason;
   const signal = signalItem(
     previous,
     {
-      type: outcome.signal.type,
+      type: verdict?.tooFrequent && outcome.signal.type === 'SUCCESS' ? 'TOO_FREQUENT' : outcome.signal.type,
       source: 'PING',
       sourceIp: input.sourceIp,
       userAgent: input.userAgent,
       method: input.method,
       payload,
-      durationMs: outcome.signal.durationMs,
+      // With a run id only that run's start counts.
+      durationMs: verdict ? verdict.durationMs : outcome.signal.durationMs,
+      details: Object.keys(details).length > 0 ? details : undefined,
     },
     now,
   );
@@ -289,7 +427,7 @@ async function recordSignal(deps: PingDeps, input: PingInput, returned: PingPrev
   }
 
   const after = { ...previous, ...outcome.changes.set };
-  await broadcast(deps, kind === 'start' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);
+  await broadcast(deps, kind === 'start' || kind === 'log' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);
   return { outcome: 'recorded', previous, signal, statusChange: outcome.statusChange };
 }
 
@@ -298,6 +436,7 @@ async function recordSignal(deps: PingDeps, input: PingInput, returned: PingPrev
  * retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
  */
 async function releaseDedup(deps: PingDeps, token: string, previous: PingPrevious, kind: PingKind, now: Date): Promise<void> {
+  if (!deduplicates(kind)) return;
   const field = DEDUP_FIELD[kind];
   await restoreField(deps.store, token, field, previous[field], now.toISOString());
 }

@@ -45,8 +45,17 @@ export function checkFromItem(item: Record<string, unknown>): CheckItem | undefi
 
 /** The check behind a token, read consistently (the ping path's fallback after a failed guess). */
 export async function readCheck(store: PingTable, token: string): Promise<CheckItem | undefined> {
+  return (await readCheckWithRuns(store, token)).current;
+}
+
+/**
+ * The same read, with the item as stored too: open runs live in `run_<rid>` attributes that are
+ * no field of the entity (core/checks/runs.ts reads them from `raw`).
+ */
+export async function readCheckWithRuns(store: PingTable, token: string): Promise<{ current: CheckItem | undefined; raw: Record<string, unknown> }> {
   const read = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshall(checkKey(token)), ConsistentRead: true }));
-  return read.Item ? checkFromItem(unmarshall(read.Item)) : undefined;
+  const raw = read.Item ? unmarshall(read.Item) : {};
+  return { current: read.Item ? checkFromItem(raw) : undefined, raw };
 }
 
 /**

@@ -21,7 +21,13 @@ const dueKeys = (dueShard: string, dueAt: string) => ({
 export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 
 /** Fields a ping writes besides its status changes (its dedup marker; on a move, the outbox), by table field name. */
-export type PingExtras = { set?: Record<string, unknown>; append?: Record<string, unknown[]> };
+export type PingExtras = {
+  set?: Record<string, unknown>;
+  append?: Record<string, unknown[]>;
+  /** Attributes whose names are no placeholders (`run_<rid>`): `#placeholder` -> value to set, or removed; the guard holds the names. */
+  setNamed?: Record<string, string>;
+  removeNamed?: string[];
+};
 
 /**
  * One UpdateItem of the check addressed by `token`: `changes` plus the rate-limit `counters` and
@@ -56,6 +62,10 @@ export function checkUpdateInput(
     values[`:${name}_append`] = items;
     sets.push(`#${name} = list_append(if_not_exists(#${name}, :${name}_none), :${name}_append)`);
   }
+  for (const [placeholder, value] of Object.entries(extras.setNamed ?? {})) {
+    values[`:${placeholder.slice(1)}_value`] = value;
+    sets.push(`${placeholder} = :${placeholder.slice(1)}_value`);
+  }
   const { dueAt, dueShard } = changes.set;
   if (dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(dueKeys(dueShard, dueAt))) set(name, value);
   const removed = changes.remove.filter((name) => !(name in changes.set));
@@ -64,6 +74,7 @@ export function checkUpdateInput(
     names[`#${name}`] = name;
     removes.push(`#${name}`);
   }
+  removes.push(...(extras.removeNamed ?? []));
   for (const [name, value] of Object.entries(counters.add ?? {})) {
     names[`#${name}`] = name;
     values[`:${name}_add`] = value;

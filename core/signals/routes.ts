@@ -7,8 +7,8 @@ import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { listSignals } from './history.js';
 import { PingHints } from './hints.js';
-import { answerPing, PING_METHODS, PING_VARIANTS } from './ping.js';
-import { PingAck, Signal, SignalHistoryQuery, StreamQuery, TokenParam } from './schema.js';
+import { answerPing, exitCodePing, PING_METHODS, PING_VARIANTS, pingOptions } from './ping.js';
+import { ExitCodeParam, PingAck, RunQuery, Signal, SignalHistoryQuery, StreamQuery, TokenParam } from './schema.js';
 import { slugPingRoutes } from './slugRoutes.js';
 import { signalStream } from './stream.js';
 
@@ -35,8 +35,8 @@ export function signalRoutes() {
           path: `/ping/{token}${variant.suffix}`,
           tags: ['signals'],
           summary: `Heartbeat ${variant.kind} ping (HEAD works like GET; a POST body up to 10 KB is stored)`,
-          request: { params: TokenParam },
-          responses: { 200: jsonResponse(PingAck, 'Recorded'), ...errors },
+          request: { params: TokenParam, query: RunQuery },
+          responses: { 200: jsonResponse(PingAck, 'Recorded'), 400: jsonResponse(ErrorBody, 'rid not a UUID'), ...errors },
         }),
         async (c) => {
           await answerPing(c.var.deps, c, hints, c.req.valid('param').token, variant.kind);
@@ -44,6 +44,27 @@ export function signalRoutes() {
         },
       );
     }
+  }
+
+  // After the named variants: any other last segment is an exit code (or no route).
+  for (const method of PING_METHODS) {
+    r.openapi(
+      createRoute({
+        method,
+        path: '/ping/{token}/{exitCode}',
+        tags: ['signals'],
+        summary: 'Heartbeat ping with the exit code of the run (0 is success, 1-255 fail; stored with the signal)',
+        request: { params: ExitCodeParam, query: RunQuery },
+        responses: { 200: jsonResponse(PingAck, 'Recorded'), 400: jsonResponse(ErrorBody, 'Exit code over 255, or rid not a UUID'), ...errors },
+      }),
+      async (c) => {
+        const { token, exitCode } = c.req.valid('param');
+        const ping = exitCodePing(exitCode);
+        // Before the rid check: an unknown suffix is no route whatever the query says.
+        await answerPing(c.var.deps, c, hints, token, ping.kind, undefined, pingOptions(c, ping.exitCode));
+        return c.json({ message: 'OK' as const }, 200);
+      },
+    );
   }
 
   r.route('/', slugPingRoutes(hints));

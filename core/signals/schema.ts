@@ -8,9 +8,15 @@ export const PingAck = z.object({ message: z.literal('OK') }).openapi('PingAck')
 
 export const TokenParam = z.object({ token: z.string().openapi({ description: 'The check token from its ping URL' }) });
 export const SlugParam = z.object({ slug: z.string() });
+export const ExitCodeParam = TokenParam.extend({ exitCode: z.string().openapi({ description: 'The exit code, 0-255', example: '3' }) });
+export const SlugExitCodeParam = SlugParam.extend({ exitCode: z.string().openapi({ description: 'The exit code, 0-255', example: '3' }) });
+export const DeprecatedSlugExitCodeParam = z.object({ pingKey: z.string(), slug: z.string(), exitCode: z.string() });
+/** Left as a string here: the handler answers a malformed rid with the spec's 400 (zod at the edge would too, but after the suffix's 404). */
+export const RunQuery = z.object({ rid: z.string().optional().openapi({ description: 'Run id (UUID): pairs /start with its end so concurrent runs each get their duration' }) });
 export const DeprecatedSlugParam = z.object({ pingKey: z.string(), slug: z.string() });
 
 export const SlugPingQuery = z.object({
+  rid: z.string().optional().openapi({ description: 'Run id (UUID): pairs /start with its end' }),
   create: z.enum(['0', '1', 'true', 'false']).optional().openapi({ description: '`1` creates the job on its first ping' }),
   project: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().openapi({
     description: 'Project of a job created by `create=1`; default: the workspace’s first project',

@@ -14,8 +14,8 @@ import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit
 import { listProjects } from '../identity/projects.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { hintOf, type PingHints } from './hints.js';
-import { PingAck, SlugParam, SlugPingQuery, DeprecatedSlugParam } from './schema.js';
-import { answerPing, checkNotFound, PING_VARIANTS, pingBody } from './ping.js';
+import { PingAck, SlugParam, SlugPingQuery, DeprecatedSlugParam, SlugExitCodeParam, DeprecatedSlugExitCodeParam } from './schema.js';
+import { answerPing, checkNotFound, exitCodePing, PING_VARIANTS, pingBody, pingOptions } from './ping.js';
 
 const SLUG = /^[a-z0-9_-]{1,64}$/;
 export const SUNSET = 'Sun, 11 Apr 2027 00:00:00 GMT';
@@ -70,13 +70,55 @@ export function slugPingRoutes(hints: PingHints) {
       );
     }
   }
+  // After the named variants: any other last segment is an exit code 0-255 (or no route).
+  for (const method of ['get', 'post'] as const) {
+    r.openapi(
+      createRoute({
+        method,
+        path: '/s/{slug}/{exitCode}',
+        tags: ['signals'],
+        summary: 'Slug ping with the exit code of the run (0 is success, 1-255 fail)',
+        security: apiKeySecurity,
+        request: { params: SlugExitCodeParam, query: SlugPingQuery },
+        responses: { 200: jsonResponse(PingAck, 'Recorded'), 201: jsonResponse(PingAck, 'Job created by create=1, ping recorded') },
+      }),
+      async (c) => {
+        const { slug, exitCode } = c.req.valid('param');
+        const ping = exitCodePing(exitCode);
+        const actor = await authenticateApiKey(c.var.deps, bearerToken(c), clientIp(c));
+        const created = await slugPing(c, hints, actor, slug, ping.kind, c.req.valid('query'), ping.exitCode);
+        return c.json({ message: 'OK' as const }, created ? 201 : 200);
+      },
+    );
+    r.openapi(
+      createRoute({
+        method,
+        path: '/p/{pingKey}/{slug}/{exitCode}',
+        tags: ['signals'],
+        summary: 'Deprecated: slug ping with an exit code and a ping key in the URL (sunsets 2027-04-11)',
+        deprecated: true,
+        request: { params: DeprecatedSlugExitCodeParam, query: SlugPingQuery },
+        responses: { 200: jsonResponse(PingAck, 'Recorded'), 201: jsonResponse(PingAck, 'Job created by create=1, ping recorded') },
+      }),
+      async (c) => {
+        const { pingKey, slug, exitCode } = c.req.valid('param');
+        const ping = exitCodePing(exitCode);
+        const actor = await authenticateApiKey(c.var.deps, pingKey, clientIp(c));
+        if (actor.keyKind !== 'ping') throw forbidden('The key-in-URL form accepts only ping keys');
+        const created = await slugPing(c, hints, actor, slug, ping.kind, c.req.valid('query'), ping.exitCode);
+        return c.json({ message: 'OK' as const }, created ? 201 : 200);
+      },
+    );
+  }
   return r;
 }
 
-type SlugQuery = { create?: string | undefined; project?: number | undefined };
+type SlugQuery = { create?: string | undefined; project?: number | undefined; rid?: string | undefined };
 
 /** Resolves the slug in the key's workspace (creating the job on request) and pings it. */
-async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor, slug: string, kind: PingKind, query: SlugQuery): Promise<boolean> {
+async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor, slug: string, kind: PingKind, query: SlugQuery, exitCode?: number): Promise<boolean> {
+  // A malformed rid is refused before anything is stored or created.
+  const options = pingOptions(c, exitCode);
   if (actor.permission !== 'read_write') throw forbidden('Slug pings need a read_write key');
   // These routes authenticate inside the handler: from here on the key is the request's actor.
   c.set('actor', actor);
@@ -99,7 +141,7 @@ async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor
     ({ check, created } = await createJob(requestCtx(c), actor.workspaceId, slug, query.project));
   }
   if (!hints.get(check.token)) hints.set(check.token, hintOf(check));
-  await answerPing(deps, c, hints, check.token, kind, body);
+  await answerPing(deps, c, hints, check.token, kind, body, options);
   return created;
 }
 

@@ -36,6 +36,14 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         checkType: { type: CHECK_TYPES, required: true },
         intervalSeconds: { type: 'number', required: true },
         graceSeconds: { type: 'number', required: true },
+        /**
+         * A heartbeat job's rules (core/checks/jobRules.ts): cron schedule and time zone, run
+         * duration bounds, shortest interval between successes; one canonical JSON string so the
+         * ping's update pins them in one comparison. Absent: none (interval timing only).
+         */
+        jobRules: { type: 'string' },
+        /** When the current too-frequent episode began (one alert per episode); removed by the next success on time. */
+        tooFrequentSince: { type: 'string' },
         muteNotifications: { type: 'boolean', required: true },
         downSeverity: { type: SEVERITIES, required: true },
         lateSeverity: { type: SEVERITIES, required: true },
@@ -55,6 +63,8 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         /** The last SUCCESS and FAIL pings: the 1-second dedup compares a ping with the last of its own kind only. */
         lastSuccessAt: { type: 'string' },
         lastFailAt: { type: 'string' },
+        /** The last `/log` ping (logs are never deduplicated; kept for the record). */
+        lastLogAt: { type: 'string' },
         /** A `/start` ping's time; the next SUCCESS or FAIL reports durationMs from it. */
         startedAt: { type: 'string' },
         /** Per-token ping rate limit, counted inside the ping's own conditional update. */

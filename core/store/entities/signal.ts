@@ -1,6 +1,7 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const SIGNAL_TYPES = ['SUCCESS', 'SUSPECT', 'FAIL', 'DEPLOYMENT', 'START'] as const;
+/** LOG: a `/log` ping's body (no status change); TOO_FREQUENT: a success sooner than the job's minIntervalSeconds. */
+export const SIGNAL_TYPES = ['SUCCESS', 'SUSPECT', 'FAIL', 'DEPLOYMENT', 'START', 'LOG', 'TOO_FREQUENT'] as const;
 
 /** A signal of a check, newest last in the partition; expires by TTL (`expiresAt`, epoch seconds). */
 export const createSignalEntity = (config: EntityConfiguration) =>
@@ -24,6 +25,8 @@ export const createSignalEntity = (config: EntityConfiguration) =>
         durationMs: { type: 'number' },
         /**
          * DEPLOYMENT signals: deploymentId, event (started/ended), name, version, author, link.
+         * Pings: exitCode (`/ping/:token/<0-255>`), rid (run id), reason (a FAIL from duration
+         * bounds or a missed run).
          * `any` because a map with no declared properties keeps none of them (ElectroDB drops
          * undeclared keys); written only by core/deployments.
          */
