@@ -6,7 +6,7 @@ import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import { statusChangeOwed } from './events.js';
 import { releaseCheckSlots } from './quota.js';
-import { readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
+import { readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, writeCheckRef, type CheckChanges, type RemovableCheckKey } from './repository.js';
 import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
 import { retime } from './timing.js';
@@ -74,7 +74,7 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
       })
       .go();
     written = true;
-    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId, checkMode: draft.checkMode, ...(draft.projectId != null ? { projectId: draft.projectId } : {}) }).go();
+    await writeCheckRef(deps.store, { checkId, token, workspaceId: draft.workspaceId, checkMode: draft.checkMode, projectId: draft.projectId ?? undefined });
     check = created.data;
   } catch (err) {
     // Without its ref the check could be listed but never opened: take it back out.

@@ -1,6 +1,7 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { CheckItem, CheckRefItem } from './entities/check.js';
-import { queryProjected } from './projected.js';
+import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isConditionalFailure } from './conditional.js';
+import { listOrderOf, type CheckItem, type CheckRefItem } from './entities/check.js';
+import { addToRank, locate, readRuns, runBounds } from './listRank.js';
 import type { Store } from './service.js';
 
 /*
@@ -23,34 +24,122 @@ export async function listProjectChecks(deps: { store: Store }, projectId: numbe
 }
 
 export type CheckListScope = { workspaceId: number; projectId?: undefined } | { projectId: number; workspaceId?: undefined };
+type Mode = CheckItem['checkMode'];
+
+/** The rank list (core/store/listRank.ts) of a scope's checks; its lanes are the modes. */
+export const checkRankList = (scope: CheckListScope): string =>
+  scope.projectId !== undefined ? `check#project#${scope.projectId}` : `check#workspace#${scope.workspaceId}`;
+
+/** How many live checks a scope holds (of one mode), from its rank runs: no check or ref is read. */
+export async function countChecks(deps: { store: Store }, scope: CheckListScope, mode?: Mode): Promise<number> {
+  return locate(await readRuns(deps.store, checkRankList(scope)), 0, 0, mode === undefined ? undefined : [mode]).total;
+}
 
 /**
  * One page of a workspace's or project's live checks in id order, optionally of one mode, and how
- * many there are. Only the refs' keys are read (the index's sort key is the id as text, so ids
- * are ordered here; refs are a few dozen bytes), and only the page's checks are read whole:
- * listing 10 of 10,000 checks reads 10. A deleted check's ref leaves the indexes (unlistCheckRef).
+ * many there are. The rank runs (one small item per 64 ids) give `total` and the run the page
+ * starts in; the index (sorted by the zero-padded id) is then read from that run's first id, at
+ * most 63 refs before the page plus the page, and only the page's checks are read whole. A mode's
+ * page reads the refs of the runs its items sit in (the other mode's refs there are filtered out).
  */
 export async function pageChecks(
   deps: { store: Store },
   scope: CheckListScope,
-  query: { mode?: CheckItem['checkMode'] | undefined; page: number; limit: number },
+  query: { mode?: Mode | undefined; page: number; limit: number },
 ): Promise<{ items: CheckItem[]; total: number }> {
-  const { checkRef } = deps.store.entities;
-  const index = scope.projectId !== undefined ? checkRef.query.byProject({ projectId: scope.projectId }) : checkRef.query.byWorkspace({ workspaceId: scope.workspaceId });
-  const refs = (await queryProjected<RefKey>(deps.store, index.params<QueryCommandInput>(), ['checkId', 'token', 'checkMode']))
-    // Refs written before they carried the mode are kept here and judged by their check below.
-    .filter((ref) => query.mode === undefined || ref.checkMode === undefined || ref.checkMode === query.mode)
-    .sort((a, b) => a.checkId - b.checkId);
-  const wanted = refs.slice((query.page - 1) * query.limit, query.page * query.limit);
-  const items = (await checksOf(deps.store, wanted)).filter(
+  const { store } = deps;
+  const offset = (query.page - 1) * query.limit;
+  const span = locate(await readRuns(store, checkRankList(scope)), offset, query.limit, query.mode === undefined ? undefined : [query.mode]);
+  if (span.from === undefined || query.limit === 0) return { items: [], total: span.total };
+  const { run, skip, lastRun } = span.from;
+  const refs = await refsBetween(store, scope, runBounds(run)[0], runBounds(lastRun)[1], query.mode, skip + query.limit);
+  const items = (await checksOf(store, refs.slice(skip))).filter(
     (check) =>
       (scope.projectId === undefined ? check.workspaceId === scope.workspaceId : check.projectId === scope.projectId) &&
       (query.mode === undefined || check.checkMode === query.mode),
   );
-  return { items, total: refs.length };
+  return { items, total: span.total };
 }
 
-type RefKey = { checkId: number; token: string; checkMode?: CheckItem['checkMode'] };
+type RefKey = { checkId: number; token: string; checkMode?: Mode };
+
+/** Up to `wanted` listed refs of a scope with ids in [fromId, toId], in id order, keys only. */
+async function refsBetween(store: Store, scope: CheckListScope, fromId: number, toId: number, mode: Mode | undefined, wanted: number): Promise<RefKey[]> {
+  const { checkRef } = store.entities;
+  const index = scope.projectId !== undefined ? checkRef.query.byProject({ projectId: scope.projectId }) : checkRef.query.byWorkspace({ workspaceId: scope.workspaceId });
+  const params = index.between({ listOrder: listOrderOf(fromId) }, { listOrder: listOrderOf(toId) }).params<QueryCommandInput>();
+  const refs: RefKey[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: params.TableName,
+        IndexName: params.IndexName,
+        KeyConditionExpression: params.KeyConditionExpression,
+        ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#id': 'checkId', '#token': 'token', '#mode': 'checkMode' },
+        ExpressionAttributeValues: { ...params.ExpressionAttributeValues, ...(mode !== undefined ? { ':mode': mode } : {}) },
+        ProjectionExpression: '#id, #token, #mode',
+        // Without a mode every item read is wanted, so read no more than that.
+        ...(mode !== undefined ? { FilterExpression: '#mode = :mode' } : { Limit: wanted - refs.length }),
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) refs.push(item as RefKey);
+    start = page.LastEvaluatedKey;
+  } while (start && refs.length < wanted);
+  return refs.slice(0, wanted);
+}
+
+/** What a ref write changes in the lists: the (list, mode) it was in, and the one it is in now. */
+type Membership = { list: string; mode: string };
+function memberships(ref: Record<string, unknown> | undefined): Membership[] {
+  if (!ref || typeof ref.checkMode !== 'string') return [];
+  const found: Membership[] = [];
+  if (ref.gsi3pk !== undefined && typeof ref.workspaceId === 'number') found.push({ list: checkRankList({ workspaceId: ref.workspaceId }), mode: ref.checkMode });
+  if (ref.gsi1pk !== undefined && typeof ref.projectId === 'number') found.push({ list: checkRankList({ projectId: ref.projectId }), mode: ref.checkMode });
+  return found;
+}
+
+async function moveRanks(store: Store, checkId: number, before: Membership[], after: Membership[]): Promise<void> {
+  const same = (a: Membership, b: Membership) => a.list === b.list && a.mode === b.mode;
+  await Promise.all([
+    ...before.filter((m) => !after.some((n) => same(m, n))).map((m) => addToRank(store, m.list, checkId, m.mode, -1)),
+    ...after.filter((m) => !before.some((n) => same(m, n))).map((m) => addToRank(store, m.list, checkId, m.mode, 1)),
+  ]);
+}
+
+export type CheckRefInput = { checkId: number; token: string; workspaceId: number; projectId?: number | undefined; checkMode: Mode };
+
+/**
+ * Writes a check's ref (create, move, mode change, new token) and moves the rank counts by what
+ * the write changed: the put returns the ref it replaced, so the counts follow the ref exactly,
+ * whatever else writes it at the same time.
+ */
+export async function writeCheckRef(store: Store, ref: CheckRefInput): Promise<void> {
+  const { projectId, ...rest } = ref;
+  const params = store.entities.checkRef.put({ ...rest, ...(projectId !== undefined ? { projectId } : {}) }).params<{ TableName: string; Item: Record<string, unknown> }>();
+  const old = (await store.client.send(new PutCommand({ ...params, ReturnValues: 'ALL_OLD' }))).Attributes;
+  await moveRanks(store, ref.checkId, memberships(old), memberships(params.Item));
+}
+
+/** Takes a deleted check's ref out of the list indexes and counts (it still maps id -> token for readers of deleted checks). */
+export async function unlistCheckRef(store: Store, checkId: number): Promise<void> {
+  const { Key } = store.entities.checkRef.get({ checkId }).params<{ Key: Record<string, string> }>();
+  try {
+    const old = await store.client.send(
+      new UpdateCommand({
+        TableName: store.table,
+        Key,
+        UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+        ConditionExpression: 'attribute_exists(pk)',
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    await moveRanks(store, checkId, memberships(old.Attributes), []);
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
 
 const READ_ATTEMPTS = 5;
 
