@@ -116,25 +116,44 @@ export type CheckRefInput = { checkId: number; token: string; workspaceId: numbe
  * whatever else writes it at the same time.
  */
 export async function writeCheckRef(store: Store, ref: CheckRefInput): Promise<void> {
-  const { projectId, ...rest } = ref;
-  const params = store.entities.checkRef.put({ ...rest, ...(projectId !== undefined ? { projectId } : {}) }).params<{ TableName: string; Item: Record<string, unknown> }>();
+  const params = refPut(store, ref);
   const old = (await store.client.send(new PutCommand({ ...params, ReturnValues: 'ALL_OLD' }))).Attributes;
   await moveRanks(store, ref.checkId, memberships(old), memberships(params.Item));
 }
 
+const refPut = (store: Store, ref: CheckRefInput) => {
+  const { projectId, ...rest } = ref;
+  return store.entities.checkRef.put({ ...rest, ...(projectId !== undefined ? { projectId } : {}) }).params<{ TableName: string; Item: Record<string, unknown> }>();
+};
+
+/**
+ * The ref of a check id just handed out (nothing can have written it before): the put, on the
+ * condition that no ref exists, and the rank counts in parallel. If any of them fails, what
+ * succeeded is undone (counts given back, the ref taken out of the lists) and the error thrown.
+ */
+export async function createCheckRef(store: Store, ref: CheckRefInput): Promise<void> {
+  const params = refPut(store, ref);
+  const ranks = memberships(params.Item);
+  const [put, ...added] = await Promise.allSettled([
+    store.client.send(new PutCommand({ ...params, ConditionExpression: 'attribute_not_exists(pk)' })),
+    ...ranks.map((m) => addToRank(store, m.list, ref.checkId, m.mode, 1)),
+  ]);
+  const failed = [put, ...added].find((result) => result.status === 'rejected');
+  if (failed === undefined) return;
+  await Promise.all(added.map((result, i) => (result.status === 'fulfilled' && ranks[i] ? addToRank(store, ranks[i].list, ref.checkId, ranks[i].mode, -1) : undefined)));
+  if (put.status === 'fulfilled') await removeFromIndexes(store, ref.checkId);
+  throw failed.reason;
+}
+
+const removeFromIndexes = (store: Store, checkId: number) => {
+  const { Key } = store.entities.checkRef.get({ checkId }).params<{ Key: Record<string, string> }>();
+  return store.client.send(new UpdateCommand({ TableName: store.table, Key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk', ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }));
+};
+
 /** Takes a deleted check's ref out of the list indexes and counts (it still maps id -> token for readers of deleted checks). */
 export async function unlistCheckRef(store: Store, checkId: number): Promise<void> {
-  const { Key } = store.entities.checkRef.get({ checkId }).params<{ Key: Record<string, string> }>();
   try {
-    const old = await store.client.send(
-      new UpdateCommand({
-        TableName: store.table,
-        Key,
-        UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk)',
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
+    const old = await removeFromIndexes(store, checkId);
     await moveRanks(store, checkId, memberships(old.Attributes), []);
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
