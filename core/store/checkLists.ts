@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from './conditional.js';
 import { listOrderOf, type CheckItem, type CheckRefItem } from './entities/check.js';
-import { addToRank, locate, readRuns, runBounds } from './listRank.js';
+import { addToRank, locate, readRuns, runBounds, runOf } from './listRank.js';
 import type { Store } from './service.js';
 
 /*
@@ -174,4 +174,21 @@ async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>
     keys = unprocessed;
   }
   return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+}
+
+/**
+ * Counts refs written in bulk outside writeCheckRef (seeds of tests and the bench): one `ADD` per
+ * run, list and mode.
+ */
+export async function countBulkRefs(store: Store, refs: readonly CheckRefInput[]): Promise<void> {
+  const deltas = new Map<string, { list: string; checkId: number; mode: string; n: number }>();
+  for (const ref of refs) {
+    for (const m of memberships({ ...ref, gsi3pk: 'listed', ...(ref.projectId !== undefined ? { gsi1pk: 'listed' } : {}) })) {
+      const key = `${m.list} ${runOf(ref.checkId)} ${m.mode}`;
+      const found = deltas.get(key) ?? { list: m.list, checkId: ref.checkId, mode: m.mode, n: 0 };
+      found.n++;
+      deltas.set(key, found);
+    }
+  }
+  for (const d of deltas.values()) await addToRank(store, d.list, d.checkId, d.mode, d.n);
 }
