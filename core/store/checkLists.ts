@@ -23,16 +23,23 @@ export async function listProjectChecks(deps: { store: Store }, projectId: numbe
   return (await checksOf(deps.store, refs.data)).filter((check) => check.projectId === projectId);
 }
 
-export type CheckListScope = { workspaceId: number; projectId?: undefined } | { projectId: number; workspaceId?: undefined };
+/** A workspace's checks, or one project's (of that workspace). */
+export type CheckListScope = { workspaceId: number; projectId?: number | undefined };
 type Mode = CheckItem['checkMode'];
+const MODES: readonly Mode[] = ['INBOUND', 'OUTBOUND'];
 
-/** The rank list (core/store/listRank.ts) of a scope's checks; its lanes are the modes. */
-export const checkRankList = (scope: CheckListScope): string =>
-  scope.projectId !== undefined ? `check#project#${scope.projectId}` : `check#workspace#${scope.workspaceId}`;
+/**
+ * The rank list (core/store/listRank.ts) of a workspace's checks. Its lanes count the workspace's
+ * checks per mode (`INBOUND`, `OUTBOUND`) and each project's (`p<projectId>_<mode>`), so that one
+ * `ADD` on one run item counts a new check everywhere it is listed.
+ */
+export const checkRankList = (workspaceId: number): string => `check#workspace#${workspaceId}`;
+const laneOf = (projectId: number | undefined, mode: string): string => (projectId === undefined ? mode : `p${projectId}_${mode}`);
+const lanesOf = (scope: CheckListScope, mode: Mode | undefined): string[] => (mode === undefined ? MODES : [mode]).map((m) => laneOf(scope.projectId, m));
 
 /** How many live checks a scope holds (of one mode), from its rank runs: no check or ref is read. */
 export async function countChecks(deps: { store: Store }, scope: CheckListScope, mode?: Mode): Promise<number> {
-  return locate(await readRuns(deps.store, checkRankList(scope)), 0, 0, mode === undefined ? undefined : [mode]).total;
+  return locate(await readRuns(deps.store, checkRankList(scope.workspaceId)), 0, 0, lanesOf(scope, mode)).total;
 }
 
 /**
@@ -49,13 +56,14 @@ export async function pageChecks(
 ): Promise<{ items: CheckItem[]; total: number }> {
   const { store } = deps;
   const offset = (query.page - 1) * query.limit;
-  const span = locate(await readRuns(store, checkRankList(scope)), offset, query.limit, query.mode === undefined ? undefined : [query.mode]);
+  const span = locate(await readRuns(store, checkRankList(scope.workspaceId)), offset, query.limit, lanesOf(scope, query.mode));
   if (span.from === undefined || query.limit === 0) return { items: [], total: span.total };
   const { run, skip, lastRun } = span.from;
   const refs = await refsBetween(store, scope, runBounds(run)[0], runBounds(lastRun)[1], query.mode, skip + query.limit);
   const items = (await checksOf(store, refs.slice(skip))).filter(
     (check) =>
-      (scope.projectId === undefined ? check.workspaceId === scope.workspaceId : check.projectId === scope.projectId) &&
+      check.workspaceId === scope.workspaceId &&
+      (scope.projectId === undefined || check.projectId === scope.projectId) &&
       (query.mode === undefined || check.checkMode === query.mode),
   );
   return { items, total: span.total };
@@ -90,22 +98,31 @@ async function refsBetween(store: Store, scope: CheckListScope, fromId: number, 
   return refs.slice(0, wanted);
 }
 
-/** What a ref write changes in the lists: the (list, mode) it was in, and the one it is in now. */
-type Membership = { list: string; mode: string };
-function memberships(ref: Record<string, unknown> | undefined): Membership[] {
-  if (!ref || typeof ref.checkMode !== 'string') return [];
-  const found: Membership[] = [];
-  if (ref.gsi3pk !== undefined && typeof ref.workspaceId === 'number') found.push({ list: checkRankList({ workspaceId: ref.workspaceId }), mode: ref.checkMode });
-  if (ref.gsi1pk !== undefined && typeof ref.projectId === 'number') found.push({ list: checkRankList({ projectId: ref.projectId }), mode: ref.checkMode });
-  return found;
+/** Where a ref is counted: its workspace's rank list, and the lanes of its mode (the workspace's, its project's). */
+type Membership = { workspaceId: number; lanes: string[] };
+function memberships(ref: Record<string, unknown> | undefined): Membership | undefined {
+  if (!ref || typeof ref.checkMode !== 'string' || typeof ref.workspaceId !== 'number' || ref.gsi3pk === undefined) return undefined;
+  const projectId = ref.gsi1pk !== undefined && typeof ref.projectId === 'number' ? ref.projectId : undefined;
+  return { workspaceId: ref.workspaceId, lanes: checkLanes({ checkMode: ref.checkMode, projectId }) };
 }
 
-async function moveRanks(store: Store, checkId: number, before: Membership[], after: Membership[]): Promise<void> {
-  const same = (a: Membership, b: Membership) => a.list === b.list && a.mode === b.mode;
-  await Promise.all([
-    ...before.filter((m) => !after.some((n) => same(m, n))).map((m) => addToRank(store, m.list, checkId, m.mode, -1)),
-    ...after.filter((m) => !before.some((n) => same(m, n))).map((m) => addToRank(store, m.list, checkId, m.mode, 1)),
-  ]);
+/** The lanes a listed ref with this mode and project is counted in. */
+export const checkLanes = (ref: { checkMode: string; projectId?: number | undefined }): string[] => [laneOf(undefined, ref.checkMode), ...(ref.projectId === undefined ? [] : [laneOf(ref.projectId, ref.checkMode)])];
+
+/** The lanes to move when a ref goes from `before` to `after` (-1 for each lane it leaves, +1 for each it joins). */
+function deltasOf(before: Membership | undefined, after: Membership | undefined): Record<string, number> {
+  const deltas: Record<string, number> = {};
+  for (const lane of before?.lanes ?? []) deltas[lane] = (deltas[lane] ?? 0) - 1;
+  for (const lane of after?.lanes ?? []) deltas[lane] = (deltas[lane] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(deltas).filter(([, n]) => n !== 0));
+}
+
+/** One `ADD` on the run item of the check (a ref never changes workspace, so every lane it moves is on that item). */
+async function moveRanks(store: Store, checkId: number, before: Membership | undefined, after: Membership | undefined): Promise<void> {
+  const workspaceId = after?.workspaceId ?? before?.workspaceId;
+  const deltas = deltasOf(before, after);
+  if (workspaceId === undefined || Object.keys(deltas).length === 0) return;
+  await addToRank(store, checkRankList(workspaceId), checkId, deltas);
 }
 
 export type CheckRefInput = { checkId: number; token: string; workspaceId: number; projectId?: number | undefined; checkMode: Mode };
@@ -133,16 +150,15 @@ const refPut = (store: Store, ref: CheckRefInput) => {
  */
 export async function createCheckRef(store: Store, ref: CheckRefInput): Promise<void> {
   const params = refPut(store, ref);
-  const ranks = memberships(params.Item);
-  const [put, ...added] = await Promise.allSettled([
+  const listed = memberships(params.Item);
+  const [put, counted] = await Promise.allSettled([
     store.client.send(new PutCommand({ ...params, ConditionExpression: 'attribute_not_exists(pk)' })),
-    ...ranks.map((m) => addToRank(store, m.list, ref.checkId, m.mode, 1)),
+    moveRanks(store, ref.checkId, undefined, listed),
   ]);
-  const failed = [put, ...added].find((result) => result.status === 'rejected');
-  if (failed === undefined) return;
-  await Promise.all(added.map((result, i) => (result.status === 'fulfilled' && ranks[i] ? addToRank(store, ranks[i].list, ref.checkId, ranks[i].mode, -1) : undefined)));
+  if (put.status === 'fulfilled' && counted.status === 'fulfilled') return;
+  if (counted.status === 'fulfilled') await moveRanks(store, ref.checkId, listed, undefined);
   if (put.status === 'fulfilled') await removeFromIndexes(store, ref.checkId);
-  throw failed.reason;
+  throw put.status === 'rejected' ? put.reason : (counted as PromiseRejectedResult).reason;
 }
 
 const removeFromIndexes = (store: Store, checkId: number) => {
@@ -154,7 +170,7 @@ const removeFromIndexes = (store: Store, checkId: number) => {
 export async function unlistCheckRef(store: Store, checkId: number): Promise<void> {
   try {
     const old = await removeFromIndexes(store, checkId);
-    await moveRanks(store, checkId, memberships(old.Attributes), []);
+    await moveRanks(store, checkId, memberships(old.Attributes), undefined);
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
@@ -176,19 +192,14 @@ async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>
   return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
 }
 
-/**
- * Counts refs written in bulk outside writeCheckRef (seeds of tests and the bench): one `ADD` per
- * run, list and mode.
- */
+/** Counts refs written in bulk outside writeCheckRef (seeds of tests and the bench): one `ADD` per run. */
 export async function countBulkRefs(store: Store, refs: readonly CheckRefInput[]): Promise<void> {
-  const deltas = new Map<string, { list: string; checkId: number; mode: string; n: number }>();
+  const runs = new Map<string, { workspaceId: number; checkId: number; deltas: Record<string, number> }>();
   for (const ref of refs) {
-    for (const m of memberships({ ...ref, gsi3pk: 'listed', ...(ref.projectId !== undefined ? { gsi1pk: 'listed' } : {}) })) {
-      const key = `${m.list} ${runOf(ref.checkId)} ${m.mode}`;
-      const found = deltas.get(key) ?? { list: m.list, checkId: ref.checkId, mode: m.mode, n: 0 };
-      found.n++;
-      deltas.set(key, found);
-    }
+    const key = `${ref.workspaceId} ${runOf(ref.checkId)}`;
+    const found = runs.get(key) ?? { workspaceId: ref.workspaceId, checkId: ref.checkId, deltas: {} };
+    runs.set(key, found);
+    for (const [lane, n] of Object.entries(deltasOf(undefined, memberships({ ...ref, gsi3pk: 'listed', gsi1pk: 'listed' })))) found.deltas[lane] = (found.deltas[lane] ?? 0) + n;
   }
-  for (const d of deltas.values()) await addToRank(store, d.list, d.checkId, d.mode, d.n);
+  for (const run of runs.values()) await addToRank(store, checkRankList(run.workspaceId), run.checkId, run.deltas);
 }

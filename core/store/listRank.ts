@@ -6,7 +6,8 @@ import type { Store } from './service.js';
  *
  * DynamoDB has no offset: reaching item 9,990 of an index means reading the 9,989 before it. So a
  * list keeps, beside its index, one small counter item per run of RUN consecutive ids (ids are
- * integers; run = floor(id / RUN)), with a count per lane (for checks, the mode). Summing the runs
+ * integers; run = floor(id / RUN)), with a count per lane (for checks, per mode for the workspace
+ * and per project and mode: one item counts a check in every list it is in). Summing the runs
  * gives `total`; walking them to the page's offset gives the run the page starts in and how many
  * of that run's items come before it. The page then reads its index from that run's first id on:
  * at most RUN - 1 items it skips, plus the page. Counters move with `ADD` (exact under concurrent
@@ -22,15 +23,17 @@ const pkOf = (list: string) => `listRank#${list}`;
 const skOf = (run: number) => `run#${String(run).padStart(16, '0')}`;
 export const runOf = (id: number): number => Math.floor(id / RUN);
 
-/** Adds `delta` to `lane` of the run holding `id` in list `list` (e.g. `check#workspace#7`). */
-export async function addToRank(store: Pick<Store, 'client' | 'table'>, list: string, id: number, lane: string, delta: number): Promise<void> {
+/** Adds each lane's delta to the run holding `id` in list `list` (e.g. `check#workspace#7`): one write. */
+export async function addToRank(store: Pick<Store, 'client' | 'table'>, list: string, id: number, deltas: Record<string, number>): Promise<void> {
+  const lanes = Object.keys(deltas);
+  if (lanes.length === 0) return;
   await store.client.send(
     new UpdateCommand({
       TableName: store.table,
       Key: { pk: pkOf(list), sk: skOf(runOf(id)) },
-      UpdateExpression: 'ADD #lane :delta',
-      ExpressionAttributeNames: { '#lane': lane },
-      ExpressionAttributeValues: { ':delta': delta },
+      UpdateExpression: `ADD ${lanes.map((_, i) => `#l${i} :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(lanes.map((lane, i) => [`#l${i}`, lane])),
+      ExpressionAttributeValues: Object.fromEntries(lanes.map((lane, i) => [`:d${i}`, deltas[lane] ?? 0])),
     }),
   );
 }
@@ -74,9 +77,8 @@ export async function readRuns(store: Pick<Store, 'client' | 'table'>, list: str
   return runs;
 }
 
-/** A run's items in the lanes asked for (every lane when none is named). */
-export const countOf = (run: Run, lanes?: readonly string[]): number =>
-  Math.max(0, (lanes ?? Object.keys(run.counts)).reduce((sum, lane) => sum + (run.counts[lane] ?? 0), 0));
+/** A run's items in the lanes asked for. */
+export const countOf = (run: Run, lanes: readonly string[]): number => Math.max(0, lanes.reduce((sum, lane) => sum + (run.counts[lane] ?? 0), 0));
 
 export type Span = {
   /** Items in the list (in the lanes asked for). */
@@ -86,7 +88,7 @@ export type Span = {
 };
 
 /** Where the items [offset, offset + limit) of a list sit, from its runs alone. */
-export function locate(runs: readonly Run[], offset: number, limit: number, lanes?: readonly string[]): Span {
+export function locate(runs: readonly Run[], offset: number, limit: number, lanes: readonly string[]): Span {
   let total = 0;
   let from: Span['from'];
   for (const run of runs) {

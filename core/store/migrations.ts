@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { checkRankList } from './checkLists.js';
+import { checkLanes, checkRankList } from './checkLists.js';
 import { isConditionalFailure } from './conditional.js';
 import type { CheckRefItem } from './entities/check.js';
 import { putRun, readRuns, runOf } from './listRank.js';
@@ -93,7 +93,7 @@ const CHECK_LISTS_MARK = 'migration:checkLists';
  * sets the workspace's and each project's runs to those counts (runs nobody holds any more are
  * set to zero). Idempotent: a second run writes the same counts. Done once per table, marked by a
  * setting item; `force` runs it again. The local server runs it at boot; on AWS run
- * `npm run migrate:check-lists` once after deploying (README). Returns the refs counted.
+ * `npm run migrate` once after deploying (README). Returns the refs counted.
  */
 export async function migrateCheckLists(deps: { store: Store; clock: { now(): Date } }, options: { force?: boolean } = {}): Promise<number> {
   const { store } = deps;
@@ -101,33 +101,26 @@ export async function migrateCheckLists(deps: { store: Store; clock: { now(): Da
   let counted = 0;
   const highest = await store.currentId('workspace');
   for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
-    const lists = new Map<string, Map<number, Record<string, number>>>();
-    const tally = (list: string, checkId: number, mode: string) => {
-      const runs = lists.get(list) ?? new Map<number, Record<string, number>>();
-      lists.set(list, runs);
-      const counts = runs.get(runOf(checkId)) ?? {};
-      runs.set(runOf(checkId), counts);
-      counts[mode] = (counts[mode] ?? 0) + 1;
-    };
-    const workspaceList = checkRankList({ workspaceId });
-    lists.set(workspaceList, new Map());
-    for (const project of (await store.entities.project.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data) lists.set(checkRankList({ projectId: project.projectId }), new Map());
+    // run -> lane -> count, as writeCheckRef keeps them (checkLists.ts: the workspace's modes, each project's).
+    const runs = new Map<number, Record<string, number>>();
     for (const ref of await listedRefs(store, workspaceId)) {
-      if (!ref.checkMode) continue;
+      const { checkId, token, checkMode, projectId } = ref;
+      if (!checkMode) continue;
       if (ref.listOrder === undefined) {
-        const { checkId, token, checkMode, projectId } = ref;
         await store.entities.checkRef.put({ checkId, token, workspaceId: ref.workspaceId, checkMode, ...(projectId !== undefined ? { projectId } : {}) }).go();
       }
-      tally(workspaceList, ref.checkId, ref.checkMode);
-      if (ref.projectId !== undefined) tally(checkRankList({ projectId: ref.projectId }), ref.checkId, ref.checkMode);
+      const counts = runs.get(runOf(ref.checkId)) ?? {};
+      runs.set(runOf(ref.checkId), counts);
+      for (const lane of checkLanes({ checkMode, projectId })) counts[lane] = (counts[lane] ?? 0) + 1;
       counted++;
     }
-    for (const [list, runs] of lists) {
-      for (const stale of await readRuns(store, list)) {
-        if (!runs.has(stale.run)) runs.set(stale.run, Object.fromEntries(Object.keys(stale.counts).map((lane) => [lane, 0])));
-      }
-      for (const [run, counts] of runs) await putRun(store, list, { run, counts });
+    const list = checkRankList(workspaceId);
+    // Every lane of every run found is set: counted, or zero when nothing holds it any more.
+    for (const found of await readRuns(store, list)) {
+      const counts = runs.get(found.run) ?? {};
+      runs.set(found.run, { ...Object.fromEntries(Object.keys(found.counts).map((lane) => [lane, 0])), ...counts });
     }
+    for (const [run, counts] of runs) await putRun(store, list, { run, counts });
   }
   await store.entities.setting.put({ name: CHECK_LISTS_MARK, value: 'done', createdAt: deps.clock.now().toISOString() }).go();
   return counted;
