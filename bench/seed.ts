@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../core/deps.js';
+import { countBulkRefs } from '../core/store/checkLists.js';
 import type { CheckItem } from '../core/store/entities/check.js';
 
 export type SeedTarget = { workspaceId: number; projectId: number };
@@ -41,10 +42,8 @@ export async function seedChecks(
   }
   for (let i = 0; i < checks.length; i += 500) {
     const slice = checks.slice(i, i + 500);
-    await Promise.all([
-      deps.store.entities.check.put(slice).go(),
-      deps.store.entities.checkRef.put(slice.map((c) => ({ checkId: c.checkId, token: c.token, workspaceId: c.workspaceId, projectId: target.projectId }))).go(),
-    ]);
+    const refs = slice.map((c) => ({ checkId: c.checkId, token: c.token, workspaceId: c.workspaceId, projectId: target.projectId, checkMode: c.checkMode }));
+    await Promise.all([deps.store.entities.check.put(slice).go(), deps.store.entities.checkRef.put(refs).go(), countBulkRefs(deps.store, refs)]);
   }
   return checks;
 }

@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
-import { moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
+import { migrateCheckLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
 
@@ -48,6 +48,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
   await moveCheckListsToRefs(deps);
   await tidyCheckRefs(deps);
+  await migrateCheckLists(deps);
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.

@@ -139,7 +139,7 @@ export async function listDashboardChecks(
     const project = (await ctx.deps.store.entities.project.get({ projectId: query.projectId }).go()).data;
     if (!project || (query.workspaceId !== undefined && project.workspaceId !== query.workspaceId)) throw notFound('Project');
     await authorize(ctx.deps, ctx.actor, project.workspaceId, 'VIEWER', 'Project');
-    scope = { projectId: project.projectId };
+    scope = { workspaceId: project.workspaceId, projectId: project.projectId };
   } else {
     const workspaceId = await resolveWorkspaceId(ctx, query.workspaceId);
     await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');

@@ -6,7 +6,7 @@ import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import { statusChangeOwed } from './events.js';
 import { releaseCheckSlots } from './quota.js';
-import { readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
+import { createCheckRef, readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
 import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
 import { retime } from './timing.js';
@@ -36,21 +36,23 @@ export const releaseSlug = (deps: Deps, workspaceId: number, slug: string, check
  * checked: plan limits, slug lock, then the check (by token) and its id -> token ref.
  */
 export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckItem> {
-  await enforcePlan(deps, draft, undefined);
-  const now = deps.clock.now();
-  const iso = now.toISOString();
-  const checkId = await deps.store.nextId('check');
+  // The plan's slots and the id in parallel (an id handed out to a refused check is just skipped).
+  const [plan, id] = await Promise.allSettled([enforcePlan(deps, draft, undefined), deps.store.nextId('check')]);
+  if (plan.status === 'rejected') throw plan.reason;
   // enforcePlan took the check's slots: anything refusing it from here gives them back.
   const giveBack = async (err: unknown): Promise<never> => {
     await releaseCheckSlots(deps, draft.workspaceId, draft.checkMode);
     throw err;
   };
+  if (id.status === 'rejected') return giveBack(id.reason);
+  const checkId = id.value;
+  const now = deps.clock.now();
+  const iso = now.toISOString();
   if (draft.slug !== null) await claimSlug(deps, draft.workspaceId, draft.slug, checkId, now).catch(giveBack);
   const token = randomUUID();
-  let written = false;
-  let check: CheckItem;
-  try {
-    const created = await deps.store.entities.check
+  // The check and its ref (with the list counts) in parallel; either failing takes both back.
+  const [created, listed] = await Promise.allSettled([
+    deps.store.entities.check
       .create({
         token,
         checkId,
@@ -73,16 +75,17 @@ export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckI
         createdAt: iso,
         updatedAt: iso,
       })
-      .go();
-    written = true;
-    await deps.store.entities.checkRef.create({ checkId, token, workspaceId: draft.workspaceId, checkMode: draft.checkMode, ...(draft.projectId != null ? { projectId: draft.projectId } : {}) }).go();
-    check = created.data;
-  } catch (err) {
-    // Without its ref the check could be listed but never opened: take it back out.
-    if (written) await deps.store.entities.check.delete({ token }).go();
+      .go(),
+    createCheckRef(deps.store, { checkId, token, workspaceId: draft.workspaceId, checkMode: draft.checkMode, projectId: draft.projectId ?? undefined }),
+  ]);
+  if (created.status === 'rejected' || listed.status === 'rejected') {
+    // A check without its ref could never be opened, and a ref without its check lists nothing: take back what landed.
+    if (created.status === 'fulfilled') await deps.store.entities.check.delete({ token }).go();
+    if (listed.status === 'fulfilled') await unlistCheckRef(deps, checkId);
     if (draft.slug !== null) await releaseSlug(deps, draft.workspaceId, draft.slug, checkId);
-    return giveBack(err);
+    return giveBack(created.status === 'rejected' ? created.reason : (listed as PromiseRejectedResult).reason);
   }
+  const check = created.value.data;
   await syncProbeSchedules(deps, undefined, check);
   return check;
 }

@@ -54,23 +54,31 @@ const slotsFor = (mode: CheckMode, includeCheck: boolean): Slot[] => [...(includ
 export async function takeCheckSlots(deps: Deps, workspaceId: number, mode: CheckMode, limits: CheckCounts, includeCheck = true): Promise<void> {
   const slots = slotsFor(mode, includeCheck);
   if (slots.length === 0) return;
-  await checkCounts(deps, workspaceId);
-  try {
-    await deps.store.client.send(
+  const take = () =>
+    deps.store.client.send(
       new UpdateCommand({
         TableName: deps.store.table,
         Key: key(workspaceId),
         UpdateExpression: `ADD ${slots.map((slot) => `#${slot} :one`).join(', ')}`,
+        // A missing counter fails the comparison too (an absent attribute compares false): seeded below.
         ConditionExpression: slots.map((slot) => `#${slot} < :${slot}`).join(' AND '),
         ExpressionAttributeNames: Object.fromEntries(slots.map((slot) => [`#${slot}`, slot])),
         ExpressionAttributeValues: { ':one': 1, ...Object.fromEntries(slots.map((slot) => [`:${slot}`, limits[slot]])) },
       }),
     );
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-    const counts = await readCheckCounts(deps, workspaceId);
-    if (slots.includes('checks') && (counts?.checks ?? 0) >= limits.checks) throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
-    throw planLimitExceeded(`Your plan allows ${limits.outbound} outbound checks per workspace`);
+  // The write first, the read only when it is refused: a create costs one request here, not two.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await take();
+      return;
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+    }
+    const counts = (await readCheckCounts(deps, workspaceId)) ?? (await checkCounts(deps, workspaceId));
+    if (slots.includes('checks') && counts.checks >= limits.checks) throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
+    if (slots.includes('outbound') && counts.outbound >= limits.outbound) throw planLimitExceeded(`Your plan allows ${limits.outbound} outbound checks per workspace`);
+    // Room left: the write was refused before the counter existed (seeded since), or a slot was freed meanwhile.
+    if (attempt >= 5) throw new Error(`check slots of workspace ${workspaceId} not taken after ${attempt + 1} attempts`);
   }
 }
 

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
@@ -7,7 +6,8 @@ import { conflict, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { lockOwner } from '../store/locks.js';
 import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
-import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
+import { unlistCheckRef as unlistRef, writeCheckRef } from '../store/checkLists.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
@@ -59,30 +59,16 @@ export async function loadCheckByRef(ctx: Ctx, ref: string, minRole: Role): Prom
   return loadCheck(ctx, Number(ref), minRole);
 }
 
-export { listProjectChecks, listWorkspaceChecks, pageChecks, type CheckListScope } from '../store/checkLists.js';
+export { countChecks, createCheckRef, listProjectChecks, listWorkspaceChecks, pageChecks, writeCheckRef, type CheckListScope } from '../store/checkLists.js';
 
 /** Takes a deleted check's ref out of the list indexes (it still maps id -> token for readers of deleted checks). */
-export async function unlistCheckRef(deps: Deps, checkId: number): Promise<void> {
-  const { Key } = deps.store.entities.checkRef.get({ checkId }).params<{ Key: Record<string, string> }>();
-  await deps.store.client
-    .send(
-      new UpdateCommand({
-        TableName: deps.store.table,
-        Key,
-        UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    )
-    .catch((err: unknown) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
-}
+export const unlistCheckRef = (deps: Deps, checkId: number): Promise<void> => unlistRef(deps.store, checkId);
 
 /** Keeps the ref's projectId and mode (what the lists query) with the check's after a move or a mode change. */
 async function syncRef(deps: Deps, before: CheckItem, after: CheckItem): Promise<void> {
   if (before.projectId === after.projectId && before.checkMode === after.checkMode) return;
   const { checkId, token, workspaceId, projectId, checkMode } = after;
-  await deps.store.entities.checkRef.put({ checkId, token, workspaceId, checkMode, ...(projectId !== undefined ? { projectId } : {}) }).go();
+  await writeCheckRef(deps.store, { checkId, token, workspaceId, checkMode, projectId });
 }
 
 /** The attributes a patch may remove (ElectroDB refuses to remove required ones). */

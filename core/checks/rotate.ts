@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { loadCheck, updateCheckGuarded } from './repository.js';
+import { loadCheck, updateCheckGuarded, writeCheckRef } from './repository.js';
 
 /**
  * A new ping token for a leaked one. The token is the check's key, so the check moves: the old
@@ -24,6 +24,6 @@ export async function rotateCheckToken(ctx: Ctx, checkId: number): Promise<Check
   const token = randomUUID();
   const moved = (await deps.store.entities.check.create({ ...state, token, updatedAt: iso }).go()).data;
   const { workspaceId, projectId, checkMode } = moved;
-  await deps.store.entities.checkRef.put({ checkId, token, workspaceId, checkMode, ...(projectId !== undefined ? { projectId } : {}) }).go();
+  await writeCheckRef(deps.store, { checkId, token, workspaceId, checkMode, projectId });
   return moved;
 }

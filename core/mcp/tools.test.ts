@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countBulkRefs } from '../store/checkLists.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 
@@ -186,7 +187,8 @@ describe('output size', () => {
     const seeds = Array.from({ length: 1000 }, (_, i) => ({ checkId: lastId - 999 + i, token: randomUUID(), workspaceId: big.workspaceId, projectId: big.projectId }));
     const common = { checkMode: 'INBOUND', checkType: 'HEARTBEAT', intervalSeconds: 300, graceSeconds: 60, muteNotifications: false, downSeverity: 'P1', lateSeverity: 'P3', status: 'NEW', createdAt: iso, updatedAt: iso } as const;
     await store.entities.check.put(seeds.map((seed) => ({ ...seed, ...common, name: `job ${seed.checkId}` }))).go();
-    await store.entities.checkRef.put(seeds).go();
+    await store.entities.checkRef.put(seeds.map((seed) => ({ ...seed, checkMode: 'INBOUND' as const }))).go();
+    await countBulkRefs(store, seeds.map((seed) => ({ ...seed, checkMode: 'INBOUND' as const })));
     const client = await connect(origin, await t.apiKey(big, { permission: 'read_only' }));
     const first = await ok<Page<Check>>(client, 'list_checks');
     expect(first.data).toMatchObject({ total: 1000, page: 1, limit: 20, remaining: 980, nextPage: 2 });

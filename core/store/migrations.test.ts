@@ -1,8 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createCheck, expectStatus, inboundBody, type User } from '../../test/support/checks.js';
-import { moveCheckListsToRefs, tidyCheckRefs } from './migrations.js';
+import { migrateCheckLists, moveCheckListsToRefs, tidyCheckRefs } from './migrations.js';
 
 let t: TestContext;
 let user: User;
@@ -38,6 +38,7 @@ describe('moveCheckListsToRefs', () => {
     expect(await listed()).toEqual([current.id]);
 
     expect(await moveCheckListsToRefs(t.deps)).toBe(1);
+    await migrateCheckLists(t.deps, { force: true });
     expect(await listed()).toEqual([check.id, current.id]);
     const item = await t.deps.store.client.send(new GetCommand({ TableName: t.deps.store.table, Key: { pk: `$vigil#token_${check.token.toLowerCase()}`, sk: '$check_1' } }));
     expect(item.Item).not.toHaveProperty('gsi1pk');
@@ -65,12 +66,53 @@ describe('tidyCheckRefs', () => {
       );
     }
     const total = async () => expectStatus(await t.request<{ total: number }>('GET', `/checks?workspaceId=${owner.workspaceId}`, { token: owner.token }), 200).total;
-    expect(await total()).toBe(2);
-
+    // Lists count by rank runs since 2026-11-24: the counts are rebuilt after the older migrations.
     expect(await tidyCheckRefs(t.deps)).toBeGreaterThanOrEqual(2);
+    await migrateCheckLists(t.deps, { force: true });
     expect(await total()).toBe(1);
     const ref = await client.send(new GetCommand({ TableName: table, Key: { pk: `$vigil#checkid_${kept.id}`, sk: '$checkref_1' } }));
     expect(ref.Item?.checkMode).toBe('INBOUND');
     expect(await tidyCheckRefs(t.deps)).toBe(0);
+  });
+});
+
+describe('migrateCheckLists', () => {
+  it('re-keys refs of before 2026-11-24 by listOrder and rebuilds the rank counts, idempotently', async () => {
+    const owner = await t.signup('ranks');
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await createCheck(t, owner, inboundBody(owner)));
+    const { client, table } = t.deps.store;
+    // As refs were written before: sorted by the bare id, no listOrder, no rank items.
+    for (const { id } of made) {
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { pk: `$vigil#checkid_${id}`, sk: '$checkref_1' },
+          UpdateExpression: 'REMOVE listOrder SET gsi1sk = :s, gsi3sk = :s',
+          ExpressionAttributeValues: { ':s': `$checkref_1#checkid_${id}` },
+        }),
+      );
+    }
+    const runs = await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `listRank#check#workspace#${owner.workspaceId}` } }));
+    for (const item of runs.Items ?? []) await client.send(new DeleteCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk } }));
+    const page = async (n: number) =>
+      expectStatus(await t.request<{ total: number; items: { id: number }[] }>('GET', `/checks?workspaceId=${owner.workspaceId}&page=${n}&limit=2`, { token: owner.token }), 200);
+    expect((await page(1)).total).toBe(0);
+
+    expect(await migrateCheckLists(t.deps, { force: true })).toBeGreaterThanOrEqual(5);
+    const ids = made.map((c) => c.id);
+    expect(await page(1)).toMatchObject({ total: 5, items: ids.slice(0, 2).map((id) => ({ id })) });
+    expect((await page(3)).items.map((c) => c.id)).toEqual(ids.slice(4));
+    const projectTotal = async () => expectStatus(await t.request<{ total: number }>('GET', `/checks?projectId=${owner.projectId}`, { token: owner.token }), 200).total;
+    expect(await projectTotal()).toBe(5);
+    const ref = await client.send(new GetCommand({ TableName: table, Key: { pk: `$vigil#checkid_${ids[0]}`, sk: '$checkref_1' } }));
+    expect(ref.Item?.gsi3sk).toBe(`$checkref_1#listorder_${String(ids[0]).padStart(16, '0')}`);
+
+    // Again (forced): the same counts, not doubled; unforced: the marker says it is done.
+    await migrateCheckLists(t.deps, { force: true });
+    expect((await page(1)).total).toBe(5);
+    expect(await projectTotal()).toBe(5);
+    expect(await migrateCheckLists(t.deps)).toBe(0);
+    expect((await page(1)).total).toBe(5);
   });
 });

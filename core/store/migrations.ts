@@ -1,5 +1,8 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { checkLanes, checkRankList } from './checkLists.js';
 import { isConditionalFailure } from './conditional.js';
+import type { CheckRefItem } from './entities/check.js';
+import { putRun, readRuns, runOf } from './listRank.js';
 import type { Store } from './service.js';
 
 /**
@@ -61,7 +64,7 @@ export async function tidyCheckRefs(deps: { store: Store }): Promise<number> {
   let tidied = 0;
   const highest = await store.currentId('workspace');
   for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
-    const refs = (await store.entities.checkRef.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data.filter((ref) => ref.checkMode === undefined);
+    const refs = (await listedRefs(store, workspaceId)).filter((ref) => ref.checkMode === undefined);
     for (let i = 0; i < refs.length; i += 100) {
       const slice = refs.slice(i, i + 100);
       const checks = (await store.entities.check.get(slice.map((ref) => ({ token: ref.token }))).go()).data;
@@ -79,4 +82,70 @@ export async function tidyCheckRefs(deps: { store: Store }): Promise<number> {
     }
   }
   return tidied;
+}
+
+const CHECK_LISTS_MARK = 'migration:checkLists';
+
+/**
+ * Check lists page by a zero-padded id (`listOrder`) and count by rank runs (core/store/listRank.ts),
+ * both from 2026-11-24. For each workspace this re-puts its listed refs that have no `listOrder`
+ * (the put derives it and rewrites their index keys), then counts its refs per run and mode and
+ * sets the workspace's and each project's runs to those counts (runs nobody holds any more are
+ * set to zero). Idempotent: a second run writes the same counts. Done once per table, marked by a
+ * setting item; `force` runs it again. The local server runs it at boot; on AWS run
+ * `npm run migrate` once after deploying (README). Returns the refs counted.
+ */
+export async function migrateCheckLists(deps: { store: Store; clock: { now(): Date } }, options: { force?: boolean } = {}): Promise<number> {
+  const { store } = deps;
+  if (!options.force && (await store.entities.setting.get({ name: CHECK_LISTS_MARK }).go({ consistent: true })).data) return 0;
+  let counted = 0;
+  const highest = await store.currentId('workspace');
+  for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
+    // run -> lane -> count, as writeCheckRef keeps them (checkLists.ts: the workspace's modes, each project's).
+    const runs = new Map<number, Record<string, number>>();
+    for (const ref of await listedRefs(store, workspaceId)) {
+      const { checkId, token, checkMode, projectId } = ref;
+      if (!checkMode) continue;
+      if (ref.listOrder === undefined) {
+        await store.entities.checkRef.put({ checkId, token, workspaceId: ref.workspaceId, checkMode, ...(projectId !== undefined ? { projectId } : {}) }).go();
+      }
+      const counts = runs.get(runOf(ref.checkId)) ?? {};
+      runs.set(runOf(ref.checkId), counts);
+      for (const lane of checkLanes({ checkMode, projectId })) counts[lane] = (counts[lane] ?? 0) + 1;
+      counted++;
+    }
+    const list = checkRankList(workspaceId);
+    // Every lane of every run found is set: counted, or zero when nothing holds it any more.
+    for (const found of await readRuns(store, list)) {
+      const counts = runs.get(found.run) ?? {};
+      runs.set(found.run, { ...Object.fromEntries(Object.keys(found.counts).map((lane) => [lane, 0])), ...counts });
+    }
+    for (const [run, counts] of runs) await putRun(store, list, { run, counts });
+  }
+  await store.entities.setting.put({ name: CHECK_LISTS_MARK, value: 'done', createdAt: deps.clock.now().toISOString() }).go();
+  return counted;
+}
+
+/** Every ref in a workspace's list index, whatever its sort key's format (`$checkref_1#checkid_...` before 2026-11-24, `#listorder_...` since). */
+async function listedRefs(store: Store, workspaceId: number): Promise<CheckRefItem[]> {
+  const refs: CheckRefItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: 'gsi3',
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :ref)',
+        ExpressionAttributeNames: { '#pk': 'gsi3pk', '#sk': 'gsi3sk' },
+        ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':ref': '$checkref_1#' },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const Item of page.Items ?? []) {
+      const ref = store.entities.checkRef.parse({ Item }).data;
+      if (ref) refs.push(ref);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return refs;
 }

@@ -3,13 +3,16 @@ import { listDashboardChecks } from '../../checks/dashboard.js';
 import { CheckV1Create, JobCreate } from '../../checks/schema.js';
 import { createHeartbeatJob, createV1Check, pauseV1, resumeV1, type V1Kind } from '../../checks/v1.js';
 import { pingUrlOf, seesPingToken } from '../../checks/views.js';
-import { paginate } from '../../http/pagination.js';
+import { paginate, type Page } from '../../http/pagination.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
 import type { CheckItem } from '../../store/entities/check.js';
 import { checkDetail, readableCheck } from '../checkDetail.js';
 import { CheckRef, CheckSummary, DependencySummary, HoldSummary, Id, PageArgs, PageInfo, ProbeSummary, SignalSummary } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
 import { checkLine, checkSummary, listText, pageOf } from '../views.js';
+
+const MODE_OF_TYPE = { HEARTBEAT: 'INBOUND', HTTP: 'OUTBOUND' } as const;
+const STATUS_CHUNK = 100;
 
 const kindOf = (check: CheckItem): V1Kind => (check.checkMode === 'OUTBOUND' ? 'check' : 'job');
 
@@ -29,9 +32,23 @@ const listChecks = defineTool({
   output: z.object({ items: z.array(CheckSummary), ...PageInfo }),
   effect: 'read',
   async run(ctx, { projectId, status, type, page, limit }) {
-    const all = await listDashboardChecks(ctx, { projectId, page: 1, limit: Number.MAX_SAFE_INTEGER });
-    const wanted = all.items.filter((c) => (status === undefined || c.status === status) && (type === undefined || c.checkType === type));
-    const data = pageOf(paginate(wanted.map(checkSummary), page, limit));
+    // A type is a mode (HEARTBEAT jobs are INBOUND, HTTP checks OUTBOUND), which the lists page by.
+    const checkMode = type === undefined ? undefined : MODE_OF_TYPE[type];
+    let found: Page<CheckItem>;
+    if (status === undefined) {
+      // Only the page is read (core/store/checkLists.ts).
+      found = await listDashboardChecks(ctx, { projectId, checkMode, page, limit });
+    } else {
+      // Status is not indexed (a ping changes it): the scope is read 100 at a time and filtered.
+      const matching: CheckItem[] = [];
+      for (let chunk = 1; ; chunk++) {
+        const read = await listDashboardChecks(ctx, { projectId, checkMode, page: chunk, limit: STATUS_CHUNK });
+        matching.push(...read.items.filter((c) => c.status === status));
+        if (chunk * STATUS_CHUNK >= read.total || read.items.length === 0) break;
+      }
+      found = paginate(matching, page, limit);
+    }
+    const data = pageOf({ ...found, items: found.items.map(checkSummary) });
     return { data, text: listText('checks', data, checkLine) };
   },
 });

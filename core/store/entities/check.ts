@@ -98,6 +98,9 @@ export const createCheckEntity = (config: EntityConfiguration) =>
     config,
   );
 
+/** An id as the list indexes sort it: 16 digits, zero-padded (ids stay below 10^16). */
+export const listOrderOf = (checkId: number): string => String(checkId).padStart(16, '0');
+
 /**
  * id -> token, written with the check; also what the lists of a project's or a workspace's checks
  * query (they then read the checks by token). `projectId` follows the check's.
@@ -113,18 +116,25 @@ export const createCheckRefEntity = (config: EntityConfiguration) =>
         projectId: { type: 'number' },
         /** Lets a list of one mode (v1 jobs or checks) pick its page from refs alone; missing on refs written before 2026-11-23. */
         checkMode: { type: CHECK_MODES },
+        /**
+         * The id zero-padded to 16 digits, derived from checkId on every write: the list indexes
+         * sort by it, so their text order is the id order and a page is a key range
+         * (core/store/checkLists.ts). Refs written before 2026-11-24 sort by the bare id until
+         * migrateCheckLists (core/store/migrations.ts) rewrites them.
+         */
+        listOrder: { type: 'string', watch: ['checkId'], set: (_value: unknown, item: { checkId?: number }) => (item.checkId === undefined ? undefined : listOrderOf(item.checkId)) },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['checkId'] }, sk: { field: 'sk', composite: [] } },
         byProject: {
           index: 'gsi1',
           pk: { field: 'gsi1pk', composite: ['projectId'] },
-          sk: { field: 'gsi1sk', composite: ['checkId'] },
+          sk: { field: 'gsi1sk', composite: ['listOrder'] },
         },
         byWorkspace: {
           index: 'gsi3',
           pk: { field: 'gsi3pk', composite: ['workspaceId'] },
-          sk: { field: 'gsi3sk', composite: ['checkId'] },
+          sk: { field: 'gsi3sk', composite: ['listOrder'] },
         },
       },
     },
