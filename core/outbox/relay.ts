@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps.js';
+import type { BroadcastEvent } from '../ports/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { OUTBOX_FIELDS, OUTBOX_INDEX, OUTBOX_SHARDS, type OutboxEntry } from '../store/outbox.js';
 
@@ -36,7 +37,12 @@ export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly 
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return 'taken';
-  for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) await deps.queue.publish(run.queue, run.bodies);
+  for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) {
+    if (run.queue === 'broadcast') {
+      // Live-only: a stream that cannot be reached never holds the outbox (viewers reconnect and read the page).
+      for (const body of run.bodies) await deps.broadcaster.publish(body as BroadcastEvent).catch((err: unknown) => console.error('outbox broadcast failed', err));
+    } else await deps.queue.publish(run.queue, run.bodies);
+  }
   const names = { '#o': OUTBOX_FIELDS.entries, '#oid': OUTBOX_FIELDS.lastId, '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt };
   const { table, client } = deps.store;
   try {

@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.js';
 import { createRouter } from '../../http/router.js';
 import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
+import { statusEvents } from './eventsRoutes.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -71,6 +72,21 @@ export function publicStatusRoutes() {
       const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
       return c.json({ months: await pageHistory(deps, snapshot, months, offset, now) }, 200);
     },
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{slug}/events',
+      tags,
+      request: { params: SlugParam },
+      responses: {
+        200: {
+          description: 'Server-sent events: `component.status_changed`, `announcement.created`, `announcement.updated`; a keep-alive comment every 15 s',
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
+      },
+    }),
+    (c) => statusEvents(c, c.req.valid('param').slug),
   );
   return r;
 }
