@@ -27,9 +27,25 @@ export type StatusStreamEvent = (typeof STATUS_STREAM_EVENTS)[number];
 /** What subscribers hear: the stream's events plus the ends and scheduled maintenance named apart. */
 export type SubscriberNotice = StatusStreamEvent | 'announcement.resolved' | 'maintenance.scheduled';
 
+/** `summary` is one plain line for mail subjects and texts (a component's or announcement's name and what happened). */
 export type PageChange =
-  | { event: 'component.status_changed'; notice: SubscriberNotice; componentIds: number[]; data: { componentId: number; status: ComponentStatus; previous: ComponentStatus } }
-  | { event: 'announcement.created' | 'announcement.updated'; notice: SubscriberNotice; componentIds: number[]; data: PublicAnnouncement };
+  | { event: 'component.status_changed'; notice: SubscriberNotice; componentIds: number[]; summary: string; data: { componentId: number; status: ComponentStatus; previous: ComponentStatus } }
+  | { event: 'announcement.created' | 'announcement.updated'; notice: SubscriberNotice; componentIds: number[]; summary: string; data: PublicAnnouncement };
+
+const STATUS_WORDS: Record<ComponentStatus, string> = {
+  OPERATIONAL: 'operational',
+  DEGRADED_PERFORMANCE: 'degraded performance',
+  PARTIAL_OUTAGE: 'a partial outage',
+  MAJOR_OUTAGE: 'a major outage',
+  UNDER_MAINTENANCE: 'under maintenance',
+};
+const NOTICE_WORDS: Record<SubscriberNotice, string> = {
+  'component.status_changed': 'status changed',
+  'announcement.created': 'new announcement',
+  'announcement.updated': 'announcement updated',
+  'announcement.resolved': 'resolved',
+  'maintenance.scheduled': 'maintenance scheduled',
+};
 
 /** The `alerts` queue message that fans a change out to the page's subscribers (one `statuspage.deliver` each). */
 export type StatusPageNotifyMessage = {
@@ -38,6 +54,9 @@ export type StatusPageNotifyMessage = {
   workspaceId: number;
   /** `<pageId>:<revision>:<n>`: names the change for every delivery of it (delivery keys, webhook-id). */
   eventKey: string;
+  pageName: string;
+  slug: string;
+  summary: string;
   notice: SubscriberNotice;
   componentIds: number[];
   data: Record<string, unknown>;
@@ -54,6 +73,7 @@ export function diffSnapshots(previous: PageSnapshot | null, next: PageSnapshot,
   if (!previous) return [];
   const changes: PageChange[] = [];
   const before = new Map(previous.statuses.components.map((entry) => [entry.componentId, entry.status]));
+  const names = new Map(next.components.map((c) => [c.id, c.name]));
   for (const entry of next.statuses.components) {
     const was = before.get(entry.componentId);
     if (was === undefined || was === entry.status) continue;
@@ -61,6 +81,7 @@ export function diffSnapshots(previous: PageSnapshot | null, next: PageSnapshot,
       event: 'component.status_changed',
       notice: 'component.status_changed',
       componentIds: [entry.componentId],
+      summary: `${names.get(entry.componentId) ?? 'A component'} is now ${STATUS_WORDS[entry.status]} (was ${STATUS_WORDS[was]})`,
       data: { componentId: entry.componentId, status: entry.status, previous: was },
     });
   }
@@ -69,14 +90,16 @@ export function diffSnapshots(previous: PageSnapshot | null, next: PageSnapshot,
     const was = open.get(a.id);
     if (!was) {
       const scheduled = a.scheduledFor !== null && a.scheduledUntil !== null;
-      changes.push({ event: 'announcement.created', notice: scheduled ? 'maintenance.scheduled' : 'announcement.created', componentIds: a.componentIds, data: publicAnnouncement(a, now) });
+      const notice = scheduled ? 'maintenance.scheduled' : 'announcement.created';
+      changes.push({ event: 'announcement.created', notice, componentIds: a.componentIds, summary: `${NOTICE_WORDS[notice]}: ${a.title}`, data: publicAnnouncement(a, now) });
     } else if (was.updatedAt !== a.updatedAt || was.updates.length !== a.updates.length) {
-      changes.push({ event: 'announcement.updated', notice: 'announcement.updated', componentIds: a.componentIds, data: publicAnnouncement(a, now) });
+      changes.push({ event: 'announcement.updated', notice: 'announcement.updated', componentIds: a.componentIds, summary: `${NOTICE_WORDS['announcement.updated']}: ${a.title}`, data: publicAnnouncement(a, now) });
     }
   }
   for (const a of gone) {
     if (!open.has(a.id)) continue;
-    changes.push({ event: 'announcement.updated', notice: a.status === 'RESOLVED' ? 'announcement.resolved' : 'announcement.updated', componentIds: a.componentIds, data: publicAnnouncement(a, now) });
+    const notice = a.status === 'RESOLVED' ? 'announcement.resolved' : 'announcement.updated';
+    changes.push({ event: 'announcement.updated', notice, componentIds: a.componentIds, summary: `${NOTICE_WORDS[notice]}: ${a.title}`, data: publicAnnouncement(a, now) });
   }
   return changes;
 }
@@ -89,7 +112,7 @@ export const goneAnnouncementIds = (previous: PageSnapshot | null, next: Pick<Pa
 };
 
 /** The messages a snapshot write at `revision` owes for `changes`: each stream event, then one notify per change. */
-export function owedForChanges(page: { id: number; workspaceId: number }, revision: number, changes: readonly PageChange[], now: Date): Owed[] {
+export function owedForChanges(page: { id: number; workspaceId: number; name: string; slug: string }, revision: number, changes: readonly PageChange[], now: Date): Owed[] {
   const owed: Owed[] = [];
   changes.forEach((change, n) => {
     owed.push({ queue: 'broadcast', body: { channel: statusPageChannel(page.id), type: change.event, data: change.data } });
@@ -98,6 +121,9 @@ export function owedForChanges(page: { id: number; workspaceId: number }, revisi
       statusPageId: page.id,
       workspaceId: page.workspaceId,
       eventKey: `${page.id}:${revision}:${n}`,
+      pageName: page.name,
+      slug: page.slug,
+      summary: change.summary,
       notice: change.notice,
       componentIds: change.componentIds,
       data: change.data,

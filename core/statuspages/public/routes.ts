@@ -5,6 +5,7 @@ import { createRouter } from '../../http/router.js';
 import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
 import { statusEvents } from './eventsRoutes.js';
+import { publicSubscriberRoutes } from '../subscribers/routes.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -88,5 +89,6 @@ export function publicStatusRoutes() {
     }),
     (c) => statusEvents(c, c.req.valid('param').slug),
   );
+  r.route('/', publicSubscriberRoutes());
   return r;
 }
