@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
@@ -8,6 +8,7 @@ import { changeStatus, checkComponent, createPage, expectStatus, type User } fro
 import { OUTBOX_GRACE_MS, relayPendingOutboxes } from '../../outbox/index.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from '../../streams/local.js';
 import { refreshSnapshot } from '../store/snapshot.js';
+import { STATUS_KEEP_ALIVE_MS } from '../events.js';
 
 /**
  * The public status stream over real sockets: SSE at `/api/public/status/:slug/events` and the
@@ -34,6 +35,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 beforeEach(() => freshRateWindow(t));
+afterEach(() => vi.useRealTimers());
 
 type Event = { event: string; data: Record<string, unknown> };
 
@@ -176,5 +178,18 @@ describe('public status events', () => {
     expect(wsSession.status).toBe(101);
     wsSession.ws.close();
     expect((await openSse('no-such-page-here')).response.status).toBe(404);
+  });
+
+  it('sends a keep-alive comment every 15 seconds', async () => {
+    const page = await createPage(t, user);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const res = await t.app.request(`http://localhost/api/public/status/${page.slug}/events`, {}, { incoming: { socket: { remoteAddress: '192.0.2.90' } } });
+    expect(res.status).toBe(200);
+    const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
+    if (!reader) throw new Error('no SSE body');
+    expect((await reader.read()).value).toBe(': connected\n\n');
+    vi.advanceTimersByTime(STATUS_KEEP_ALIVE_MS);
+    expect((await bounded(reader.read(), 1000, 'no keep-alive')).value).toBe(': keep-alive\n\n');
+    await reader.cancel();
   });
 });

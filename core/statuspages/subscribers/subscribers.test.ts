@@ -154,6 +154,34 @@ describe('status page subscribers', () => {
     expect(receiver.at(path).every((r) => r.headers['webhook-id'] === webhookId)).toBe(true);
   });
 
+  it('the outbound guard judges a webhook again at every delivery: a destination it now refuses gets nothing', async () => {
+    const page = await createPage(t, owner);
+    const { check } = await checkComponent(t, owner, page.id);
+    await flip(check, 'NEW', 'OK');
+    const path = `/guarded-${page.id}`;
+    const hook = expectStatus(await subscribe(page.slug, { channel: 'WEBHOOK', webhookUrl: receiver.url(path) }), 201) as { id: number };
+    const deliver = {
+      type: 'statuspage.deliver',
+      subscriberId: hook.id,
+      statusPageId: page.id,
+      workspaceId: owner.workspaceId,
+      eventKey: `${page.id}:guard:0`,
+      pageName: page.name,
+      slug: page.slug,
+      summary: 'guarded',
+      notice: 'component.status_changed',
+      componentIds: [],
+      data: {},
+      at: t.clock.now().toISOString(),
+    };
+    // Loopback was allowed when it subscribed; a delivery under a guard that refuses it fails and sends nothing.
+    const refused = await handleAlertMessages(t.deps, [{ id: 'guarded', body: deliver }], { outbound: { allowLoopback: false } });
+    expect(refused.failedIds).toEqual(['guarded']);
+    expect(receiver.at(path)).toHaveLength(0);
+    const subscribers = expectStatus(await t.request<{ id: number; lastError: string }[]>('GET', `/status-pages/${page.id}/subscribers`, { token: owner.token }), 200);
+    expect(subscribers.find((s) => s.id === hook.id)?.lastError).toMatch(/^SSRF_BLOCKED/);
+  });
+
   it('5 subscribe requests per 60 s per page and address, exact under concurrency', async () => {
     const page = await createPage(t, owner);
     const address = { 'x-test-ip': '192.0.2.77' };
