@@ -38,10 +38,9 @@ export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly 
   const last = entries.at(-1);
   if (!first || !last) return 'taken';
   for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) {
-    if (run.queue === 'broadcast') {
-      // Live-only: a stream that cannot be reached never holds the outbox (viewers reconnect and read the page).
-      for (const body of run.bodies) await deps.broadcaster.publish(body as BroadcastEvent).catch((err: unknown) => console.error('outbox broadcast failed', err));
-    } else await deps.queue.publish(run.queue, run.bodies);
+    // A stream event goes to the Broadcaster port; one it could not hand over stays owed like a message.
+    if (run.queue === 'broadcast') for (const body of run.bodies) await deps.broadcaster.publish(body as BroadcastEvent);
+    else await deps.queue.publish(run.queue, run.bodies);
   }
   const names = { '#o': OUTBOX_FIELDS.entries, '#oid': OUTBOX_FIELDS.lastId, '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt };
   const { table, client } = deps.store;

@@ -8,6 +8,8 @@ import { changeStatus, checkComponent, createPage, expectStatus, type User } fro
 import { OUTBOX_GRACE_MS, relayPendingOutboxes } from '../../outbox/index.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from '../../streams/local.js';
 import { refreshSnapshot } from '../store/snapshot.js';
+import { canSubscribe } from '../../signals/streamEvents.js';
+import type { BroadcastEvent } from '../../ports/index.js';
 import { STATUS_KEEP_ALIVE_MS } from '../events.js';
 
 /**
@@ -191,5 +193,35 @@ describe('public status events', () => {
     vi.advanceTimersByTime(STATUS_KEEP_ALIVE_MS);
     expect((await bounded(reader.read(), 1000, 'no keep-alive')).value).toBe(': keep-alive\n\n');
     await reader.cancel();
+  });
+
+  it('racing rebuilds emit a change once, and a change whose relay failed is emitted by the sweep, once', async () => {
+    const page = await createPage(t, user);
+    const { check } = await checkComponent(t, user, page.id);
+    await changeStatus(t, check, user, 'NEW', 'OK');
+    const hub = t.deps.broadcaster;
+    if (!canSubscribe(hub)) throw new Error('no local hub');
+    const heard: BroadcastEvent[] = [];
+    const stop = hub.subscribe((event) => {
+      if (event.channel === `statuspage:${page.id}`) heard.push(event);
+    });
+    const ref = (await t.deps.store.entities.checkRef.get({ checkId: check.id }).go()).data;
+    await t.deps.store.entities.check.patch({ token: ref?.token ?? '' }).set({ status: 'DOWN' }).go();
+    await Promise.all([refreshSnapshot(t.deps, page.id), refreshSnapshot(t.deps, page.id), refreshSnapshot(t.deps, page.id)]);
+    expect(heard.map((e) => [e.type, (e.data as { status: string }).status])).toEqual([['component.status_changed', 'MAJOR_OUTAGE']]);
+
+    // The relay right after the write fails (the stream hub is down): the change stays owed.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const publish = vi.spyOn(hub, 'publish').mockRejectedValueOnce(new Error('hub down'));
+    await t.deps.store.entities.check.patch({ token: ref?.token ?? '' }).set({ status: 'OK' }).go();
+    await refreshSnapshot(t.deps, page.id);
+    publish.mockRestore();
+    logged.mockRestore();
+    expect(heard).toHaveLength(1);
+    t.clock.advance(OUTBOX_GRACE_MS + 1);
+    await relayPendingOutboxes(t.deps, t.clock.now());
+    await relayPendingOutboxes(t.deps, t.clock.now());
+    expect(heard.map((e) => (e.data as { status: string }).status)).toEqual(['MAJOR_OUTAGE', 'OPERATIONAL']);
+    stop();
   });
 });
