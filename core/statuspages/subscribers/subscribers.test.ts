@@ -130,6 +130,15 @@ describe('status page subscribers', () => {
     expectError(await t.request('DELETE', `/status-pages/${foreignPage.id}/subscribers/${hook.id}`, { token: stranger.token }), 404);
     expectStatus(await t.request('DELETE', `/status-pages/${page.id}/subscribers/${hook.id}`, { token: owner.token }), 204);
     expectError(await t.request('DELETE', `/status-pages/${page.id}/subscribers/${hook.id}`, { token: owner.token }), 404);
+
+    // Deleting the page deletes its subscribers and frees their addresses.
+    const email = `gone-${page.id}@example.com`;
+    expectStatus(await subscribe(page.slug, { channel: 'EMAIL', email }), 202);
+    const pending = expectStatus(await t.request<{ id: number }[]>('GET', `/status-pages/${page.id}/subscribers`, { token: owner.token }), 200);
+    expect(pending).toHaveLength(1);
+    expectStatus(await t.request('DELETE', `/status-pages/${page.id}`, { token: owner.token }), 204);
+    expect((await t.deps.store.entities.statusSubscriber.get({ subscriberId: pending[0]?.id ?? 0 }).go()).data).toBeNull();
+    expect((await t.deps.store.entities.statusSubscriber.query.byPage({ statusPageId: page.id }).go()).data).toEqual([]);
   });
 
   it('a redelivered message is delivered once; a failing endpoint is retried by the queue', async () => {
