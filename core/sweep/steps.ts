@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
-import { relayPendingOutboxes } from '../outbox/relay.js';
+import { relayPendingOutboxes } from '../outbox/sweep.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
