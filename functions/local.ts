@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const server = await startLocalServer(config);
   console.log(`Vigil is listening: base URL ${server.baseUrl}`);
   console.log(`  streams: ${server.streamUrl}?stream=signals&access_token=<ACCESS_TOKEN>[&token=<CHECK_TOKEN>]`);
+  console.log(`           ${server.streamUrl}?stream=status&slug=<SLUG>[&session=<PAGE_SESSION>]  (or SSE: ${server.baseUrl}/public/status/<SLUG>/events)`);
   console.log(`  store: ${config.dynamoEndpoint ?? `embedded (${config.dataDir})`}`);
 
   const shutdown = (signal: string) => {

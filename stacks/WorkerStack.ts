@@ -4,6 +4,7 @@ import { queueUrlVariable } from '../core/adapters/aws/env.js';
 import { ApiStack } from './ApiStack.js';
 import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
+import { StreamStack } from './StreamStack.js';
 import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings } from './settings.js';
 
@@ -24,7 +25,10 @@ export function WorkerStack({ stack }: StackContext) {
   const { table } = use(StorageStack);
   const { queues } = use(QueueStack);
   const { publicUrl } = use(ApiStack);
+  const { publishing } = use(StreamStack);
 
+  // Publishes to the streams: probe flips (probe Lambdas in other regions post to no WebSocket
+  // API) and the status page events its snapshot rebuilds owe.
   const incidentWorker = new Function(stack, 'IncidentWorker', {
     handler: 'functions/incidentWorker.handler',
     description: 'Vigil incidents queue consumer',
@@ -34,8 +38,9 @@ export function WorkerStack({ stack }: StackContext) {
       ...storeEnvironment(table.tableName, settings),
       VIGIL_PUBLIC_URL: publicUrl,
       [queueUrlVariable('alerts')]: queues.alerts.queueUrl,
+      ...publishing.environment,
     },
-    permissions: [tableReadWrite(table.tableArn), sendTo([queues.alerts.queueArn])],
+    permissions: [tableReadWrite(table.tableArn), sendTo([queues.alerts.queueArn]), ...publishing.permissions],
   });
   incidentWorker.addEventSource(new SqsEventSource(queues.incidents, { batchSize: 10, reportBatchItemFailures: true }));
 

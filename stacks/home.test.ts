@@ -361,6 +361,8 @@ describe('publishing functions', () => {
     [ApiStack, 'ApiFunction'],
     [ApiStack, 'SignalsFunction'],
     [SweepStack, 'Sweep'],
+    // Probe flips reach the streams from the home region's incidents worker.
+    [WorkerStack, 'IncidentWorker'],
   ] as const;
 
   it('get the management endpoint and ManageConnections on that API’s connections only', () => {
@@ -378,6 +380,18 @@ describe('publishing functions', () => {
       expect(actionsOf(manage[0] as Statement)).toEqual([MANAGE_CONNECTIONS]);
       expect(json(manage[0]?.Resource), id).toContain(apiExport);
       expect(json(manage[0]?.Resource), id).toMatch(/\/test\/\*\/@connections\/\*/);
+    }
+  });
+
+  it('leave the probe and the alert worker without the endpoint or ManageConnections (they post to no stream)', () => {
+    for (const [stack, id] of [
+      [ProbeStack, 'Probe'],
+      [WorkerStack, 'AlertWorker'],
+    ] as const) {
+      const t = template(stack);
+      const fn = t.toJSON().Resources[logicalId(t, 'AWS::Lambda::Function', id)] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+      expect(fn.Properties.Environment.Variables, id).not.toHaveProperty('VIGIL_STREAM_ENDPOINT');
+      expect(policyStatements(t, id).flatMap(actionsOf), id).not.toContain(MANAGE_CONNECTIONS);
     }
   });
 });

@@ -25,6 +25,9 @@ describe('a probe region other than home (sst deploy --region eu-west-1)', () =>
       },
     });
     const statements = json(policyStatements(probe, 'Probe'));
+    // Flips stream from the home region's incidents worker: a probe region posts to no WebSocket API.
+    expect(statements).not.toContain('execute-api');
+    expect(json(probe.toJSON())).not.toContain('VIGIL_STREAM_ENDPOINT');
     expect(statements).toContain(`:dynamodb:us-east-1:${ACCOUNT}:table/test-vigil-table`);
     expect(statements).toContain(`:sqs:us-east-1:${ACCOUNT}:test-vigil-incidents`);
     probe.resourcePropertiesCountIs('AWS::IAM::Role', { RoleName: 'test-vigil-probe-scheduler' }, 0);

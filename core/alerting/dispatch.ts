@@ -10,6 +10,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
+import { handleSubscriberMessage, isSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
 import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage } from './warningDispatch.js';
 
 export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
@@ -50,6 +51,10 @@ export type AlertBatchResult = {
 export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertDispatchOptions = {}): Promise<AlertBatchResult> {
   const result: AlertBatchResult = { failedIds: [], retryAfterSeconds: {} };
   for (const message of messages) {
+    if (isSubscriberMessage(message.body)) {
+      await subscriberMessage(deps, message, result, options);
+      continue;
+    }
     const parsed = AlertMessage.safeParse(message.body);
     if (!parsed.success) {
       console.error(`alerts queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
@@ -75,6 +80,25 @@ export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], 
     }
   }
   return result;
+}
+
+/** A status page subscriber message (subscriberDispatch.ts), with the same failure reporting as alerts. */
+async function subscriberMessage(deps: Deps, message: QueueMessage, result: AlertBatchResult, options: AlertDispatchOptions): Promise<void> {
+  const parsed = SubscriberMessage.safeParse(message.body);
+  if (!parsed.success) {
+    console.error(`alerts queue: dropping malformed subscriber message ${message.id}`, parsed.error.issues[0]);
+    return;
+  }
+  try {
+    const outcome = await handleSubscriberMessage(deps, parsed.data, options);
+    if (outcome.status !== 'FAILED') return;
+    console.warn(`alerts queue: message ${message.id}: ${outcome.message}`);
+    result.failedIds.push(message.id);
+    if (outcome.retryAfterSeconds !== null) result.retryAfterSeconds[message.id] = outcome.retryAfterSeconds;
+  } catch (err) {
+    console.error(`alerts queue: message ${message.id} failed`, err);
+    result.failedIds.push(message.id);
+  }
 }
 
 /**

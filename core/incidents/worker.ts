@@ -11,6 +11,7 @@ import { IncidentTimelineOwed } from './events.js';
 import { appendIncidentEvent, applyIncidentInput, openIncidentsOfCheck } from './repository.js';
 import type { ResolveCause } from './transition.js';
 import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
+import { broadcast, checkEvent } from '../signals/streamEvents.js';
 
 /**
  * A message of a type this worker does not know is acknowledged without a word: it can never be
@@ -22,6 +23,20 @@ const isForeignType = (body: unknown): boolean => {
   const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
   return typeof type === 'string' && !HANDLED_TYPES.has(type);
 };
+
+/**
+ * A probe flip reaches the signal streams from here, not from the probe: probe Lambdas run in
+ * other regions with no WebSocket API to post to (they get neither its endpoint nor
+ * ManageConnections); this worker runs in the home region and has both, and the embedded runtime
+ * takes the same path. The check's stored state is sent, and only while it still says what the
+ * message says, so a late redelivery never rewinds a dashboard.
+ */
+async function streamProbeFlip(deps: Deps, change: CheckStatusChanged): Promise<void> {
+  if (change.cause !== 'PROBE') return;
+  const check = await readCheckById(deps, change.checkId);
+  if (!check || check.workspaceId !== change.workspaceId || check.status !== change.to) return;
+  await broadcast(deps, [checkEvent(check)]);
+}
 
 /**
  * The consumer of the `incidents` queue. Each message is processed on its own; a failure is
@@ -47,6 +62,7 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
       if (parsed.data.type === 'check.status_changed') {
         await onStatusChanged(deps, parsed.data, now);
         await onCheckStatusChangedForPages(deps, parsed.data);
+        await streamProbeFlip(deps, parsed.data);
       } else {
         await onDependenciesReported(deps, parsed.data, now);
         await onDependenciesReportedForPages(deps, parsed.data);

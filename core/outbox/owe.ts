@@ -1,9 +1,8 @@
 import { ulid } from 'ulid';
-import type { QueueName } from '../ports/index.js';
-import { OUTBOX_FIELDS, outboxShardFor, type OutboxEntry } from '../store/outbox.js';
+import { OUTBOX_FIELDS, outboxShardFor, type OutboxDestination, type OutboxEntry } from '../store/outbox.js';
 
-/** A message a state change owes: where it goes and what it says. */
-export type Owed = { queue: QueueName; body: unknown };
+/** A message a state change owes: where it goes (a queue, or `broadcast`: a stream event) and what it says. */
+export type Owed = { queue: OutboxDestination; body: unknown };
 
 /** What a conditional write adds to its item so that it also records `owed`: append the entries, set the rest. */
 export type OutboxWrite = {

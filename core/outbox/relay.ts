@@ -1,6 +1,6 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { Queue } from '../ports/index.js';
+import type { BroadcastEvent, Broadcaster, Queue } from '../ports/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { OUTBOX_FIELDS, type OutboxEntry } from '../store/outbox.js';
 import type { Store } from '../store/service.js';
@@ -28,7 +28,12 @@ export function itemKey(request: { params(): Record<string, unknown> }): OutboxK
  * are built here as low-level requests, so the ping path relays without the document client).
  * Deps fits; so do the ping Lambda's PingDeps.
  */
-export type RelayDeps = { queue: Queue; store: Pick<Store, 'hot' | 'table'> };
+export type RelayDeps = {
+  queue: Queue;
+  store: Pick<Store, 'hot' | 'table'>;
+  /** For `broadcast` entries (status page stream events); paths that never owe one (pings) have none. */
+  broadcaster?: Pick<Broadcaster, 'publish'>;
+};
 
 export type RelayOutcome = 'cleared' | 'partly_cleared' | 'taken';
 
@@ -40,7 +45,16 @@ export async function relayOutbox(deps: RelayDeps, key: OutboxKey, entries: read
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return 'taken';
-  for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) await deps.queue.publish(run.queue, run.bodies);
+  for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) {
+    if (run.queue !== 'broadcast') {
+      await deps.queue.publish(run.queue, run.bodies);
+      continue;
+    }
+    // A stream event goes to the Broadcaster port; one it could not hand over stays owed like a message.
+    const broadcaster = deps.broadcaster;
+    if (!broadcaster) throw new Error('a stream event is owed but this relay has no broadcaster');
+    for (const body of run.bodies) await broadcaster.publish(body as BroadcastEvent);
+  }
   const names = { '#o': OUTBOX_FIELDS.entries, '#oid': OUTBOX_FIELDS.lastId, '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt };
   const { table, hot } = deps.store;
   const Key = marshall(key);

@@ -75,7 +75,14 @@ export interface Broadcaster {
   closeUserStreams(userId: number): Promise<void>;
 }
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers, e.g. RFC 8058 `List-Unsubscribe` and `List-Unsubscribe-Post` on subscriber mail. */
+  headers?: Record<string, string>;
+};
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;

@@ -3,7 +3,6 @@ import { statusChangeOwed } from '../checks/events.js';
 import { itemKey, relayAfterWrite } from '../outbox/index.js';
 import { causeOf, nextCheckStatus, type CheckObservation } from '../checks/status.js';
 import type { Deps } from '../deps.js';
-import { broadcast, checkEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { ProbeRoundItem } from '../store/entities/probeRound.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
@@ -123,8 +122,8 @@ async function foldOnce(deps: Deps, token: string, round: ProbeRoundItem, now: D
   const moved = transition?.statusChange;
   if (!observation || !moved) return null;
   const after = written.data as CheckItem;
+  // The stream hears the flip from the incidents worker (core/incidents/worker.ts): probe regions post to no WebSocket API.
   await relayAfterWrite(deps, itemKey(checks.get({ token })), after.outbox);
-  await broadcast(deps, [checkEvent(after)]);
   return flip;
 }
 

@@ -70,10 +70,10 @@ async function performEffects(deps: Deps, a: AnnouncementItem, effects: Announce
       } catch (err) {
         if (!isConditionalFailure(err)) throw err;
       }
-    } else {
-      // Subscribers and webhooks are the next issue; live viewers hear it now.
-      await deps.broadcaster.publish({ channel: `status-page:${a.statusPageId}`, type: effect.notice, data: { announcementId: a.announcementId, publicId: a.publicId } });
     }
+    // A `notify` effect needs nothing here: the snapshot rebuild that follows every change sees the
+    // announcement appear, change or leave the open list and owes its stream event and subscriber
+    // notification in its own conditional write (core/statuspages/events.ts), once.
   }
 }
 

@@ -14,6 +14,7 @@ import { byPosition, readComponents, refreshSnapshot } from './store/snapshot.js
 import { toComponent } from './components.js';
 import { forgetPage } from './store/viewCache.js';
 import { deletePageAnnouncements } from './announcements.js';
+import { deletePageSubscribers } from './subscribers/manage.js';
 import { loadStatusPage } from './load.js';
 
 export const SLUG_SCOPE = 'status-page-slug';
@@ -202,6 +203,7 @@ export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<
   const components = await readComponents(deps, statusPageId);
   if (components.length > 0) await deps.store.entities.statusComponent.delete(components.map((c) => ({ statusPageId, componentId: c.componentId }))).go();
   await deletePageAnnouncements(deps, statusPageId);
+  await deletePageSubscribers(deps, statusPageId);
   await deps.store.entities.statusPage.delete({ statusPageId }).go();
   await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
   forgetPage(deps.store, statusPageId);

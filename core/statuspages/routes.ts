@@ -25,6 +25,7 @@ import {
 } from './schema.js';
 import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, toStatusPage, updateStatusPage, verifyDomain } from './pages.js';
 import { createComponent, deleteComponent, listComponents, reorderComponents, updateComponent } from './components.js';
+import { subscriberDashboardRoutes } from './subscribers/routes.js';
 import { createAnnouncement, listAnnouncements, loadAnnouncement, patchAnnouncement, postAnnouncementEntry, toAnnouncementView, withTimelines } from './announcements.js';
 
 const security = sessionSecurity;
@@ -36,6 +37,7 @@ const VerifyDomainResult = z.object({ verified: z.boolean(), expected: z.string(
 export function statusPageRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
+  r.route('/', subscriberDashboardRoutes());
   r.openapi(
     createRoute({ method: 'get', path: '/check-slug', tags, security, request: { query: CheckSlugQuery }, responses: { 200: jsonResponse(z.object({ isAvailable: z.boolean() }), 'Availability') } }),
     async (c) => c.json({ isAvailable: await isSlugAvailable(c.var.deps, c.req.valid('query').slug) }, 200),

@@ -9,8 +9,15 @@ import { QUEUE_NAMES, type QueueName } from '../ports/index.js';
  * net reads them all with one query per shard.
  */
 
+/**
+ * Where an owed message goes: a queue, or `broadcast` (a live stream event, `body` a
+ * BroadcastEvent, handed to the Broadcaster port: the status page streams hear each change once).
+ */
+export const OUTBOX_DESTINATIONS = [...QUEUE_NAMES, 'broadcast'] as const;
+export type OutboxDestination = QueueName | 'broadcast';
+
 /** One owed message. `body` is the message as JSON: ElectroDB keeps only declared keys of a map. */
-export type OutboxEntry = { id: string; queue: QueueName; body: string };
+export type OutboxEntry = { id: string; queue: OutboxDestination; body: string };
 
 export const OUTBOX_INDEX = 'gsi4';
 export const OUTBOX_FIELDS = { entries: 'outbox', lastId: 'outboxId', due: 'gsi4pk', dueAt: 'gsi4sk' } as const;
@@ -27,7 +34,7 @@ export const OUTBOX_ATTRIBUTES = {
       type: 'map',
       properties: {
         id: { type: 'string', required: true },
-        queue: { type: QUEUE_NAMES, required: true },
+        queue: { type: OUTBOX_DESTINATIONS, required: true },
         body: { type: 'string', required: true },
       },
     },

@@ -37,6 +37,7 @@ import { createStatusComponentEntity } from './entities/statusComponent.js';
 import { createAnnouncementEntity } from './entities/announcement.js';
 import { createAnnouncementEntryEntity } from './entities/announcementEntry.js';
 import { createStatusPageSnapshotEntity } from './entities/statusPageSnapshot.js';
+import { createStatusSubscriberEntity } from './entities/statusSubscriber.js';
 import { createUptimeCursorEntity, createUptimeRollupEntity } from './entities/uptimeRollup.js';
 import { currentId, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
@@ -81,6 +82,7 @@ const ENTITY_FACTORIES = {
   announcement: createAnnouncementEntity,
   announcementEntry: createAnnouncementEntryEntity,
   statusPageSnapshot: createStatusPageSnapshotEntity,
+  statusSubscriber: createStatusSubscriberEntity,
   uptimeRollup: createUptimeRollupEntity,
   uptimeCursor: createUptimeCursorEntity,
 } as const;

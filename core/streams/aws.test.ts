@@ -34,7 +34,7 @@ beforeAll(async () => {
   deps = { ...t.deps, broadcaster: new WebSocketBroadcaster(t.deps.store, t.clock, api) };
   app = createApp(deps);
   handler = streamsHandler(deps, {
-    // Stands in for core/statuspages' visibility rules until public pages are served.
+    // Stands in for core/statuspages' visibility rules (the real ones: the test below).
     statusPages: async (_deps, { slug, session }) => {
       if (slug === 'private-page' && session !== 'page-session') throw unauthorized('Status page session required');
       if (slug === 'missing') throw notFound('Status page');
@@ -180,6 +180,18 @@ describe('broadcast cleanup and closing', () => {
     expect(closed.sort()).toEqual([first.connectionId, second.connectionId].sort());
     expect((await connect({ stream: 'signals', access_token: dave.token })).result.statusCode).toBe(401);
   });
+  it('a password change drops every connection of the user', async () => {
+    const erin = await t.signup('ws-erin');
+    const first = await connect({ stream: 'signals', access_token: erin.token });
+    const changed = await app.request('http://localhost/api/auth/password', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${erin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ currentPassword: erin.password, newPassword: 'a brand new passphrase 9' }),
+    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    expect(changed.status).toBe(200);
+    expect(apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId)).toEqual([first.connectionId]);
+    expect((await connect({ stream: 'signals', access_token: erin.token })).result.statusCode).toBe(401);
+  });
 });
 
 describe('$connect: the public status stream', () => {
@@ -195,10 +207,37 @@ describe('$connect: the public status stream', () => {
     expect(posted()).toEqual([{ connectionId: open.connectionId, message: { event: 'component', data: { componentId: 1, status: 'OUTAGE' } } }]);
   });
 
-  it('answers 404 for every slug until status pages are served', async () => {
-    const bare = streamsHandler(deps);
-    const result = await bare({ requestContext: { routeKey: '$connect', connectionId: 'bare-1' }, queryStringParameters: { stream: 'status', slug: 'acme' } });
-    expect(result.statusCode).toBe(404);
+  it('with core/statuspages’ own rules: a public page streams, a private one is 404 but to a member, a password page needs its session', async () => {
+    const real = streamsHandler(deps);
+    let n = 0;
+    const on = async (query: Record<string, string>) => (await real({ requestContext: { routeKey: '$connect', connectionId: `real-${++n}`, identity: { sourceIp: '192.0.2.40' } }, queryStringParameters: query })).statusCode;
+    const page = async (body: Record<string, unknown>) => {
+      const res = await app.request('http://localhost/api/status-pages', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Acme', slug: `ws-${Date.now().toString(36)}-${++n}`, ...body }),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { id: number; slug: string };
+    };
+    const open = await page({});
+    expect(await on({ stream: 'status', slug: open.slug })).toBe(200);
+    const stored = await t.deps.store.entities.streamConnection.query.byConnection({ connectionId: `real-${n}` }).go();
+    expect(stored.data.map((row) => row.channel)).toEqual([statusPageChannel(open.id)]);
+    const hidden = await page({ visibility: 'PRIVATE' });
+    expect(await on({ stream: 'status', slug: hidden.slug })).toBe(404);
+    expect(await on({ stream: 'status', slug: hidden.slug, session: bob.token })).toBe(404);
+    expect(await on({ stream: 'status', slug: hidden.slug, session: alice.token })).toBe(200);
+    const locked = await page({ visibility: 'PASSWORD_PROTECTED', password: 'open sesame 1' });
+    expect(await on({ stream: 'status', slug: locked.slug })).toBe(401);
+    const auth = await app.request(`http://localhost/api/public/status/${locked.slug}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'open sesame 1' }),
+    }, { incoming: { socket: { remoteAddress: '192.0.2.41' } } });
+    const { token } = (await auth.json()) as { token: string };
+    expect(await on({ stream: 'status', slug: locked.slug, session: token })).toBe(200);
+    expect(await on({ stream: 'status', slug: 'no-such-page-x' })).toBe(404);
   });
 
   it('limits anonymous connections to 30 per 60 s per address', async () => {

@@ -1,17 +1,18 @@
 import { authenticateSession } from '../auth/middleware.js';
 import type { Deps } from '../deps.js';
-import { HttpError, badRequest, errorBody, notFound } from '../http/errors.js';
-import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
+import { HttpError, badRequest, errorBody } from '../http/errors.js';
+import { STATUS_STREAM_CONNECTION_LIMIT, statusPageChannel } from '../statuspages/events.js';
+import { statusStreamAccess } from '../statuspages/public/access.js';
+import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { ALL_TOPICS, type Subscription } from '../ports/index.js';
 import { STREAM_CONNECTION_LIMIT } from '../signals/stream.js';
 import { resolveSignalScope, type SignalScope } from '../signals/streamScope.js';
 import { ClientMessage, ConnectQuery, PONG, type StatusConnectQuery } from './schema.js';
 
-/** The public status stream has no user to count by, so its 30 connections per 60 s are per address. */
-export const STATUS_STREAM_CONNECTION_LIMIT: RateLimitRule = { name: 'status-stream', limit: 30, windowSeconds: 60 };
+export { STATUS_STREAM_CONNECTION_LIMIT };
 
-/** Events of one status page travel on its channel (published by core/statuspages). */
-export const statusPageChannel = (statusPageId: string | number): string => `statuspage:${statusPageId}`;
+/** Events of one status page travel on its channel (published by core/statuspages through the outbox). */
+export { statusPageChannel };
 
 /** What an accepted connection hears, and whose it is (so a change of that user's access ends it). */
 export type StreamScope =
@@ -26,12 +27,8 @@ export type StreamScope =
 export type StatusPageAccess = (deps: Deps, query: Omit<StatusConnectQuery, 'stream'>) => Promise<{ statusPageId: string }>;
 
 export type ConnectOptions = {
-  /** Until core/statuspages serves public pages, no slug resolves: the status stream answers 404. */
+  /** The visibility rule of status streams; core/statuspages' own unless a test stands in for it. */
   statusPages?: StatusPageAccess;
-};
-
-const noStatusPages: StatusPageAccess = async () => {
-  throw notFound('Status page');
 };
 
 /**
@@ -60,7 +57,7 @@ export async function connectStream(
     return { stream: 'signals', userId: signal.userId, subscriptions: signal.subscriptions, signal };
   }
   enforce(await consumeRateLimit(deps, STATUS_STREAM_CONNECTION_LIMIT, `ip:${client.ip}`));
-  const { statusPageId } = await (options.statusPages ?? noStatusPages)(deps, {
+  const { statusPageId } = await (options.statusPages ?? statusStreamAccess)(deps, {
     slug: query.slug,
     ...(query.session === undefined ? {} : { session: query.session }),
   });

@@ -154,6 +154,15 @@ describe('ws://localhost:3000/api/ws', () => {
     expect((await bounded(reader.read(), 1000, 'SSE not ended')).done).toBe(true);
   });
 
+  it('closes a user’s streams on a password change', async () => {
+    const erin = await t.signup('lws-erin');
+    const client = await open(signals(erin));
+    const changed = await t.request('POST', '/auth/password', { token: erin.token, body: { currentPassword: erin.password, newPassword: 'a brand new passphrase 9' } });
+    expect(changed.status).toBe(200);
+    expect(await client.closed()).toBe(4401);
+    await expect(open(signals(erin))).rejects.toMatchObject({ status: 401 });
+  });
+
   it('closes a removed member’s stream', async () => {
     const dave = await t.signup('lws-dave');
     expect((await t.request('POST', `/workspaces/${alice.workspaceId}/members`, { token: alice.token, body: { email: dave.email, role: 'VIEWER' } })).status).toBe(201);

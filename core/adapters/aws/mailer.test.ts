@@ -39,6 +39,16 @@ describe('SesMailer', () => {
     expect(input).not.toHaveProperty('ConfigurationSetName');
   });
 
+  it('passes extra headers (RFC 8058 List-Unsubscribe on subscriber mail) as SES message headers', async () => {
+    const headers = { 'List-Unsubscribe': '<https://vigil.example/u?token=1.x>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    await new SesMailer(client, { from: 'alerts@vigil.example' }).send({ to: 'a@example.com', subject: 's', text: 't', headers });
+    const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    expect(input?.Content?.Simple?.Headers).toEqual([
+      { Name: 'List-Unsubscribe', Value: '<https://vigil.example/u?token=1.x>' },
+      { Name: 'List-Unsubscribe-Post', Value: 'List-Unsubscribe=One-Click' },
+    ]);
+  });
+
   it('surfaces SES failures to the caller (alert delivery retries them)', async () => {
     ses.on(SendEmailCommand).rejects(new Error('MessageRejected'));
     await expect(new SesMailer(client, { from: 'a@vigil.example' }).send({ to: 'b@example.com', subject: 's', text: 't' })).rejects.toThrow(

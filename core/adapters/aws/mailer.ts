@@ -24,6 +24,7 @@ export class SesMailer implements Mailer {
           Simple: {
             Subject: utf8(message.subject),
             Body: { Text: utf8(message.text), ...(message.html !== undefined ? { Html: utf8(message.html) } : {}) },
+            ...(message.headers ? { Headers: Object.entries(message.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
           },
         },
         ...(this.options.configurationSet ? { ConfigurationSetName: this.options.configurationSet } : {}),

@@ -157,3 +157,21 @@ export async function passwordLogin(deps: Deps, slug: string, password: string, 
   return { token: await issuePageSession(deps, current, now), expiresIn: PAGE_SESSION_SECONDS, snapshot: current };
 }
 
+
+/**
+ * The public status stream's visibility, decided at connect (SSE and WebSocket alike): a page
+ * that is unknown, disabled or PRIVATE without a member's access token answers 404; a
+ * PASSWORD_PROTECTED one needs a page session (401 without). `session` is a page session, or a
+ * workspace member's access token (the only way a PRIVATE page streams).
+ */
+export async function statusStreamAccess(deps: Deps, query: { slug: string; session?: string }): Promise<{ statusPageId: string }> {
+  const now = deps.clock.now();
+  const snapshot = await snapshotBySlug(deps, query.slug);
+  if (!snapshot || !snapshot.page.enabled) throw notFound('Status page');
+  const allowed = { statusPageId: String(snapshot.page.id) };
+  if (snapshot.page.visibility === 'PUBLIC') return allowed;
+  if (snapshot.page.visibility === 'PASSWORD_PROTECTED' && (await validPageSession(deps, snapshot, query.session, now))) return allowed;
+  if (await isMember(deps, snapshot, query.session, now)) return allowed;
+  if (snapshot.page.visibility === 'PRIVATE') throw notFound('Status page');
+  throw unauthorized('This status page is password protected');
+}

@@ -5,6 +5,8 @@ import { createRouter } from '../../http/router.js';
 import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
 import { publicSurfaceRoutes } from './surfaceRoutes.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
+import { statusEvents } from './eventsRoutes.js';
+import { publicSubscriberRoutes } from '../subscribers/routes.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -73,6 +75,22 @@ export function publicStatusRoutes() {
       return c.json({ months: await pageHistory(deps, snapshot, months, offset, now) }, 200);
     },
   );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{slug}/events',
+      tags,
+      request: { params: SlugParam },
+      responses: {
+        200: {
+          description: 'Server-sent events: `component.status_changed`, `announcement.created`, `announcement.updated`; a keep-alive comment every 15 s',
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
+      },
+    }),
+    (c) => statusEvents(c, c.req.valid('param').slug),
+  );
+  r.route('/', publicSubscriberRoutes());
   r.route('/', publicSurfaceRoutes());
   return r;
 }

@@ -1,11 +1,10 @@
 import type { Deps } from '../../deps.js';
-import { phaseOf } from '../announcementTransition.js';
 import { overallIndicator, type ComponentStatus } from '../componentStatus.js';
-import { renderMarkdown, singleLine } from '../render/sanitize.js';
 import { listPageAnnouncements } from '../store/announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from '../store/rollups.js';
 import type { SnapshotPage } from '../store/snapshotShape.js';
-import { snapshotAnnouncement, statusesAt, type CheckUptime, type PageSnapshot, type SnapshotAnnouncement, type SnapshotComponent } from '../store/snapshot.js';
+import { publicAnnouncement, type PublicAnnouncement } from './announcementView.js';
+import { snapshotAnnouncement, statusesAt, type CheckUptime, type PageSnapshot, type SnapshotComponent } from '../store/snapshot.js';
 import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, type UptimeRead } from '../uptime.js';
 
 /**
@@ -14,20 +13,8 @@ import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, t
  * announcement Markdown only as sanitised HTML; titles on one line.
  */
 
-export type PublicAnnouncement = {
-  id: string;
-  title: string;
-  status: SnapshotAnnouncement['status'];
-  impact: SnapshotAnnouncement['impact'];
-  phase: ReturnType<typeof phaseOf>;
-  componentIds: number[];
-  scheduledFor: string | null;
-  scheduledUntil: string | null;
-  resolvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  updates: { status: SnapshotAnnouncement['status'] | null; bodyHtml: string; createdAt: string }[];
-};
+export { publicAnnouncement, type PublicAnnouncement };
+
 
 export type PublicComponent = { id: number; name: string; description: string | null; groupName: string | null; position: number; status: ComponentStatus; showUptimeBar: boolean };
 
@@ -44,21 +31,6 @@ export type PublicPage = {
   updatedAt: string;
 };
 
-export const publicAnnouncement = (a: SnapshotAnnouncement, now: Date): PublicAnnouncement => ({
-  id: a.publicId,
-  title: singleLine(a.title),
-  status: a.status,
-  impact: a.impact,
-  phase: phaseOf(a, now),
-  componentIds: a.componentIds,
-  scheduledFor: a.scheduledFor,
-  scheduledUntil: a.scheduledUntil,
-  resolvedAt: a.resolvedAt,
-  createdAt: a.createdAt,
-  updatedAt: a.updatedAt,
-  // Rendered and sanitised again here: a row stored before a rule tightened is still cleaned.
-  updates: a.updates.map((u) => ({ status: u.status, bodyHtml: renderMarkdown(u.body).trim(), createdAt: u.createdAt })),
-});
 
 export function publicPage(snapshot: PageSnapshot, now: Date): PublicPage {
   const { page } = snapshot;

@@ -12,6 +12,9 @@ import { listPageAnnouncements, readTimeline } from './announcementStore.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from './rollups.js';
 import type { CheckUptime, PageSnapshot, SnapshotAnnouncement, SnapshotComponent, SnapshotPage } from './snapshotShape.js';
 import { cachedSnapshot, forgetPage, rememberSnapshot } from './viewCache.js';
+import { itemKey, outboxWrite, relayAfterWrite } from '../../outbox/index.js';
+import { retryOnConflict } from '../../store/conditional.js';
+import { diffSnapshots, goneAnnouncementIds, owedForChanges } from '../events.js';
 
 const LATENCY_WARNING_MS = 3_600_000;
 
@@ -147,19 +150,44 @@ export const statusesAt = (snapshot: Pick<PageSnapshot, 'components' | 'checks' 
 const encode = (snapshot: PageSnapshot): string => zlib.gzipSync(JSON.stringify(snapshot)).toString('base64');
 const decode = (data: string): PageSnapshot => JSON.parse(zlib.gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as PageSnapshot;
 
-/** Rebuilds and stores the snapshot of one page; a page that is gone loses its snapshot. */
+/**
+ * Rebuilds and stores the snapshot of one page; a page that is gone loses its snapshot. The write
+ * is conditional on the revision read and records the events of the difference in the same
+ * request (core/statuspages/events.ts): racing rebuilds each emit only what they changed.
+ */
 export async function refreshSnapshot(deps: Deps, statusPageId: number): Promise<PageSnapshot | null> {
-  const now = deps.clock.now();
   const page = (await deps.store.entities.statusPage.get({ statusPageId }).go({ consistent: true })).data;
   if (!page) {
     await deps.store.entities.statusPageSnapshot.delete({ statusPageId }).go();
     forgetPage(deps.store, statusPageId);
     return null;
   }
-  const snapshot = await buildSnapshot(deps, page, now);
-  await deps.store.entities.statusPageSnapshot.put({ statusPageId, data: encode(snapshot), builtAt: snapshot.builtAt }).go();
+  const written = await retryOnConflict(
+    async () => {
+      const now = deps.clock.now();
+      const stored = (await deps.store.entities.statusPageSnapshot.get({ statusPageId }).go({ consistent: true })).data;
+      const previous = stored ? decode(stored.data) : null;
+      const snapshot = await buildSnapshot(deps, page, now);
+      const gone: SnapshotAnnouncement[] = [];
+      for (const announcementId of goneAnnouncementIds(previous, snapshot)) {
+        const item = (await deps.store.entities.announcement.get({ statusPageId, announcementId }).go({ consistent: true })).data;
+        if (item) gone.push(await snapshotAnnouncement(deps, item));
+      }
+      const revision = (stored?.revision ?? 0) + 1;
+      const owed = owedForChanges(snapshot.page, revision, diffSnapshots(previous, snapshot, gone, now), now);
+      const outbox = owed.length > 0 ? outboxWrite(owed, now) : undefined;
+      const update = deps.store.entities.statusPageSnapshot.update({ statusPageId }).set({ data: encode(snapshot), builtAt: snapshot.builtAt, revision, ...(outbox?.set ?? {}) });
+      const guarded = (outbox ? update.append({ outbox: outbox.entries }) : update).where((attr, op) =>
+        !stored ? op.notExists(attr.builtAt) : stored.revision === undefined ? op.notExists(attr.revision) : op.eq(attr.revision, stored.revision),
+      );
+      const result = await guarded.go({ response: 'all_new' });
+      return { snapshot, pending: outbox ? (result.data.outbox ?? []) : [] };
+    },
+    { what: 'status page snapshot rebuild' },
+  );
   forgetPage(deps.store, statusPageId);
-  return snapshot;
+  await relayAfterWrite(deps, itemKey(deps.store.entities.statusPageSnapshot.get({ statusPageId })), written.pending);
+  return written.snapshot;
 }
 
 /** The stored snapshot, or a fresh one when none was stored yet (first view after an upgrade). */

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { instant } from '../instant.js';
+import { guardedRequest } from '../outbound/index.js';
+import type { StatusPageNotifyMessage } from '../statuspages/events.js';
+import { oneLine, pageSubscribers, readSubscriber, subscriberMailParts } from '../statuspages/subscribers/index.js';
+import { isConditionalFailure } from '../store/conditional.js';
+import type { StatusSubscriberItem } from '../store/entities/statusSubscriber.js';
+import { webhookIdFor } from './alertContent.js';
+import type { AlertDispatchOptions } from './delivery.js';
+import { claimDelivery } from './deliveryClaim.js';
+import { SENT_MARKER_TTL_SECONDS } from './warningDispatch.js';
+import { signWebhook } from './webhookSignature.js';
+
+/**
+ * Status page subscribers on the alerts queue (design "Subscribers", reliability.md "Delivery
+ * rules"): a `statuspage.notify` (owed by the snapshot rebuild, once per change) fans out to one
+ * `statuspage.deliver` per ACTIVE subscriber whose filter matches; each delivery is keyed
+ * `statuspage#<eventKey>#<subscriberId>`, claimed while it sends and recorded once sent (an
+ * alertSent marker), so a redelivered message or a repeated fan-out sends nothing twice. A
+ * failure fails the message: the queue's backoff, Retry-After and DLQ are the alerts' own.
+ */
+
+const id = z.number().int().positive();
+const Notice = z.enum(['component.status_changed', 'announcement.created', 'announcement.updated', 'announcement.resolved', 'maintenance.scheduled']);
+const Change = {
+  statusPageId: id,
+  workspaceId: id,
+  eventKey: z.string().min(1).max(200),
+  pageName: z.string().max(500),
+  slug: z.string().max(200),
+  summary: z.string().max(2000),
+  notice: Notice,
+  componentIds: z.array(id),
+  data: z.record(z.string(), z.unknown()),
+  at: instant,
+};
+export const StatusPageNotify = z.object({ type: z.literal('statuspage.notify'), ...Change }) satisfies z.ZodType<StatusPageNotifyMessage, unknown>;
+export const StatusPageDeliver = z.object({ type: z.literal('statuspage.deliver'), subscriberId: id, ...Change });
+export type StatusPageDeliverMessage = z.infer<typeof StatusPageDeliver>;
+export const SubscriberMessage = z.discriminatedUnion('type', [StatusPageNotify, StatusPageDeliver]);
+export type SubscriberMessage = z.infer<typeof SubscriberMessage>;
+
+export const isSubscriberMessage = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && ['statuspage.notify', 'statuspage.deliver'].includes(String((body as { type?: unknown }).type));
+
+export type SubscriberOutcome = { status: 'DONE' | 'ALREADY_SENT' | 'SKIPPED' } | { status: 'FAILED'; message: string; retryAfterSeconds: number | null };
+
+const PUBLISH_BATCH = 100;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const GONE = 'The endpoint answered 410 Gone: it asked for no more deliveries';
+
+const hears = (subscriber: StatusSubscriberItem, componentIds: readonly number[]): boolean =>
+  subscriber.componentIds.length === 0 || componentIds.length === 0 || componentIds.some((c) => subscriber.componentIds.includes(c));
+
+export async function handleSubscriberMessage(deps: Deps, message: SubscriberMessage, options: AlertDispatchOptions = {}): Promise<SubscriberOutcome> {
+  if (message.type === 'statuspage.notify') {
+    const { type: _type, ...change } = message;
+    const listeners = (await pageSubscribers(deps, message.statusPageId)).filter((s) => s.state === 'ACTIVE' && s.workspaceId === message.workspaceId && hears(s, message.componentIds));
+    const bodies: StatusPageDeliverMessage[] = listeners.map((s) => ({ type: 'statuspage.deliver', subscriberId: s.subscriberId, ...change }));
+    for (let i = 0; i < bodies.length; i += PUBLISH_BATCH) await deps.queue.publish('alerts', bodies.slice(i, i + PUBLISH_BATCH));
+    return { status: 'DONE' };
+  }
+  return deliverToSubscriber(deps, message, options);
+}
+
+async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage, options: AlertDispatchOptions): Promise<SubscriberOutcome> {
+  const subscriber = await readSubscriber(deps, message.subscriberId);
+  // Unsubscribed, disabled or not (yet) confirmed meanwhile: nothing to send, nothing to retry.
+  if (!subscriber || subscriber.state !== 'ACTIVE' || subscriber.statusPageId !== message.statusPageId) return { status: 'SKIPPED' };
+  const key = `statuspage#${message.eventKey}#${subscriber.subscriberId}`;
+  const marker = deps.store.entities.alertSent;
+  const sent = async () => (await marker.get({ deliveryKey: key }).go({ consistent: true })).data !== null;
+  if (await sent()) return { status: 'ALREADY_SENT' };
+  const now = deps.clock.now();
+  const release = await claimDelivery(deps.store, key, now);
+  if (!release) return { status: 'FAILED', message: 'another worker is delivering it now', retryAfterSeconds: null };
+  try {
+    if (await sent()) return { status: 'ALREADY_SENT' };
+    const result = await send(deps, subscriber, message, webhookIdFor(key), options);
+    if (result.ok) {
+      try {
+        await marker
+          .create({ deliveryKey: key, workspaceId: subscriber.workspaceId, channelId: subscriber.subscriberId, event: message.notice, sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS })
+          .go();
+      } catch (err) {
+        if (!isConditionalFailure(err)) throw err;
+      }
+      return { status: 'DONE' };
+    }
+    if (result.statusCode === 410) {
+      await note(deps, subscriber, { state: 'DISABLED', disabledReason: GONE, lastError: GONE, lastErrorAt: now.toISOString() });
+      return { status: 'SKIPPED' };
+    }
+    await note(deps, subscriber, { lastError: result.message.slice(0, 500), lastErrorAt: now.toISOString() });
+    return { status: 'FAILED', message: result.message, retryAfterSeconds: result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null };
+  } finally {
+    await release();
+  }
+}
+
+type SendResult = { ok: boolean; statusCode: number | null; message: string; retryAfterSeconds: number | null };
+
+async function send(deps: Deps, subscriber: StatusSubscriberItem, message: StatusPageDeliverMessage, webhookId: string, options: AlertDispatchOptions): Promise<SendResult> {
+  const { footer, headers } = subscriberMailParts(deps, message.slug, subscriber);
+  if (subscriber.channel === 'EMAIL') {
+    try {
+      await deps.mailer.send({
+        to: subscriber.email ?? '',
+        subject: oneLine(`[${message.pageName}] ${message.summary}`),
+        text: `${message.summary}\n\n${deps.config.publicUrl}/status/${encodeURIComponent(message.slug)}${footer}`,
+        headers,
+      });
+      return { ok: true, statusCode: null, message: 'mailed', retryAfterSeconds: null };
+    } catch (err) {
+      return { ok: false, statusCode: null, message: `MAIL_ERROR: ${err instanceof Error ? err.message : String(err)}`, retryAfterSeconds: null };
+    }
+  }
+  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
+  const body = JSON.stringify({
+    type: message.notice,
+    timestamp: new Date(nowSeconds * 1000).toISOString(),
+    data: { page: { name: message.pageName, slug: message.slug }, summary: message.summary, ...message.data },
+  });
+  const signed = signWebhook(subscriber.secret ?? '', webhookId, nowSeconds, body);
+  // The guard judges the URL again on every delivery: a name may resolve elsewhere today.
+  const result = await guardedRequest(
+    {
+      url: subscriber.webhookUrl ?? '',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Vigil-Webhooks/1.0', ...signed },
+      body,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      followRedirects: false,
+      maxRedirects: 0,
+      blockHttpDowngrade: true,
+      maxBodyBytes: 1024,
+    },
+    { allowLoopback: deps.config.probeAllowPrivate, ...options.outbound },
+  );
+  if (!result.ok) return { ok: false, statusCode: result.statusCode ?? null, message: `${result.failureReason}: ${result.message}`, retryAfterSeconds: null };
+  const ok = result.statusCode >= 200 && result.statusCode < 300;
+  const retryAfter = Number(result.headers['retry-after']);
+  return { ok, statusCode: result.statusCode, message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null };
+}
+
+async function note(deps: Deps, subscriber: StatusSubscriberItem, set: Partial<Pick<StatusSubscriberItem, 'state' | 'disabledReason' | 'lastError' | 'lastErrorAt'>>): Promise<void> {
+  try {
+    await deps.store.entities.statusSubscriber.patch({ subscriberId: subscriber.subscriberId }).set(set).go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) console.warn(`status subscriber ${subscriber.subscriberId}: could not note the delivery`, err);
+  }
+}

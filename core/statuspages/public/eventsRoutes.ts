@@ -1,0 +1,57 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AppEnv } from '../../http/env.js';
+import { clientIp } from '../../http/clientIp.js';
+import { HttpError } from '../../http/errors.js';
+import { consumeRateLimit, enforce } from '../../http/rateLimit.js';
+import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
+import { STATUS_KEEP_ALIVE_MS, STATUS_STREAM_CONNECTION_LIMIT, STATUS_STREAM_EVENTS, statusPageChannel } from '../events.js';
+import { requireAccess, snapshotBySlug } from './access.js';
+
+/** A viewer that stops reading loses events past this backlog instead of growing memory. */
+const MAX_BACKLOG = 100;
+
+type Hub = Broadcaster & { subscribe(listener: (event: BroadcastEvent) => void): () => void };
+const isHub = (broadcaster: Broadcaster): broadcaster is Hub => typeof (broadcaster as Partial<Hub>).subscribe === 'function';
+const streamed: ReadonlySet<string> = new Set(STATUS_STREAM_EVENTS);
+
+/**
+ * `GET /public/status/:slug/events`: the page's live events as server-sent events
+ * (`component.status_changed`, `announcement.created`, `announcement.updated`; `data` the event's
+ * JSON) and a keep-alive comment every 15 s. Who may listen is decided at connect with the page
+ * JSON's rules (PRIVATE 404 but to members, PASSWORD_PROTECTED 401 without a page session). The
+ * events come from the page's channel, where the snapshot rebuild's outbox puts each change once.
+ */
+export async function statusEvents(c: Context<AppEnv>, slug: string): Promise<Response> {
+  const { deps } = c.var;
+  enforce(await consumeRateLimit(deps, STATUS_STREAM_CONNECTION_LIMIT, `ip:${clientIp(c)}`));
+  const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), deps.clock.now());
+  const broadcaster = deps.broadcaster;
+  if (!isHub(broadcaster)) throw new HttpError('NOT_FOUND', 'This deployment serves the status stream over WebSocket (?stream=status)');
+  const channel = statusPageChannel(snapshot.page.id);
+  c.header('Cache-Control', 'no-store');
+  return streamSSE(c, async (stream) => {
+    let backlog = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const send = (write: () => Promise<unknown>) => {
+      if (backlog >= MAX_BACKLOG) return;
+      backlog++;
+      writing = writing
+        .then(write)
+        .then(() => undefined, () => undefined)
+        .finally(() => backlog--);
+    };
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    stream.onAbort(() => end());
+    const unsubscribe = broadcaster.subscribe((event) => {
+      if (event.channel === channel && streamed.has(event.type)) send(() => stream.writeSSE({ event: event.type, data: JSON.stringify(event.data) }));
+    });
+    const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n')), STATUS_KEEP_ALIVE_MS);
+    keepAlive.unref();
+    send(() => stream.write(': connected\n\n'));
+    await ended;
+    clearInterval(keepAlive);
+    unsubscribe();
+  });
+}

@@ -1,0 +1,74 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requestCtx } from '../../context.js';
+import { jsonBody, jsonResponse, sessionSecurity } from '../../http/openapi.js';
+import { createRouter } from '../../http/router.js';
+import type { RateLimitRule } from '../../http/rateLimit.js';
+import { limitPublic, requireAccess, snapshotBySlug } from '../public/access.js';
+import { StatusPageIdParam } from '../schema.js';
+import { deleteSubscriber, listSubscribers } from './manage.js';
+import { PendingAnswer, SubscribeBody, Subscriber, SubscriberIdParam, TokenQuery, WebhookAnswer } from './schema.js';
+import { confirmSubscription, subscribe, unsubscribe } from './subscribe.js';
+
+const tags = ['public-status'];
+const SlugParam = z.object({ slug: z.string().max(1024) });
+/** Spec Limits: 5 per 60 s, per page and client address. */
+export const SUBSCRIBE_RULE: RateLimitRule = { name: 'sp-subscribe', limit: 5, windowSeconds: 60 };
+const Done = z.object({ status: z.string() });
+
+/** `/public/status/:slug/{subscribe,subscriptions/confirm,unsubscribe}` (no credential). */
+export function publicSubscriberRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{slug}/subscribe',
+      tags,
+      request: { params: SlugParam, body: jsonBody(SubscribeBody) },
+      responses: { 201: jsonResponse(WebhookAnswer, 'A webhook subscriber, its signing secret and unsubscribe URL'), 202: jsonResponse(PendingAnswer, 'A confirmation mail is on its way') },
+    }),
+    async (c) => {
+      const { deps } = c.var;
+      const { slug } = c.req.valid('param');
+      await limitPublic(c, deps, SUBSCRIBE_RULE, slug);
+      const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), deps.clock.now());
+      const result = await subscribe(deps, snapshot, c.req.valid('json'));
+      c.header('Cache-Control', 'no-store');
+      return result.status === 201 ? c.json(result.body, 201) : c.json(result.body, 202);
+    },
+  );
+  r.openapi(
+    createRoute({ method: 'get', path: '/{slug}/subscriptions/confirm', tags, request: { params: SlugParam, query: TokenQuery }, responses: { 200: jsonResponse(Done, 'The subscription is active') } }),
+    async (c) => {
+      await confirmSubscription(c.var.deps, c.req.valid('param').slug, c.req.valid('query').token);
+      return c.json({ status: 'ACTIVE' }, 200);
+    },
+  );
+  for (const method of ['get', 'post'] as const) {
+    r.openapi(
+      createRoute({ method, path: '/{slug}/unsubscribe', tags, request: { params: SlugParam, query: TokenQuery }, responses: { 200: jsonResponse(Done, 'The subscription has ended') } }),
+      async (c) => {
+        await unsubscribe(c.var.deps, c.req.valid('param').slug, c.req.valid('query').token);
+        return c.json({ status: 'UNSUBSCRIBED' }, 200);
+      },
+    );
+  }
+  return r;
+}
+
+/** Dashboard `/status-pages/:id/subscribers` (session token; mounted behind the status page routes' auth). */
+export function subscriberDashboardRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}/subscribers', tags: ['status-pages'], security: sessionSecurity, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(z.array(Subscriber), 'Subscribers') } }),
+    async (c) => c.json(await listSubscribers(requestCtx(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({ method: 'delete', path: '/{id}/subscribers/{subscriberId}', tags: ['status-pages'], security: sessionSecurity, request: { params: SubscriberIdParam }, responses: { 204: { description: 'Deleted' } } }),
+    async (c) => {
+      const { id, subscriberId } = c.req.valid('param');
+      await deleteSubscriber(requestCtx(c), id, subscriberId);
+      return c.body(null, 204);
+    },
+  );
+  return r;
+}

@@ -1,0 +1,172 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomToken, sha256Hex } from '../../auth/secrets.js';
+import type { Deps } from '../../deps.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { decideTarget, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
+import { isConditionalFailure } from '../../store/conditional.js';
+import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
+import { acquireLock, lockOwner, releaseLock } from '../../store/locks.js';
+import type { PageSnapshot } from '../store/snapshotShape.js';
+import { confirmUrl, listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
+import type { SubscribeBody } from './schema.js';
+
+/**
+ * Subscribing (design "Subscribers"). EMAIL is double opt-in: the first request for an address on
+ * a page takes the address's lock, stores a PENDING subscriber and mails one confirmation link;
+ * later requests for that address answer the same 202 and mail nothing while the link is fresh
+ * (one pending mail per address and page), so the endpoint cannot be used to flood a mailbox or
+ * to learn who subscribed. WEBHOOK URLs pass the outbound guard before they are stored (and on
+ * every delivery) and are ACTIVE at once, with a secret of their own.
+ */
+
+export const SUBSCRIBER_LOCK_SCOPE = (statusPageId: number): string => `statuspage-subscriber#${statusPageId}`;
+const emailLockValue = (email: string): string => `email:${email.toLowerCase()}`;
+/** A confirmation link older than this may be sent again (a lost mail does not lock an address out for good). */
+export const CONFIRMATION_RESEND_MS = 24 * 3600 * 1000;
+/** A lock younger than this whose subscriber is not written yet belongs to a request still running. */
+const LOCK_SETTLE_MS = 30_000;
+
+const whsec = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** componentIds must all be components of the page (404 as every foreign id); empty or absent: all. */
+function pageComponents(snapshot: PageSnapshot, componentIds: readonly number[] | undefined): number[] {
+  const ids = [...new Set(componentIds ?? [])];
+  const known = new Set(snapshot.components.map((c) => c.id));
+  if (ids.some((componentId) => !known.has(componentId))) throw notFound('Component');
+  return ids;
+}
+
+export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATION' } } | { status: 201; body: { id: number; secret: string; unsubscribeUrl: string } };
+
+export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
+  const componentIds = pageComponents(snapshot, body.componentIds);
+  if (body.channel === 'WEBHOOK') return subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound);
+  await subscribeEmail(deps, snapshot, body.email.toLowerCase(), componentIds);
+  return { status: 202, body: { status: 'PENDING_CONFIRMATION' } };
+}
+
+async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, url: string, componentIds: number[], outbound: GuardedRequestDeps): Promise<SubscribeResult> {
+  const parsed = parseTargetUrl(url);
+  const refuse = (message: string) => badRequest(`Validation failed: webhookUrl: ${message}`, [{ path: 'webhookUrl', message }]);
+  if (!parsed.ok) throw refuse(parsed.message);
+  const decision = await decideTarget(parsed.target, { resolve: outbound.resolve ?? systemResolver, allowLoopback: outbound.allowLoopback ?? deps.config.probeAllowPrivate });
+  // The reason in words only: the addresses a name resolved to are nobody's business.
+  if (!decision.ok) throw refuse(decision.failureReason === 'SSRF_BLOCKED' ? 'the address is not a public address' : 'the host name does not resolve');
+  const now = deps.clock.now().toISOString();
+  const created = await deps.store.entities.statusSubscriber
+    .create({
+      subscriberId: await deps.store.nextId('statusSubscriber'),
+      statusPageId: snapshot.page.id,
+      workspaceId: snapshot.page.workspaceId,
+      channel: 'WEBHOOK',
+      state: 'ACTIVE',
+      webhookUrl: parsed.target.url.toString(),
+      secret: whsec(),
+      componentIds,
+      unsubscribeKey: randomToken(24),
+      confirmedAt: now,
+      createdAt: now,
+    })
+    .go();
+  const s = created.data;
+  return { status: 201, body: { id: s.subscriberId, secret: s.secret ?? '', unsubscribeUrl: unsubscribeUrl(deps, snapshot.page.slug, s) } };
+}
+
+async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string, componentIds: number[]): Promise<void> {
+  const now = deps.clock.now();
+  const scope = SUBSCRIBER_LOCK_SCOPE(snapshot.page.id);
+  const subscriberId = await deps.store.nextId('statusSubscriber');
+  const alive = async (owner: string, lockedAt: string) =>
+    now.getTime() - Date.parse(lockedAt) < LOCK_SETTLE_MS || (await readSubscriber(deps, Number(owner))) !== null;
+  if (await acquireLock(deps.store, scope, emailLockValue(email), String(subscriberId), now, alive)) {
+    const token = `${subscriberId}.${randomToken()}`;
+    await deps.store.entities.statusSubscriber
+      .create({
+        subscriberId,
+        statusPageId: snapshot.page.id,
+        workspaceId: snapshot.page.workspaceId,
+        channel: 'EMAIL',
+        state: 'PENDING_CONFIRMATION',
+        email,
+        componentIds,
+        confirmTokenHash: sha256Hex(token),
+        confirmationSentAt: now.toISOString(),
+        unsubscribeKey: randomToken(24),
+        createdAt: now.toISOString(),
+      })
+      .go();
+    await mailConfirmation(deps, snapshot, email, token);
+    return;
+  }
+  // Subscribed already, or pending: the same answer; a stale pending link is sent once more.
+  const owner = await lockOwner(deps.store, scope, emailLockValue(email));
+  const existing = owner === undefined ? null : await readSubscriber(deps, Number(owner));
+  if (!existing || existing.state !== 'PENDING_CONFIRMATION') return;
+  if (existing.confirmationSentAt && now.getTime() - Date.parse(existing.confirmationSentAt) < CONFIRMATION_RESEND_MS) return;
+  const token = `${existing.subscriberId}.${randomToken()}`;
+  try {
+    await deps.store.entities.statusSubscriber
+      .patch({ subscriberId: existing.subscriberId })
+      .set({ confirmTokenHash: sha256Hex(token), confirmationSentAt: now.toISOString(), componentIds })
+      .where((attr, op) => op.eq(attr.confirmationSentAt, existing.confirmationSentAt ?? ''))
+      .go();
+  } catch (err) {
+    if (isConditionalFailure(err)) return; // another request re-sent it just now
+    throw err;
+  }
+  await mailConfirmation(deps, snapshot, email, token);
+}
+
+async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, email: string, token: string): Promise<void> {
+  const name = oneLine(snapshot.page.name);
+  await deps.mailer.send({
+    to: email,
+    subject: `Confirm your subscription to ${name}`,
+    text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
+  });
+}
+
+export const readSubscriber = async (deps: Deps, subscriberId: number): Promise<StatusSubscriberItem | null> =>
+  Number.isSafeInteger(subscriberId) && subscriberId > 0 ? (await deps.store.entities.statusSubscriber.get({ subscriberId }).go({ consistent: true })).data : null;
+
+/** The subscriber a `<id>.<secret>` token names on this page, or 404 (unknown, foreign page, wrong secret alike). */
+async function byToken(deps: Deps, slug: string, token: string, secretOf: (s: StatusSubscriberItem) => string | undefined, digest: (t: string) => string): Promise<StatusSubscriberItem> {
+  const subscriber = await readSubscriber(deps, Number(token.split('.')[0]));
+  const page = subscriber ? (await deps.store.entities.statusPage.get({ statusPageId: subscriber.statusPageId }).go()).data : null;
+  const stored = Buffer.from((subscriber && secretOf(subscriber)) ?? '');
+  const given = Buffer.from(digest(token));
+  if (!subscriber || !page || page.slug !== slug || stored.length === 0 || stored.length !== given.length || !timingSafeEqual(stored, given)) throw notFound('Subscription');
+  return subscriber;
+}
+
+/** `GET /public/status/:slug/subscriptions/confirm?token=`: the address said yes. */
+export async function confirmSubscription(deps: Deps, slug: string, token: string): Promise<void> {
+  const subscriber = await byToken(deps, slug, token, (s) => s.confirmTokenHash, sha256Hex);
+  try {
+    await deps.store.entities.statusSubscriber
+      .patch({ subscriberId: subscriber.subscriberId })
+      .set({ state: 'ACTIVE', confirmedAt: deps.clock.now().toISOString() })
+      .remove(['confirmTokenHash'])
+      .where((attr, op) => op.eq(attr.confirmTokenHash, subscriber.confirmTokenHash ?? ''))
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
+
+/** `GET|POST /public/status/:slug/unsubscribe?token=`: the subscription ends (the address may subscribe again). */
+export async function unsubscribe(deps: Deps, slug: string, token: string): Promise<void> {
+  const subscriber = await byToken(deps, slug, token, (s) => `${s.subscriberId}.${s.unsubscribeKey}`, (t) => t);
+  await removeSubscriber(deps, subscriber);
+}
+
+export async function removeSubscriber(deps: Deps, subscriber: StatusSubscriberItem): Promise<void> {
+  await deps.store.entities.statusSubscriber.delete({ subscriberId: subscriber.subscriberId }).go();
+  if (subscriber.email) await releaseLock(deps.store, SUBSCRIBER_LOCK_SCOPE(subscriber.statusPageId), emailLockValue(subscriber.email), String(subscriber.subscriberId));
+}
+
+/** What every subscriber mail carries: the unsubscribe link in the text and RFC 8058 headers. */
+export function subscriberMailParts(deps: Deps, slug: string, subscriber: Pick<StatusSubscriberItem, 'subscriberId' | 'unsubscribeKey'>) {
+  const url = unsubscribeUrl(deps, slug, subscriber);
+  return { footer: `\n\nUnsubscribe: ${url}`, headers: listUnsubscribeHeaders(url) };
+}
