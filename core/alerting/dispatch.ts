@@ -24,6 +24,7 @@ const IncidentAlert = z.object({
   checkId: id.nullable(),
   severity: z.enum(SEVERITIES),
   at: instant,
+  timelineKey: z.string().max(100).optional(),
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
 /** Incident changes (core/incidents/events.ts) and check warnings (core/probes/warnings.ts). */
