@@ -3,6 +3,7 @@ import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
 import { relayPendingOutboxes } from '../outbox/relay.js';
+import { sweepEscalations } from '../escalation/sweep.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
@@ -22,6 +23,8 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'maintenance-windows', run: processMaintenanceWindows },
   { name: 'heartbeats', run: sweepHeartbeats },
   { name: 'status-page-maintenance', run: processScheduledAnnouncements },
+  // Escalation steps, repeats and ack timeouts that fell due (only those: the escalation-due index).
+  { name: 'escalations', run: sweepEscalations },
   // The outbox safety net last: it relays what any write (these steps' included) left owed.
   { name: 'outbox', run: relayPendingOutboxes },
 ];
