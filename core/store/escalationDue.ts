@@ -17,3 +17,7 @@ export const dueKey = (at: Date): string => String(at.getTime()).padStart(15, '0
 export const dueFields = (incidentId: number, at: Date) => ({ escalationDue: escalationShardFor(incidentId), escalationDueAt: dueKey(at) });
 
 export const ESCALATION_DUE_ATTRIBUTES = ['escalationDue', 'escalationDueAt'] as const;
+
+/** On-call schedules share the index under their own shard: when the notice sweep next looks at one. */
+export const NOTICE_SHARD = 'oncall-notice#0';
+export const noticeDueFields = (at: Date) => ({ noticeDue: NOTICE_SHARD, noticeDueAt: dueKey(at) });

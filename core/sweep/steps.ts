@@ -4,6 +4,7 @@ import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
 import { relayPendingOutboxes } from '../outbox/relay.js';
 import { sweepEscalations } from '../escalation/sweep.js';
+import { sweepOnCallNotices } from '../escalation/notices.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
@@ -25,6 +26,8 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'status-page-maintenance', run: processScheduledAnnouncements },
   // Escalation steps, repeats and ack timeouts that fell due (only those: the escalation-due index).
   { name: 'escalations', run: sweepEscalations },
+  // Handoff and coverage-gap notices of the schedules due for a look (the same index, its own shard).
+  { name: 'on-call-notices', run: sweepOnCallNotices },
   // The outbox safety net last: it relays what any write (these steps' included) left owed.
   { name: 'outbox', run: relayPendingOutboxes },
 ];
