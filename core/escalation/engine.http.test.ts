@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createChannel, declare, mailTo, startReceiver, timeline, type Receiver, type User } from '../../test/support/alerting.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
+import { createJob } from '../../test/support/signals.js';
 import { atEveryCrashPoint } from '../../test/support/outbox.js';
 import { handleAlertMessages } from './dispatch.js';
 import { sweepEscalations } from './sweep.js';
@@ -142,6 +143,21 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     expect(stored?.escalationDue).toBeUndefined();
     await minutes(200);
     expect(received(s, openedAt)).toEqual([['0: incident.opened', '12: incident.resolved'], ['10: incident.escalated', '12: incident.resolved'], []]);
+  });
+  it('a maintenance window with suppressAlerts holds the steps; when it ends, escalation starts again from step 0', async () => {
+    const s = await setup();
+    const job = await createJob(t, s.user, s.key, { intervalSeconds: 3600, graceSeconds: 300 });
+    const window = await t.request('POST', '/v1/maintenance-windows', {
+      token: s.key,
+      body: { name: 'db upgrade', endAt: new Date(t.clock.now().getTime() + 20 * 60_000).toISOString(), projectIds: [s.user.projectId], suppressIncidents: false },
+    });
+    expect(window.status, window.text).toBe(201);
+    const openedAt = t.clock.now().getTime();
+    await declare(t, s.key, { jobId: job.id });
+    await minutes(19);
+    expect(received(s, openedAt)).toEqual([[], [], []]);
+    await minutes(15);
+    expect(received(s, openedAt)).toEqual([['20: incident.opened'], ['30: incident.escalated'], []]);
   });
 });
 
