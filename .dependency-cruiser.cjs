@@ -15,7 +15,8 @@
  *              (a new area takes its place in AREAS below; a folder in no layer fails the run)
  *              Routers (`routes.ts`, `*Routes.ts`) belong to their area and follow its order;
  *              no non-router module imports a router.
- *   platform   core/config.ts, core/deps.ts, core/context.ts, core/instant.ts, core/http/
+ *   platform   core/config.ts (its zod-free names and bounds: core/configValues.ts), core/deps.ts,
+ *              core/context.ts, core/instant.ts, core/http/
  *   store      core/store/ (entities, service, table, conditional writes, locks, counters); the
  *              values an entity stores (roles, plans, latency bins) are defined with the entity
  *   floor      core/clock.ts, core/ports/, core/outbound/ (the guarded HTTP client: imports
@@ -59,7 +60,7 @@ const AREAS = [
 const TEST = '(^test/|\\.test\\.ts$)';
 const FLOOR = '^core/(clock\\.ts$|ports/|outbound/)';
 const STORE = '^core/store/';
-const PLATFORM = '^core/(config|deps|context|instant)\\.ts$|^core/http/';
+const PLATFORM = '^core/(config|configValues|deps|context|instant)\\.ts$|^core/http/';
 const DOMAIN = `^core/(${AREAS.join('|')})/`;
 const ROUTER = '^core/[^/]+/([^/]+Routes|routes)\\.ts$';
 const SURFACES = '^core/(app|appShell|signalApp)\\.ts$|^core/(v1|dashboard|mcp)/';

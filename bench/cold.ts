@@ -5,30 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { lambdaBundleOptions } from '../stacks/bundling.js';
 
 const exec = promisify(execFile);
 const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 
 /**
- * Bundles a handler as SST v2 does for `sst deploy` (sst/runtime/handlers/node.js: esbuild, ESM,
- * esnext target, keepNames, the `createRequire` banner, the AWS SDK included, and `minify` from
- * stacks/index.ts), then imports it in fresh processes and keeps the median module init.
+ * Bundles a handler as SST v2 does for `sst deploy` (stacks/bundling.ts), then imports it in fresh
+ * processes and keeps the median module init.
  */
 async function bundleAndInit(entry: string, dir: string): Promise<{ kb: number; initMs: number }> {
   const outfile = join(dir, `${entry.replace(/\W/g, '_')}.mjs`);
-  await build({
-    entryPoints: [fileURLToPath(new URL(`../${entry}`, import.meta.url))],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'esnext',
-    mainFields: ['module', 'main'],
-    keepNames: true,
-    minify: true,
-    logLevel: 'silent',
-    banner: { js: "import { createRequire as topLevelCreateRequire } from 'module';\nconst require = topLevelCreateRequire(import.meta.url);" },
-  });
+  await build(lambdaBundleOptions(fileURLToPath(new URL(`../${entry}`, import.meta.url)), outfile));
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(outfile).href)}); console.log(performance.now() - t);`;
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {

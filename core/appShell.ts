@@ -2,8 +2,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
-import { errorBody, handleError, HttpError } from './http/errors.js';
-import { methodsFor, requireJsonBodies } from './http/guards.js';
+import { HttpError } from './http/errors.js';
+import { answerOutsideRoutes, requireJsonBodies } from './http/guards.js';
 
 const exemptFromJson = (path: string): boolean => path.includes('/signals/') || path.endsWith('/oauth/token');
 
@@ -37,14 +37,6 @@ export function createAppShell(deps: Deps, mount: (app: OpenAPIHono<AppEnv>) => 
 
   mount(app);
 
-  app.notFound((c) => {
-    const allowed = methodsFor(app.routes, c.req.path).filter((m) => m !== c.req.method);
-    if (allowed.length > 0) {
-      c.header('Allow', allowed.join(', '));
-      return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}`, 'METHOD_NOT_ALLOWED'), 405);
-    }
-    return c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404);
-  });
-  app.onError(handleError);
+  answerOutsideRoutes(app);
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_HOME_REGION, DEFAULT_TABLE_NAME, HOME_REGIONS, TABLE_NAME_PATTERN, type HomeRegion } from './configValues.js';
 import { PLANS } from './store/entities/workspace.js';
 
 const flag = z
@@ -11,12 +12,12 @@ export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000), // 0 picks a free port
   VIGIL_DATA_DIR: z.string().min(1).default('.data'),
   VIGIL_DYNAMODB_ENDPOINT: z.url().optional(),
-  VIGIL_TABLE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/).default('vigil'),
+  VIGIL_TABLE_NAME: z.string().regex(TABLE_NAME_PATTERN).default(DEFAULT_TABLE_NAME),
   VIGIL_KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'lower-case letters and digits, 2-16 chars').default('vigil'),
   VIGIL_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   VIGIL_PROBE_ALLOW_PRIVATE: flag,
   VIGIL_DEFAULT_PLAN: z.enum(PLANS).default('BUSINESS'),
-  VIGIL_HOME_REGION: z.enum(['us-east-1', 'eu-west-1', 'ap-southeast-1']).default('us-east-1'),
+  VIGIL_HOME_REGION: z.enum(HOME_REGIONS).default(DEFAULT_HOME_REGION),
   VIGIL_PUBLIC_URL: z.url().optional(),
   VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Unset keeps `GET /metrics` off (404); a short token would be guessable by a scraper's neighbours.
@@ -37,7 +38,7 @@ export type Config = {
   sweepSeconds: number;
   probeAllowPrivate: boolean;
   defaultPlan: (typeof PLANS)[number];
-  homeRegion: 'us-east-1' | 'eu-west-1' | 'ap-southeast-1';
+  homeRegion: HomeRegion;
   /** The address clients use, ending before `/api` (ping URLs are built from it). */
   publicUrl: string;
   accessTokenTtlSeconds: number;

@@ -1,17 +1,33 @@
-import type { Hono } from 'hono';
-import { createAppShell } from './appShell.js';
-import type { Deps } from './deps.js';
-import type { AppEnv } from './http/env.js';
-import { signalRoutes } from './signals/routes.js';
+import { Hono } from 'hono';
+import { answerOutsideRoutes } from './http/guards.js';
+import { PingHints } from './signals/hints.js';
+import { answerPing, PING_METHODS, PING_VARIANTS } from './signals/ping.js';
+import type { PingDeps } from './signals/pingStore.js';
+
+/** Where the ping Lambda's routes live; stacks/ApiStack.ts routes exactly this prefix to it. */
+export const SIGNAL_APP_PREFIX = '/api/signals/ping';
 
 /**
- * The signal surface alone (`/api/signals/...`: token pings, slug pings, and the session-token
- * history and stream that share their router), for the signals Lambda: ping traffic is the hot
- * path, so its cold start loads no dashboard, incident or probe module. createApp serves the same
- * routes locally.
+ * The ping Lambda's app: token pings (`/api/signals/ping/:token[/start|/fail]`, GET, HEAD and
+ * POST) and `/api/health`, nothing else. Ping traffic is the hot path and every scale-out pays
+ * this app's cold start, so it is a plain Hono app (no OpenAPI, no zod) over PingDeps (no
+ * ElectroDB): the same answerPing and ingestPing as the API app's ping routes
+ * (core/signals/routes.ts), the same 404/405 and error shape as createAppShell. Slug pings need
+ * an API key, the check by slug and possibly a new job, which is the API app's whole stack:
+ * the API Lambda serves them, as it serves signal history and the stream.
  */
-export function createSignalApp(deps: Deps): Hono<AppEnv> {
-  return createAppShell(deps, (app) => {
-    app.route('/api/signals', signalRoutes());
-  });
+export function createSignalApp(deps: PingDeps): Hono {
+  const app = new Hono();
+  const hints = new PingHints();
+  app.get('/api/health', (c) => c.json({ status: 'ok' }));
+  for (const variant of PING_VARIANTS) {
+    for (const method of PING_METHODS) {
+      app.on(method.toUpperCase(), `${SIGNAL_APP_PREFIX}/:token${variant.suffix}`, async (c) => {
+        await answerPing(deps, c, hints, c.req.param('token') ?? '', variant.kind);
+        return c.json({ message: 'OK' as const }, 200);
+      });
+    }
+  }
+  answerOutsideRoutes(app);
+  return app;
 }

@@ -1,14 +1,14 @@
 import { handle } from 'hono/aws-lambda';
-import { awsCoreDeps } from '../core/adapters/aws/coreDeps.js';
-import type { Deps } from '../core/deps.js';
+import { awsPingDeps } from '../core/adapters/aws/pingDeps.js';
 import { createSignalApp } from '../core/signalApp.js';
+import type { PingDeps } from '../core/signals/pingStore.js';
 
-/** The signal app behind API Gateway, over the given Deps (tests pass their own). */
-export const signalsHandler = (deps: Deps) => handle(createSignalApp(deps));
+/** The ping app behind API Gateway, over the given PingDeps (tests pass their own Deps, which fit). */
+export const signalsHandler = (deps: PingDeps) => handle(createSignalApp(deps));
 
 /**
- * The ping surface (`/api/signals/ping|s|p/...`) as its own Lambda, so ping traffic scales and is
- * throttled apart from the dashboard. Its cold start loads only the signal routes, and no
- * scheduler or mail client: pings (and the heartbeat jobs a slug ping creates) use neither.
+ * Token pings (`/api/signals/ping/...`) as their own Lambda, so ping traffic scales and is
+ * throttled apart from the dashboard. Every scale-out pays its cold start, so it bundles only the
+ * ping path: no ElectroDB, zod, OpenAPI, scheduler or mail client (functions/signals.bundle.test.ts).
  */
-export const handler = signalsHandler(awsCoreDeps());
+export const handler = signalsHandler(awsPingDeps());

@@ -11,13 +11,18 @@ import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './se
 /** Scheduler calls the API makes to keep one schedule per outbound check and region. */
 export const SCHEDULE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
 
-/** The ping paths the signals Lambda serves (token pings, slug pings, deprecated key-in-URL slug pings). */
-export const SIGNAL_ROUTE_PREFIXES = ['/api/signals/ping', '/api/signals/s', '/api/signals/p'] as const;
+/**
+ * The paths the signals Lambda serves: token pings only (core/signalApp.ts, SIGNAL_APP_PREFIX).
+ * Slug pings (`/api/signals/s`, `/api/signals/p`) need an API key, the check by slug and maybe a
+ * new job, which would put ElectroDB, zod and the checks module back into the ping Lambda's cold
+ * start: the API Lambda serves them.
+ */
+export const SIGNAL_ROUTE_PREFIXES = ['/api/signals/ping'] as const;
 
 /**
- * The HTTP API: the ping paths on their own small Lambda running createSignalApp (ping traffic is
- * the hot path), and everything else under `/api` (signal history and stream included, plus
- * `$default`, so any other path gets the app's JSON 404) on the API Lambda running createApp.
+ * The HTTP API: token pings on their own small Lambda running createSignalApp (ping traffic is
+ * the hot path), and everything else under `/api` (slug pings, signal history and stream included,
+ * plus `$default`, so any other path gets the app's JSON 404) on the API Lambda running createApp.
  */
 export function ApiStack({ app, stack }: StackContext) {
   const settings = deploySettings();
@@ -60,7 +65,7 @@ export function ApiStack({ app, stack }: StackContext) {
 
   const signalsFunction = new Function(stack, 'SignalsFunction', {
     handler: 'functions/signals.handler',
-    description: 'Vigil ping and signal surface',
+    description: 'Vigil token pings',
     timeout: 10,
     memorySize: 512,
     environment: { ...base, ...publishing.environment, [queueUrlVariable('incidents')]: queues.incidents.queueUrl },

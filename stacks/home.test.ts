@@ -103,19 +103,20 @@ describe('ApiStack', () => {
     return integration.Properties.IntegrationUri['Fn::GetAtt'][0];
   };
 
-  it('routes the ping paths to the signals Lambda and the rest of /api to the API Lambda', () => {
+  it('routes token pings to the signals Lambda and the rest of /api (slug pings included) to the API Lambda', () => {
     const t = template(ApiStack);
     t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     const api = logicalId(t, 'AWS::Lambda::Function', 'ApiFunction');
     const signals = logicalId(t, 'AWS::Lambda::Function', 'SignalsFunction');
-    expect([...SIGNAL_ROUTE_PREFIXES]).toEqual(['/api/signals/ping', '/api/signals/s', '/api/signals/p']);
+    // Slug pings need the API key, slug lookup and job creation of the full app: the API Lambda serves them.
+    expect([...SIGNAL_ROUTE_PREFIXES]).toEqual(['/api/signals/ping']);
     for (const prefix of SIGNAL_ROUTE_PREFIXES) expect(routeTarget(t, `ANY ${prefix}/{proxy+}`)).toBe(signals);
     expect(routeTarget(t, 'ANY /api/{proxy+}')).toBe(api);
     expect(routeTarget(t, '$default')).toBe(api);
     // History and the stream need the session routes of the full app: no catch-all for /api/signals.
     const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/signals/p/{proxy+}', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/signals/s/{proxy+}', 'ANY /api/{proxy+}']);
+    expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/{proxy+}']);
     t.hasResourceProperties('AWS::Lambda::Function', { Handler: Match.stringLikeRegexp('signals\\.handler$'), Timeout: 10 });
     t.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0', IntegrationUri: { 'Fn::GetAtt': [signals, 'Arn'] } });
   });

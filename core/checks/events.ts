@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { instant } from '../instant.js';
-import { outboxWrite, type OutboxWrite } from '../outbox/owe.js';
-import { CHECK_STATUSES, type CheckItem } from '../store/entities/check.js';
+import { CHECK_STATUSES } from '../store/entities/check.js';
+import { STATUS_CHANGE_CAUSES, type StatusChangedMessage } from './statusMessage.js';
+
+export { STATUS_CHANGE_CAUSES, statusChangedMessage, statusChangeOwed, type StatusChangeCause } from './statusMessage.js';
 
 /**
  * The messages on the `incidents` queue: one zod schema each, which the incident worker parses
  * with and whose types the publishers build. Published only when something changed; consumers
  * are idempotent (the same message may arrive twice, or two at once).
  */
-
-/** What moved a check: PING, FAIL_PING, SWEEP, PROBE, PAUSE, RESUME, DEPLOYMENT, or DELETE (from = to: the check is gone). */
-export const STATUS_CHANGE_CAUSES = ['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE'] as const;
-export type StatusChangeCause = (typeof STATUS_CHANGE_CAUSES)[number];
 
 export const CheckStatusChanged = z.object({
   type: z.literal('check.status_changed'),
@@ -25,6 +23,9 @@ export const CheckStatusChanged = z.object({
   cause: z.enum(STATUS_CHANGE_CAUSES),
 });
 export type CheckStatusChanged = z.infer<typeof CheckStatusChanged>;
+/** The builder in statusMessage.ts (zod-free, for the ping path) makes exactly what this schema reads. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const STATUS_MESSAGE_MATCHES_SCHEMA: Same<StatusChangedMessage, CheckStatusChanged> = true;
 
 /** A ping payload reported dependencies: `down` opens a DEPENDENCY_DOWN incident, `ok` resolves it. */
 export const DependenciesReported = z.object({
@@ -39,27 +40,6 @@ export type DependenciesReported = z.infer<typeof DependenciesReported>;
 
 export const IncidentQueueMessage = z.discriminatedUnion('type', [CheckStatusChanged, DependenciesReported]);
 export type IncidentQueueMessage = z.infer<typeof IncidentQueueMessage>;
-
-type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
-
-/** The one way to build a `check.status_changed`. */
-export function statusChangedMessage(
-  check: StatusSubject,
-  from: CheckItem['status'],
-  to: CheckItem['status'],
-  cause: StatusChangeCause,
-  at: Date,
-): CheckStatusChanged {
-  return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
-}
-
-/**
- * Tells the incident worker that a check moved (or, with cause DELETE, is gone): the message, as
- * owed by the write that makes the move (core/outbox), which records it and relays it right after.
- */
-export function statusChangeOwed(check: StatusSubject, change: { from: CheckItem['status']; to: CheckItem['status'] }, cause: StatusChangeCause, now: Date): OutboxWrite {
-  return outboxWrite([{ queue: 'incidents', body: statusChangedMessage(check, change.from, change.to, cause, now) }], now);
-}
 
 /**
  * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate

@@ -1,6 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env.js';
-import { HttpError } from './errors.js';
+import { errorBody, handleError, HttpError } from './httpError.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -48,4 +48,21 @@ export function methodsFor(routes: readonly RouteInfo[], path: string): string[]
   // Hono answers HEAD wherever it answers GET.
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods];
+}
+
+/**
+ * What every Vigil app answers outside its routes, set after them so the 405 check sees them: a
+ * JSON 404, a 405 with `Allow` when only the method is wrong, and the spec error shape for
+ * thrown errors (createAppShell and the ping Lambda's createSignalApp alike).
+ */
+export function answerOutsideRoutes<E extends Env>(app: Hono<E>): void {
+  app.notFound((c) => {
+    const allowed = methodsFor(app.routes, c.req.path).filter((m) => m !== c.req.method);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}`, 'METHOD_NOT_ALLOWED'), 405);
+    }
+    return c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`, 'NOT_FOUND'), 404);
+  });
+  app.onError(handleError);
 }

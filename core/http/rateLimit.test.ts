@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { consumeRateLimit, DEFAULT_RATE_LIMIT } from './rateLimit.js';
@@ -11,16 +11,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Makes every rate-limit counter write fail as if the table were unreachable. */
+/** Makes every rate-limit counter write fail as if the table were unreachable (counters go through the plain client). */
 function breakCounters() {
-  const send = t.deps.store.client.send.bind(t.deps.store.client);
+  const send = t.deps.store.hot.send.bind(t.deps.store.hot);
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  vi.spyOn(t.deps.store.client, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
-    if (command instanceof UpdateCommand && String(command.input.Key?.pk).startsWith('RL#')) {
+  vi.spyOn(t.deps.store.hot, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
+    if (command instanceof UpdateItemCommand && String(command.input.Key?.pk?.S).startsWith('RL#')) {
       return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { name: 'NetworkingError' }));
     }
     return (send as (...args: unknown[]) => unknown)(command, ...rest);
-  }) as typeof t.deps.store.client.send);
+  }) as typeof t.deps.store.hot.send);
   return logged;
 }
 

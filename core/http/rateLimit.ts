@@ -1,12 +1,16 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
+import type { Store } from '../store/service.js';
 import type { AppEnv } from './env.js';
-import { HttpError } from './errors.js';
+import { HttpError } from './httpError.js';
 import { countInWindow, readWindow } from '../store/rateWindows.js';
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 
 export const DEFAULT_RATE_LIMIT: RateLimitRule = { name: 'api', limit: 100, windowSeconds: 60 };
+
+/** What a limiter reads: the clock and the table (Deps fits, and so do the ping Lambda's PingDeps). */
+export type RateLimitDeps = Pick<Deps, 'clock'> & { store: Pick<Store, 'hot' | 'table'> };
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
 
@@ -14,7 +18,7 @@ export type RateDecision = { allowed: boolean; limit: number; remaining: number;
  * Fixed windows counted in the table (`store/rateWindows.ts`). If the table itself fails the
  * limiter fails open: monitoring traffic matters more than limiting.
  */
-export async function consumeRateLimit(deps: Deps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
+export async function consumeRateLimit(deps: RateLimitDeps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
   const nowMs = deps.clock.now().getTime();
   const windowMs = rule.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;
@@ -30,7 +34,7 @@ export async function consumeRateLimit(deps: Deps, rule: RateLimitRule, scope: s
 }
 
 /** The decision the next consume would get, without counting (same fail-open rule). */
-export async function peekRateLimit(deps: Deps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
+export async function peekRateLimit(deps: RateLimitDeps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
   const nowMs = deps.clock.now().getTime();
   const windowMs = rule.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;

@@ -73,7 +73,8 @@ describe('outbox', () => {
     const pending = await owe(note(1));
     // The clear is the relay's only REMOVE; the crash takes it and nothing else.
     let crashed = false;
-    t.deps.store.client.middlewareStack.add(
+    // The relay's updates go through the plain client (the one the ping path has).
+    t.deps.store.hot.middlewareStack.add(
       (next) => async (args) => {
         const input = args.input as { UpdateExpression?: string };
         if (!crashed && input.UpdateExpression?.startsWith('REMOVE')) {
@@ -85,7 +86,7 @@ describe('outbox', () => {
       { step: 'initialize', name: 'crashClear' },
     );
     await expect(relayOutbox(t.deps, keyOf(), pending)).rejects.toThrow('crash before the clear');
-    t.deps.store.client.middlewareStack.remove('crashClear');
+    t.deps.store.hot.middlewareStack.remove('crashClear');
     t.clock.advance(OUTBOX_GRACE_MS);
     expect(await sweep()).toEqual({ read: 1, relayed: 1, failed: 0 });
     expect(notes()).toEqual([1, 1]);

@@ -1,7 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.js';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { Queue } from '../ports/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
-import { OUTBOX_FIELDS, OUTBOX_INDEX, OUTBOX_SHARDS, type OutboxEntry } from '../store/outbox.js';
+import { OUTBOX_FIELDS, type OutboxEntry } from '../store/outbox.js';
+import type { Store } from '../store/service.js';
 
 /**
  * The relay (design/reliability.md): publishes an item's pending messages, then removes them on
@@ -21,10 +23,12 @@ export function itemKey(request: { params(): Record<string, unknown> }): OutboxK
   return key as OutboxKey;
 }
 
-/** Pending entries younger than this are left to the fast path of the write that made them. */
-export const OUTBOX_GRACE_MS = 10_000;
-const PAGE_SIZE = 100;
-const CONCURRENCY = 16;
+/**
+ * What a relay uses: the queue, and the table through its plain client (the relay's two updates
+ * are built here as low-level requests, so the ping path relays without the document client).
+ * Deps fits; so do the ping Lambda's PingDeps.
+ */
+export type RelayDeps = { queue: Queue; store: Pick<Store, 'hot' | 'table'> };
 
 export type RelayOutcome = 'cleared' | 'partly_cleared' | 'taken';
 
@@ -32,23 +36,24 @@ export type RelayOutcome = 'cleared' | 'partly_cleared' | 'taken';
  * Publishes `entries` (the item's whole outbox as read or written) in order, then clears them.
  * Entries in `delivered` are cleared unpublished: the writer already did their work itself.
  */
-export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[], delivered?: ReadonlySet<string>): Promise<RelayOutcome> {
+export async function relayOutbox(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[], delivered?: ReadonlySet<string>): Promise<RelayOutcome> {
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) return 'taken';
   for (const run of runsByQueue(entries.filter((entry) => !delivered?.has(entry.id)))) await deps.queue.publish(run.queue, run.bodies);
   const names = { '#o': OUTBOX_FIELDS.entries, '#oid': OUTBOX_FIELDS.lastId, '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt };
-  const { table, client } = deps.store;
+  const { table, hot } = deps.store;
+  const Key = marshall(key);
   try {
     // Nothing was appended since: the item owes nothing any more and leaves the index.
-    await client.send(
-      new UpdateCommand({
+    await hot.send(
+      new UpdateItemCommand({
         TableName: table,
-        Key: key,
+        Key,
         UpdateExpression: 'REMOVE #o, #oid, #due, #dueAt',
         ConditionExpression: '#oid = :last',
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':last': last.id },
+        ExpressionAttributeValues: marshall({ ':last': last.id }),
       }),
     );
     return 'cleared';
@@ -59,14 +64,14 @@ export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly 
   // the front), and leave the rest, still indexed, to its own writer's relay or the next sweep.
   const n = entries.length;
   try {
-    await client.send(
-      new UpdateCommand({
+    await hot.send(
+      new UpdateItemCommand({
         TableName: table,
-        Key: key,
+        Key,
         UpdateExpression: `REMOVE ${entries.map((_, i) => `#o[${i}]`).join(', ')}`,
         ConditionExpression: `#o[0].#id = :first AND #o[${n - 1}].#id = :last`,
         ExpressionAttributeNames: { '#o': OUTBOX_FIELDS.entries, '#id': 'id' },
-        ExpressionAttributeValues: { ':first': first.id, ':last': last.id },
+        ExpressionAttributeValues: marshall({ ':first': first.id, ':last': last.id }),
       }),
     );
     return 'partly_cleared';
@@ -78,7 +83,7 @@ export async function relayOutbox(deps: Deps, key: OutboxKey, entries: readonly 
 }
 
 /** The fast path: never fails the write it follows, because the sweep re-drives what it leaves. */
-export async function relayAfterWrite(deps: Deps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined, delivered?: ReadonlySet<string>): Promise<void> {
+export async function relayAfterWrite(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined, delivered?: ReadonlySet<string>): Promise<void> {
   if (!entries || entries.length === 0) return;
   try {
     await relayOutbox(deps, key, entries, delivered);
@@ -87,64 +92,8 @@ export async function relayAfterWrite(deps: Deps, key: OutboxKey, entries: reado
   }
 }
 
-export type OutboxSweepReport = { read: number; relayed: number; failed: number };
-
-/**
- * The safety net, a sweep step: reads only the items in the outbox-due index written more than
- * `OUTBOX_GRACE_MS` ago (O(pending)), re-reads each consistently (an index read may lag a clear)
- * and relays what it still owes. A failure is counted and retried by the next sweep.
- */
-export async function relayPendingOutboxes(deps: Deps, now: Date): Promise<OutboxSweepReport> {
-  const report: OutboxSweepReport = { read: 0, relayed: 0, failed: 0 };
-  const cutoff = new Date(now.getTime() - OUTBOX_GRACE_MS).toISOString();
-  for (const shard of OUTBOX_SHARDS) {
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await deps.store.client.send(
-        new QueryCommand({
-          TableName: deps.store.table,
-          IndexName: OUTBOX_INDEX,
-          KeyConditionExpression: '#due = :shard AND #dueAt <= :cutoff',
-          ExpressionAttributeNames: { '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt },
-          ExpressionAttributeValues: { ':shard': shard, ':cutoff': cutoff },
-          ProjectionExpression: 'pk, sk',
-          Limit: PAGE_SIZE,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      const keys = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
-      report.read += keys.length;
-      for (let i = 0; i < keys.length; i += CONCURRENCY) {
-        await Promise.all(
-          keys.slice(i, i + CONCURRENCY).map(async (key) => {
-            try {
-              const entries = await pendingEntries(deps, key);
-              if (entries.length === 0) return;
-              await relayOutbox(deps, key, entries);
-              report.relayed += entries.length;
-            } catch (err) {
-              console.error('outbox sweep: could not relay', key, err);
-              report.failed++;
-            }
-          }),
-        );
-      }
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-  }
-  return report;
-}
-
-async function pendingEntries(deps: Deps, key: OutboxKey): Promise<OutboxEntry[]> {
-  const read = await deps.store.client.send(
-    new GetCommand({ TableName: deps.store.table, Key: key, ConsistentRead: true, ProjectionExpression: '#o', ExpressionAttributeNames: { '#o': OUTBOX_FIELDS.entries } }),
-  );
-  const entries = read.Item?.[OUTBOX_FIELDS.entries];
-  return Array.isArray(entries) ? (entries as OutboxEntry[]) : [];
-}
-
 /** Consecutive entries for the same queue go out as one publish; the order of the entries is kept. */
-function runsByQueue(entries: readonly OutboxEntry[]): { queue: OutboxEntry['queue']; bodies: unknown[] }[] {
+export function runsByQueue(entries: readonly OutboxEntry[]): { queue: OutboxEntry['queue']; bodies: unknown[] }[] {
   const runs: { queue: OutboxEntry['queue']; bodies: unknown[] }[] = [];
   for (const entry of entries) {
     const body: unknown = JSON.parse(entry.body);

@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors.js';
-import { PING_PAYLOAD_MAX_BYTES } from './schema.js';
+import { HttpError } from '../http/httpError.js';
+import { PING_PAYLOAD_MAX_BYTES } from './limits.js';
 
 const tooLarge = () => new HttpError('PAYLOAD_TOO_LARGE', `Ping payload exceeds ${PING_PAYLOAD_MAX_BYTES} bytes`);
 

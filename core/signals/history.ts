@@ -7,10 +7,12 @@ import { badRequest, HttpError } from '../http/errors.js';
 import { envelope, type Page } from '../http/pagination.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { isTokenShaped } from './ingest.js';
+import { checkNotFound } from './ping.js';
 import { toSignal } from './record.js';
 import type { Signal } from './schema.js';
 
-export const checkNotFound = (): HttpError => new HttpError('CHECK_NOT_FOUND', 'Check not found');
+/** Re-exported for the routes that answered with it from here before the ping path moved it (ping.ts). */
+export { checkNotFound };
 
 /** The check behind a token, if the caller may see it; unknown and foreign tokens look the same. */
 export async function loadCheckByToken(ctx: Ctx, token: string): Promise<CheckItem> {

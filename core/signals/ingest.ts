@@ -1,18 +1,20 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Deps } from '../deps.js';
-import { conflict } from '../http/errors.js';
-import { statusChangeOwed, type DependenciesReported } from '../checks/events.js';
+import { conflict } from '../http/httpError.js';
+import type { DependenciesReported } from '../checks/events.js';
+import { statusChangeOwed } from '../checks/statusMessage.js';
 import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { retryOnConflict } from '../store/conditional.js';
 import type { OutboxEntry } from '../store/outbox.js';
-import { itemKey, outboxFields, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
+import { outboxFields, type OutboxWrite } from '../outbox/owe.js';
+import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
-import { checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
+import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
+import { checkFromItem, readCheck, restoreField, type PingDeps } from './pingStore.js';
+import { checkKey, checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
 import { putSignal, signalItem } from './record.js';
-import { DEDUP_WINDOW_MS, PING_RATE_LIMIT, ReportedDependencies } from './schema.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
 
 export type PingInput = {
@@ -62,8 +64,11 @@ type TakenPing = { previous: PingPrevious; statusAfter: CheckItem['status']; pro
  * dependencies; (4) the stream broadcast. The update goes first so a duplicate or refused ping
  * stores nothing; the caller answers 200 only once both writes landed. Steady state: exactly two
  * requests to the table and no queue message.
+ *
+ * The one ingest of every ping, whichever app serves it: the API app and the local server pass
+ * their Deps, the ping Lambda its PingDeps (the same table requests through pingStore.ts).
  */
-export async function ingestPing(deps: Deps, hints: PingHints, input: PingInput): Promise<PingResult> {
+export async function ingestPing(deps: PingDeps, hints: PingHints, input: PingInput): Promise<PingResult> {
   const { token, now } = input;
   if (!isTokenShaped(token)) return { outcome: 'unknown' };
   const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
@@ -87,12 +92,12 @@ const hintAfter = (taken: TakenPing, windowStart: number): PingHint => ({
  * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
  * read finds (which may refuse the ping instead). Returns the check as it was before the ping.
  */
-async function takePing(deps: Deps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<TakenPing | PingResult> {
+async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, windowStart: number, retry: boolean): Promise<TakenPing | PingResult> {
   const { token, kind, now } = input;
   let hint = hints.get(token);
   // `start` writes no timing, so without a hint it can still try blind; the others need the interval.
   if (retry || (hint === undefined && kind !== 'start')) {
-    const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data ?? undefined;
+    const current = await readCheck(deps.store, token);
     const refusal = judge(current, kind, now, windowStart);
     if (!current || refusal?.outcome === 'unknown') {
       hints.delete(token);
@@ -120,7 +125,7 @@ function judge(current: CheckItem | undefined, kind: PingKind, now: Date, window
 
 /** The one UpdateItem of a ping; throws a conditional failure when any guess or guard fails. */
 async function conditionalPingUpdate(
-  deps: Deps,
+  deps: PingDeps,
   token: string,
   kind: PingKind,
   now: Date,
@@ -220,23 +225,23 @@ async function conditionalPingUpdate(
     const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, status: old.status, complete: false };
     return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending };
   }
-  const parsed = deps.store.entities.check.parse({ Attributes: attributes });
-  if (!parsed?.data) throw new Error('ping update returned no previous item');
-  const previous: PingPrevious = { ...(parsed.data as CheckItem), complete: true };
+  const parsed = checkFromItem(attributes);
+  if (!parsed) throw new Error('ping update returned no previous item');
+  const previous: PingPrevious = { ...parsed, complete: true };
   return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
-async function completed(deps: Deps, token: string, previous: PingPrevious): Promise<PingPrevious> {
+async function completed(deps: PingDeps, token: string, previous: PingPrevious): Promise<PingPrevious> {
   if (previous.complete) return previous;
-  const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;
+  const current = await readCheck(deps.store, token);
   return { ...previous, projectId: current?.projectId, complete: true };
 }
 
-async function record(deps: Deps, input: PingInput, taken: TakenPing): Promise<PingResult> {
+async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promise<PingResult> {
   const { now, kind } = input;
   // A move's message is owed by the update itself: relayed now, or by the sweep if this fails.
-  if (taken.pending) await relayAfterWrite(deps, itemKey(deps.store.entities.check.get({ token: input.token })), taken.pending);
+  if (taken.pending) await relayAfterWrite(deps, checkKey(input.token), taken.pending);
   try {
     return await recordSignal(deps, input, taken.previous);
   } catch (err) {
@@ -247,7 +252,7 @@ async function record(deps: Deps, input: PingInput, taken: TakenPing): Promise<P
 }
 
 /** Everything after the update: the signal, reported dependencies, the stream events. */
-async function recordSignal(deps: Deps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
+async function recordSignal(deps: PingDeps, input: PingInput, returned: PingPrevious): Promise<PingResult> {
   const { now, kind } = input;
   const observation = PING_OBSERVATIONS[kind];
   // The guards made the written changes exactly these; the previous item adds status and duration.
@@ -292,12 +297,9 @@ async function recordSignal(deps: Deps, input: PingInput, returned: PingPrevious
  * Something failed after the check took the ping: give the dedup marker back so the client's
  * retry is not swallowed as a duplicate (nothing that answered 200 is lost; this did not).
  */
-async function releaseDedup(deps: Deps, token: string, previous: PingPrevious, kind: PingKind, now: Date): Promise<void> {
+async function releaseDedup(deps: PingDeps, token: string, previous: PingPrevious, kind: PingKind, now: Date): Promise<void> {
   const field = DEDUP_FIELD[kind];
-  const old = previous[field];
-  const patch = deps.store.entities.check.patch({ token });
-  const reverted = old === undefined ? patch.remove([field]) : patch.set({ [field]: old });
-  await reverted.where((attr, op) => op.eq(attr[field], now.toISOString())).go({ response: 'none' });
+  await restoreField(deps.store, token, field, previous[field], now.toISOString());
 }
 
 /** A body that is not JSON is still a ping: it is kept as text. */
@@ -311,6 +313,5 @@ function parseBody(text: string): { text: string; json?: unknown } {
 
 function reportedDependencies(body: unknown): DependenciesReported['dependencies'] | undefined {
   if (typeof body !== 'object' || body === null || !('dependencies' in body)) return undefined;
-  const parsed = ReportedDependencies.safeParse((body as { dependencies: unknown }).dependencies);
-  return parsed.success ? parsed.data : undefined;
+  return parseReportedDependencies((body as { dependencies: unknown }).dependencies);
 }

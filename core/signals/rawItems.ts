@@ -11,7 +11,8 @@ import type { SignalItem } from '../store/entities/signal.js';
  * builds them here; every other read and write goes through the entities.
  */
 
-const checkKey = (token: string) => ({ pk: `$vigil#token_${token.toLowerCase()}`, sk: '$check_1' });
+/** A check's table key, from its token (what the entity's byToken index writes). */
+export const checkKey = (token: string): { pk: string; sk: string } => ({ pk: `$vigil#token_${token.toLowerCase()}`, sk: '$check_1' });
 const dueKeys = (dueShard: string, dueAt: string) => ({
   gsi2pk: `$vigil#dueshard_${dueShard.toLowerCase()}`,
   gsi2sk: `$check_1#dueat_${dueAt.toLowerCase()}`,

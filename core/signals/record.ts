@@ -1,11 +1,12 @@
 import { randomFillSync } from 'node:crypto';
 import { encodeTime } from 'ulid';
-import type { Deps } from '../deps.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { storedSignal } from './rawItems.js';
 import { signalWriterFor } from './signalWriter.js';
-import { SIGNAL_TTL_DAYS, type Signal } from './schema.js';
+import { SIGNAL_TTL_DAYS } from './limits.js';
+import type { PingTable } from './pingStore.js';
+import type { Signal } from './schema.js';
 
 export type NewSignal = {
   type: SignalItem['type'];
@@ -61,7 +62,7 @@ export function signalItem(check: Pick<CheckItem, 'checkId' | 'workspaceId'>, si
 }
 
 /** One put (grouped with concurrent ones). Callers that must not lose a signal let its failure reach the client. */
-export async function putSignal(deps: Deps, item: SignalItem): Promise<void> {
+export async function putSignal(deps: { store: PingTable }, item: SignalItem): Promise<void> {
   await signalWriterFor(deps.store).write(storedSignal(item));
 }
 

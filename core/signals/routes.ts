@@ -7,7 +7,7 @@ import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { listSignals } from './history.js';
 import { PingHints } from './hints.js';
-import { answerPing, PING_VARIANTS } from './ping.js';
+import { answerPing, PING_METHODS, PING_VARIANTS } from './ping.js';
 import { PingAck, Signal, SignalHistoryQuery, StreamQuery, TokenParam } from './schema.js';
 import { slugPingRoutes } from './slugRoutes.js';
 import { signalStream } from './stream.js';
@@ -28,7 +28,7 @@ export function signalRoutes() {
   const hints = new PingHints();
 
   for (const variant of PING_VARIANTS) {
-    for (const method of ['get', 'post'] as const) {
+    for (const method of PING_METHODS) {
       r.openapi(
         createRoute({
           method,
@@ -39,7 +39,7 @@ export function signalRoutes() {
           responses: { 200: jsonResponse(PingAck, 'Recorded'), ...errors },
         }),
         async (c) => {
-          await answerPing(c, hints, c.req.valid('param').token, variant.kind);
+          await answerPing(c.var.deps, c, hints, c.req.valid('param').token, variant.kind);
           return c.json({ message: 'OK' as const }, 200);
         },
       );

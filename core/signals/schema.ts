@@ -2,12 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_LIMIT } from '../http/pagination.js';
 import { SIGNAL_TYPES } from '../store/entities/signal.js';
 
-/** The spec's ping limits (Limits table; DESIGN 6). */
-export const PING_PAYLOAD_MAX_BYTES = 10_240;
-export const DEDUP_WINDOW_MS = 1000;
-export const PING_RATE_LIMIT: { limit: number; windowSeconds: number } = { limit: 100, windowSeconds: 60 };
-/** Signals expire by TTL; uptime history comes from rollups, not from raw signals. */
-export const SIGNAL_TTL_DAYS = 30;
+export { DEDUP_WINDOW_MS, MAX_DEPENDENCY_NAME, MAX_REPORTED_DEPENDENCIES, PING_PAYLOAD_MAX_BYTES, PING_RATE_LIMIT, SIGNAL_TTL_DAYS } from './limits.js';
 
 export const PingAck = z.object({ message: z.literal('OK') }).openapi('PingAck');
 
@@ -61,18 +56,4 @@ export const Signal = z
   .openapi('Signal');
 export type Signal = z.infer<typeof Signal>;
 
-/** What a ping payload may report (spec: `dependencies`, objects with `name` and `status`). */
-/** One payload registers at most this many dependencies (the rest are ignored). */
-export const MAX_REPORTED_DEPENDENCIES = 20;
-export const MAX_DEPENDENCY_NAME = 255;
-const ReportedDependency = z.object({ name: z.string().trim().min(1).max(MAX_DEPENDENCY_NAME), status: z.enum(['ok', 'down']) });
-/** Entries that do not parse (an over-long name, an unknown status) are dropped one by one. */
-export const ReportedDependencies = z
-  .array(z.unknown())
-  .transform((items) =>
-    items.flatMap((item) => {
-      const parsed = ReportedDependency.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    }).slice(0, MAX_REPORTED_DEPENDENCIES),
-  )
-  .refine((items) => items.length > 0);
+/** What a ping payload may report: core/signals/limits.ts (parseReportedDependencies, plain code on the ping path). */

@@ -13,10 +13,9 @@ import { createRouter } from '../http/router.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { listProjects } from '../identity/projects.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { checkNotFound } from './history.js';
 import { hintOf, type PingHints } from './hints.js';
 import { PingAck, SlugParam, SlugPingQuery, DeprecatedSlugParam } from './schema.js';
-import { answerPing, PING_VARIANTS, pingBody } from './ping.js';
+import { answerPing, checkNotFound, PING_VARIANTS, pingBody } from './ping.js';
 
 const SLUG = /^[a-z0-9_-]{1,64}$/;
 export const SUNSET = 'Sun, 11 Apr 2027 00:00:00 GMT';
@@ -100,7 +99,7 @@ async function slugPing(c: Context<AppEnv>, hints: PingHints, actor: ApiKeyActor
     ({ check, created } = await createJob(requestCtx(c), actor.workspaceId, slug, query.project));
   }
   if (!hints.get(check.token)) hints.set(check.token, hintOf(check));
-  await answerPing(c, hints, check.token, kind, body);
+  await answerPing(deps, c, hints, check.token, kind, body);
   return created;
 }
 

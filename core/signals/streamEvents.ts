@@ -1,4 +1,3 @@
-import type { Deps } from '../deps.js';
 import type { BroadcastEvent, Broadcaster } from '../ports/index.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
@@ -43,7 +42,7 @@ export const checkEvent = (check: CheckState): StreamEvent => ({
  * Step 5 of the pipeline. A stream that cannot be reached never fails the ping or the sweep that
  * already stored its work: viewers reconnect and read history.
  */
-export async function broadcast(deps: Deps, events: StreamEvent[]): Promise<void> {
+export async function broadcast(deps: { broadcaster: Pick<Broadcaster, 'publish'> }, events: StreamEvent[]): Promise<void> {
   for (const event of events) {
     try {
       await deps.broadcaster.publish({

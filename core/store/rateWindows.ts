@@ -1,6 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { isConditionalFailure } from './conditional.js';
 import type { Store } from './service.js';
+
+/** The plain client and the table: every limiter (the ping path's too) counts without the document client. */
+type WindowTable = Pick<Store, 'hot' | 'table'>;
 
 export type RateWindow = { rule: string; scope: string; windowStartMs: number; windowMs: number };
 
@@ -13,29 +17,29 @@ export type RateWindow = { rule: string; scope: string; windowStartMs: number; w
 const windowKey = (window: RateWindow) => ({ pk: `RL#${window.rule}#${window.scope}#${window.windowStartMs}`, sk: 'rl' });
 
 /** The window's count so far, without counting (a limit judged before work it only counts on failure). */
-export async function readWindow(store: Store, window: RateWindow): Promise<number> {
-  const found = await store.client.send(new GetCommand({ TableName: store.table, Key: windowKey(window) }));
-  return Number(found.Item?.count ?? 0);
+export async function readWindow(store: WindowTable, window: RateWindow): Promise<number> {
+  const found = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshall(windowKey(window)) }));
+  return Number(found.Item?.count?.N ?? 0);
 }
 
-export async function countInWindow(store: Store, window: RateWindow, limit: number): Promise<number | null> {
+export async function countInWindow(store: WindowTable, window: RateWindow, limit: number): Promise<number | null> {
   try {
-    const result = await store.client.send(
-      new UpdateCommand({
+    const result = await store.hot.send(
+      new UpdateItemCommand({
         TableName: store.table,
-        Key: { pk: `RL#${window.rule}#${window.scope}#${window.windowStartMs}`, sk: 'rl' },
+        Key: marshall(windowKey(window)),
         UpdateExpression: 'ADD #count :one SET #expiresAt = :expiresAt',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
         ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: {
+        ExpressionAttributeValues: marshall({
           ':one': 1,
           ':limit': limit,
           ':expiresAt': Math.floor((window.windowStartMs + window.windowMs) / 1000) + 60,
-        },
+        }),
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(result.Attributes?.count ?? limit);
+    return Number(result.Attributes?.count?.N ?? limit);
   } catch (err) {
     if (isConditionalFailure(err)) return null;
     throw err;

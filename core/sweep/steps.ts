@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
-import { relayPendingOutboxes } from '../outbox/relay.js';
+import { relayPendingOutboxes } from '../outbox/sweep.js';
 import { sweepEscalations } from '../escalation/sweep.js';
 import { sweepOnCallNotices } from '../escalation/notices.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
@@ -15,7 +15,7 @@ import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 export type SweepStep = { name: string; run(deps: Deps, now: Date): Promise<unknown> };
 
 /**
- * The steps every sweep runs, in order. A new kind of timed work (escalation steps next) adds its
+ * The steps every sweep runs, in order. A new kind of timed work (as the escalation steps did) adds its
  * own entry here, one line each.
  */
 export const SWEEP_STEPS: readonly SweepStep[] = [

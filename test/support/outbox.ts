@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import type { TestContext } from '../harness.js';
 import { handleAlertMessages } from '../../core/escalation/dispatch.js';
 import { runSweep } from '../../core/sweep/index.js';
-import { OUTBOX_GRACE_MS } from '../../core/outbox/relay.js';
+import { OUTBOX_GRACE_MS } from '../../core/outbox/sweep.js';
 
 /** Shared fault injection of the outbox tests (not a test file itself). */
 

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Queue, QueueName } from '../../ports/index.js';
-import { queueUrlVariable } from './env.js';
+import { queueUrlVariable } from './envNames.js';
 
 /** SQS accepts at most 10 entries per batch. */
 const MAX_ENTRIES = 10;

@@ -1,5 +1,4 @@
 import type { Subscription } from '../../ports/index.js';
-import { ALL_TOPICS } from '../../ports/index.js';
 import type { Store } from '../../store/service.js';
 import { NO_USER, STREAM_CONNECTION_TTL_SECONDS } from '../../store/entities/streamConnection.js';
 
@@ -26,35 +25,10 @@ export async function subscribeConnection(
   if (rows.length > 0) await store.entities.streamConnection.put(rows).go();
 }
 
-/**
- * Live connections that hear an event on `channel` (and `topic`): those on the whole channel plus
- * those on that one topic, two key-range reads of exactly the listeners, never a Scan.
- */
-export async function connectionsOf(store: Store, channel: string, now: Date, topic?: string): Promise<string[]> {
-  const nowSeconds = epochSeconds(now);
-  const topics = topic === undefined || topic === ALL_TOPICS ? [ALL_TOPICS] : [ALL_TOPICS, topic];
-  const pages = await Promise.all(
-    topics.map((t) =>
-      store.entities.streamConnection.query
-        .byChannel({ channel, topic: t })
-        .where((attr, op) => op.gt(attr.expiresAt, nowSeconds))
-        .go({ pages: 'all', attributes: ['connectionId'] }),
-    ),
-  );
-  return [...new Set(pages.flatMap((page) => page.data.map((row) => row.connectionId)))];
-}
+export { connectionsOf, forgetConnection } from './connectionRows.js';
 
 /** Connection ids a user opened (the sparse by-user index), expired ones included: closing them is harmless. */
 export async function connectionsOfUser(store: Store, userId: number): Promise<string[]> {
   const result = await store.entities.streamConnection.query.byUser({ userId }).go({ pages: 'all', attributes: ['connectionId'] });
   return [...new Set(result.data.map((row) => row.connectionId))];
-}
-
-/** Removes every subscription of a connection (idempotent). */
-export async function forgetConnection(store: Store, connectionId: string): Promise<void> {
-  const result = await store.entities.streamConnection.query
-    .byConnection({ connectionId })
-    .go({ pages: 'all', attributes: ['channel', 'topic', 'connectionId'] });
-  if (result.data.length === 0) return;
-  await store.entities.streamConnection.delete(result.data.map(({ channel, topic }) => ({ channel, topic, connectionId }))).go();
 }

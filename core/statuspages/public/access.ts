@@ -132,6 +132,15 @@ export async function requireAccess(c: Context, deps: Deps, snapshot: PageSnapsh
   return snapshot;
 }
 
+/**
+ * Feeds only: feed readers send no headers, so a password page's session may also come as
+ * `?token=` (design "Public surfaces"). Every other surface takes it as a header or cookie.
+ */
+export async function requireFeedAccess(c: Context, deps: Deps, snapshot: PageSnapshot | null, now: Date, queryToken: string | undefined): Promise<PageSnapshot> {
+  if (snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' && (await validPageSession(deps, snapshot, queryToken, now))) return snapshot;
+  return requireAccess(c, deps, snapshot, now);
+}
+
 const WRONG_PASSWORD = 'Wrong password or unknown page';
 
 /** Checks a page password; a wrong password, an unknown page and a page without one answer alike. */

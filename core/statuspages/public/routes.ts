@@ -3,6 +3,7 @@ import { jsonBody, jsonResponse } from '../../http/openapi.js';
 import { notFound } from '../../http/errors.js';
 import { createRouter } from '../../http/router.js';
 import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
+import { publicSurfaceRoutes } from './surfaceRoutes.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
 
 const tags = ['public-status'];
@@ -13,7 +14,7 @@ const HistoryQuery = z.object({ months: z.coerce.number().int().min(1).max(12).d
 const AuthBody = z.strictObject({ password: z.string().min(1).max(200) }).openapi('StatusPageAuth');
 const Anything = z.record(z.string(), z.unknown());
 
-/** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history. */
+/** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history; feeds, badge, widget and summaries (surfaceRoutes.ts). */
 export function publicStatusRoutes() {
   const r = createRouter();
   r.openapi(
@@ -72,5 +73,6 @@ export function publicStatusRoutes() {
       return c.json({ months: await pageHistory(deps, snapshot, months, offset, now) }, 200);
     },
   );
+  r.route('/', publicSurfaceRoutes());
   return r;
 }

@@ -1,0 +1,45 @@
+import { outboxWrite, type OutboxWrite } from '../outbox/owe.js';
+import type { CheckItem } from '../store/entities/check.js';
+
+/*
+ * Building a `check.status_changed` without its schema (events.ts holds the schemas the incident
+ * worker parses with, and re-exports these): the ping path owes this message and must not load zod.
+ */
+
+/** What moved a check: PING, FAIL_PING, SWEEP, PROBE, PAUSE, RESUME, DEPLOYMENT, or DELETE (from = to: the check is gone). */
+export const STATUS_CHANGE_CAUSES = ['PING', 'FAIL_PING', 'SWEEP', 'PROBE', 'PAUSE', 'RESUME', 'DEPLOYMENT', 'DELETE'] as const;
+export type StatusChangeCause = (typeof STATUS_CHANGE_CAUSES)[number];
+
+/** A `check.status_changed` as built here; events.ts holds its schema to exactly this shape. */
+export type StatusChangedMessage = {
+  type: 'check.status_changed';
+  checkId: number;
+  workspaceId: number;
+  projectId: number | null;
+  from: CheckItem['status'];
+  to: CheckItem['status'];
+  at: string;
+  cause: StatusChangeCause;
+};
+
+type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
+
+/** The one way to build a `check.status_changed`. */
+export function statusChangedMessage(
+  check: StatusSubject,
+  from: CheckItem['status'],
+  to: CheckItem['status'],
+  cause: StatusChangeCause,
+  at: Date,
+): StatusChangedMessage {
+  return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
+}
+
+/**
+ * Tells the incident worker that a check moved (or, with cause DELETE, is gone): the message, as
+ * owed by the write that makes the move (core/outbox), which records it and relays it right after.
+ */
+export function statusChangeOwed(check: StatusSubject, change: { from: CheckItem['status']; to: CheckItem['status'] }, cause: StatusChangeCause, now: Date): OutboxWrite {
+  return outboxWrite([{ queue: 'incidents', body: statusChangedMessage(check, change.from, change.to, cause, now) }], now);
+}
+

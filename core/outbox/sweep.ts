@@ -1,0 +1,66 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps.js';
+import { OUTBOX_FIELDS, OUTBOX_INDEX, OUTBOX_SHARDS, type OutboxEntry } from '../store/outbox.js';
+import { relayOutbox, type OutboxKey } from './relay.js';
+
+/** Pending entries younger than this are left to the fast path of the write that made them. */
+export const OUTBOX_GRACE_MS = 10_000;
+const PAGE_SIZE = 100;
+const CONCURRENCY = 16;
+
+export type OutboxSweepReport = { read: number; relayed: number; failed: number };
+
+/**
+ * The safety net, a sweep step: reads only the items in the outbox-due index written more than
+ * `OUTBOX_GRACE_MS` ago (O(pending)), re-reads each consistently (an index read may lag a clear)
+ * and relays what it still owes. A failure is counted and retried by the next sweep.
+ */
+export async function relayPendingOutboxes(deps: Deps, now: Date): Promise<OutboxSweepReport> {
+  const report: OutboxSweepReport = { read: 0, relayed: 0, failed: 0 };
+  const cutoff = new Date(now.getTime() - OUTBOX_GRACE_MS).toISOString();
+  for (const shard of OUTBOX_SHARDS) {
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await deps.store.client.send(
+        new QueryCommand({
+          TableName: deps.store.table,
+          IndexName: OUTBOX_INDEX,
+          KeyConditionExpression: '#due = :shard AND #dueAt <= :cutoff',
+          ExpressionAttributeNames: { '#due': OUTBOX_FIELDS.due, '#dueAt': OUTBOX_FIELDS.dueAt },
+          ExpressionAttributeValues: { ':shard': shard, ':cutoff': cutoff },
+          ProjectionExpression: 'pk, sk',
+          Limit: PAGE_SIZE,
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      const keys = (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
+      report.read += keys.length;
+      for (let i = 0; i < keys.length; i += CONCURRENCY) {
+        await Promise.all(
+          keys.slice(i, i + CONCURRENCY).map(async (key) => {
+            try {
+              const entries = await pendingEntries(deps, key);
+              if (entries.length === 0) return;
+              await relayOutbox(deps, key, entries);
+              report.relayed += entries.length;
+            } catch (err) {
+              console.error('outbox sweep: could not relay', key, err);
+              report.failed++;
+            }
+          }),
+        );
+      }
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+  }
+  return report;
+}
+
+async function pendingEntries(deps: Deps, key: OutboxKey): Promise<OutboxEntry[]> {
+  const read = await deps.store.client.send(
+    new GetCommand({ TableName: deps.store.table, Key: key, ConsistentRead: true, ProjectionExpression: '#o', ExpressionAttributeNames: { '#o': OUTBOX_FIELDS.entries } }),
+  );
+  const entries = read.Item?.[OUTBOX_FIELDS.entries];
+  return Array.isArray(entries) ? (entries as OutboxEntry[]) : [];
+}
+

@@ -1,0 +1,65 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { systemClock } from '../clock.js';
+
+export type DynamoOptions = {
+  endpoint?: string;
+  region?: string;
+  /**
+   * Whether the hot-path client caches its resolved middleware per command (default true). Tests
+   * that add observers or faults to it mid-file turn it off: the cache pins the list at first use.
+   */
+  cacheHotPath?: boolean;
+};
+
+/**
+ * A plain DynamoDB client (marshalled items, no document client) for AWS or for a
+ * DynamoDB-compatible endpoint: the ping path's client (createDynamoClient's `hot` one, and the
+ * ping Lambda's only one). Kept apart from client.ts so the ping Lambda does not bundle
+ * lib-dynamodb or the table upgrade.
+ */
+export function baseClient(options: DynamoOptions, cacheMiddleware: boolean): DynamoDBClient {
+  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const client = new DynamoDBClient({
+    region,
+    ...(options.endpoint ? localEndpoint(options.endpoint, region) : {}),
+    maxAttempts: 3,
+    ...(cacheMiddleware ? { cacheMiddleware: true } : {}),
+  });
+  // No logger is ever configured, yet the SDK's logger step runs the sensitive-data filter over
+  // every request and response to hand the result to a no-op: a few percent of a ping's CPU.
+  client.middlewareStack.remove('loggerMiddleware');
+  // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
+  if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
+  return client;
+}
+
+/**
+ * A DynamoDB-compatible endpoint: fixed `local` credentials, and the endpoint itself handed over
+ * as is (the SDK otherwise walks its endpoint rule set on every request to arrive at the same URL).
+ */
+function localEndpoint(endpoint: string, region: string): Pick<DynamoDBClientConfig, 'endpoint' | 'endpointProvider' | 'credentials' | 'signer'> {
+  return {
+    endpoint,
+    endpointProvider: () => ({ url: new URL(endpoint) }),
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    signer: unverifiedSigner(region),
+  };
+}
+
+/**
+ * Local stores (dynalite, DynamoDB Local) read the SigV4 headers' shape and credential scope but
+ * never check the signature, and an endpoint client signs with fixed `local` credentials that AWS
+ * would refuse anyway: the HMACs and body hash of a real signature buy nothing there.
+ */
+function unverifiedSigner(region: string): NonNullable<DynamoDBClientConfig['signer']> {
+  return {
+    sign: async (request) => {
+      // The wall clock, as the SDK's own signer uses: a transport header, not a unit of work's time.
+      const stamp = systemClock.now().toISOString().replace(/[-:]|\.\d{3}/g, '');
+      request.headers['x-amz-date'] = stamp;
+      request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${stamp.slice(0, 8)}/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=unverified`;
+      return request;
+    },
+  };
+}
+
