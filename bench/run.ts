@@ -12,6 +12,7 @@ import { runSweep } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
+import { escalationBenchmark } from './escalation.js';
 import { checkScale } from './scale.js';
 import { seedChecks, type SeedTarget } from './seed.js';
 import { statusPageBenchmark } from './statusPage.js';
@@ -21,7 +22,7 @@ import { streamBenchmark } from './streams.js';
  * `npm run bench`: the heartbeat pipeline on this machine, as `npm start` runs it. The embedded
  * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
  * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
- * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold,streams,pages,outbox`
+ * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold,streams,pages,outbox,escalation`
  * runs some sections only.
  */
 const CLIENTS = 50;
@@ -31,7 +32,7 @@ const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
 const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold,streams,pages,outbox').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold,streams,pages,outbox,escalation').split(','));
 const exec = promisify(execFile);
 
 /**
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
   budget.unref();
   console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   if (ONLY.has('cold')) await coldStart(print);
-  if (!['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox'].some((section) => ONLY.has(section))) return;
+  if (!['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation'].some((section) => ONLY.has(section))) return;
   // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const store = await startEmbeddedStore(process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir, 0, { isolate: 'child' });
@@ -234,6 +235,8 @@ async function main(): Promise<void> {
     if (ONLY.has('pages')) await statusPageBenchmark(store.endpoint, meter, print);
     // Status change written -> published under ping load, and what a steady ping costs on AWS (bench/aws.ts).
     if (ONLY.has('outbox')) await outboxAndCostBenchmark(store.endpoint);
+    // The escalation sweep's reads per due step, and check flip -> step-0 webhook (bench/escalation.ts).
+    if (ONLY.has('escalation')) await escalationBenchmark(store.endpoint, meter, print);
   } finally {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });

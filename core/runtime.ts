@@ -8,7 +8,7 @@ import { LocalScheduler } from './adapters/local/scheduler.js';
 import { createDynamoClient, ensureTable } from './store/client.js';
 import { createStore } from './store/service.js';
 import { handleIncidentMessages } from './incidents/worker.js';
-import { handleAlertMessages } from './alerting/dispatch.js';
+import { handleAlertMessages } from './escalation/dispatch.js';
 
 export type LocalDeps = Deps & {
   queue: LocalQueue;

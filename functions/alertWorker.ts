@@ -1,6 +1,6 @@
 import { awsDeps } from '../core/adapters/aws/deps.js';
 import { sqsHandler } from '../core/adapters/aws/sqsHandler.js';
-import { handleAlertMessages } from '../core/alerting/dispatch.js';
+import { handleAlertMessages } from '../core/escalation/dispatch.js';
 
 const deps = awsDeps();
 

@@ -62,6 +62,21 @@ describe('StorageStack', () => {
       ]),
     });
   });
+
+  it('has the sparse escalation-due index the escalation sweep reads (gsi5)', () => {
+    template(StorageStack).hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: 'gsi5',
+          KeySchema: [
+            { AttributeName: 'gsi5pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi5sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ]),
+    });
+  });
 });
 
 describe('QueueStack', () => {

@@ -29,7 +29,8 @@ export function notificationFor(message: IncidentAlertMessage): AlertNotificatio
     case 'incident.severity_changed':
       return { event: 'incident.escalated', kind: `escalated#${message.severity}`, timelineKey: `severity#${message.severity}` };
     case 'incident.acknowledged':
-      return { event: 'incident.acknowledged', kind: 'acknowledged', timelineKey: 'acknowledged' };
+      // After an ack timeout re-escalated, a new acknowledgement is a new notification.
+      return { event: 'incident.acknowledged', kind: message.timelineKey ?? 'acknowledged', timelineKey: message.timelineKey ?? 'acknowledged' };
     case 'incident.resolved':
       return { event: 'incident.resolved', kind: 'resolved', timelineKey: 'resolved' };
     case 'incident.monitoring':

@@ -25,13 +25,14 @@ const IncidentAlert = z.object({
   checkId: id.nullable(),
   severity: z.enum(SEVERITIES),
   at: instant,
+  timelineKey: z.string().max(100).optional(),
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
 /** Incident changes (core/incidents/events.ts) and check warnings (core/probes/warnings.ts). */
 const AlertMessage = z.discriminatedUnion('type', [IncidentAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
 
 export type DispatchOutcome =
-  | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' }
+  | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' | 'STOPPED' }
   | { status: 'DISPATCHED'; channels: ChannelOutcome[] };
 
 export type AlertBatchResult = {
@@ -48,7 +49,13 @@ export type AlertBatchResult = {
  * by id (retried, then dead-lettered) and never holds up the rest of the batch. A malformed
  * message, or one about an incident or check that does not exist, can never succeed and is dropped.
  */
-export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertDispatchOptions = {}): Promise<AlertBatchResult> {
+export type AlertHandlerOptions = AlertDispatchOptions & {
+  /** Who hears an incident change: escalation routes it (core/escalation/dispatch.ts); by default every channel. */
+  dispatchIncident?: typeof dispatchIncidentAlert;
+};
+
+export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
+  const dispatchIncident = options.dispatchIncident ?? dispatchIncidentAlert;
   const result: AlertBatchResult = { failedIds: [], retryAfterSeconds: {} };
   for (const message of messages) {
     if (isSubscriberMessage(message.body)) {
@@ -66,14 +73,8 @@ export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], 
       const outcome =
         body.type === 'check.latency_warning' || body.type === 'check.ssl_expiry_warning' || body.type === 'check.too_frequent'
           ? await dispatchWarningAlert(deps, body, now, options)
-          : await dispatchIncidentAlert(deps, body, now, options);
-      if (outcome.status === 'SKIPPED') continue;
-      const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT');
-      if (unfinished.length === 0) continue;
-      for (const channel of unfinished) console.warn(`alerts queue: message ${message.id}, channel ${channel.channelId}: ${channel.message}`);
-      result.failedIds.push(message.id);
-      const waits = unfinished.map((c) => c.retryAfterSeconds).filter((s): s is number => s !== null);
-      if (waits.length > 0) result.retryAfterSeconds[message.id] = Math.max(...waits);
+          : await dispatchIncident(deps, body, now, options);
+      noteOutcome(result, message.id, outcome);
     } catch (err) {
       console.error(`alerts queue: message ${message.id} failed`, err);
       result.failedIds.push(message.id);
@@ -99,6 +100,17 @@ async function subscriberMessage(deps: Deps, message: QueueMessage, result: Aler
     console.error(`alerts queue: message ${message.id} failed`, err);
     result.failedIds.push(message.id);
   }
+}
+
+/** A message with an unfinished delivery fails (the queue retries it), held back as long as a receiver asked. */
+export function noteOutcome(result: AlertBatchResult, messageId: string, outcome: { status: 'SKIPPED' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] }): void {
+  if (outcome.status === 'SKIPPED') return;
+  const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT');
+  if (unfinished.length === 0) return;
+  for (const channel of unfinished) console.warn(`alerts queue: message ${messageId}, channel ${channel.channelId}: ${channel.message}`);
+  result.failedIds.push(messageId);
+  const waits = unfinished.map((c) => c.retryAfterSeconds).filter((s): s is number => s !== null);
+  if (waits.length > 0) result.retryAfterSeconds[messageId] = Math.max(...waits);
 }
 
 /**

@@ -23,7 +23,7 @@ export type SimulatedStep = { cycle: number; position: number; minutesAfterOpen:
 
 const DAY_MS = 86_400_000;
 
-async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly number[], from: Date, to: Date): Promise<Map<number, ScheduleData>> {
+export async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly number[], from: Date, to: Date): Promise<Map<number, ScheduleData>> {
   const entries = await Promise.all(
     [...new Set(ids)].map(async (id) => {
       const schedule = await readSchedule(deps, id);
@@ -49,7 +49,7 @@ export async function routeProject(deps: Deps, workspaceId: number, projectId: n
   return choosePolicy(
     projectId,
     policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []), item: p })),
-    rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled })),
+    rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled, alertChannelId: r.alertChannelId })),
     channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
   );
 }

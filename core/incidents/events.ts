@@ -16,6 +16,8 @@ export type IncidentAlertMessage = {
   severity: Severity;
   /** When the change happened (the timeline event's occurredAt). */
   at: string;
+  /** The change's timeline key when it is not the type's usual one (a second acknowledgement after an ack timeout). */
+  timelineKey?: string | undefined;
 };
 
 const ALERT_TYPES: Partial<Record<TimelineEffect['type'], IncidentAlertMessage['type']>> = {
@@ -42,6 +44,7 @@ export function alertMessagesFor(
         checkId: incident.checkId ?? null,
         severity: incident.severity,
         at: effect.occurredAt,
+        ...(effect.type === 'ACKNOWLEDGED' && effect.key !== 'acknowledged' ? { timelineKey: effect.key } : {}),
       },
     ];
   });

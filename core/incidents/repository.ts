@@ -6,6 +6,7 @@ import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
+import { dueFields, ESCALATION_DUE_ATTRIBUTES } from '../store/escalationDue.js';
 import { alertMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
 
@@ -63,6 +64,13 @@ export async function insertIncident(
           severity: result.state.severity,
           startedAt: result.state.startedAt,
           revision: 1,
+          // The escalation cursor at step 0 of epoch 0, due at once: the opening message sends
+          // step 0, the escalation sweep plans the rest (core/escalation/engine.ts).
+          escalationEpoch: 0,
+          escalationCycle: 0,
+          escalationStep: 0,
+          escalationAnchor: result.state.startedAt,
+          ...dueFields(incidentId, new Date(result.state.startedAt)),
           ...(owed ? { outbox: owed.entries, ...owed.set } : {}),
           createdAt: iso,
           updatedAt: iso,
@@ -94,7 +102,10 @@ export async function applyIncidentInput(
     async (): Promise<Outcome> => {
       const current = await readIncident(deps, incidentId);
       if (!current) throw notFound('Incident');
-      const result = transitionIncident(toState(current), input, now);
+      // A new acknowledgement after an ack timeout re-escalated is its own timeline event.
+      const epoch = current.escalationEpoch ?? 0;
+      const effective = input.type === 'acknowledge' && epoch > 0 ? { ...input, round: epoch } : input;
+      const result = transitionIncident(toState(current), effective, now);
       if (!result.ok || !result.changed) return { incident: current, result, effects: null };
       const next = result.state;
       const set = {
@@ -107,13 +118,19 @@ export async function applyIncidentInput(
         ...(next.acknowledgedAt !== null ? { acknowledgedAt: next.acknowledgedAt } : {}),
         ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
         ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
+        // Acknowledging stops the steps at once (the sweep and the dispatch read the state); the
+        // incident stays due now so the sweep plans its ack timeout, or takes it out of the index.
+        ...(input.type === 'acknowledge' && current.escalationEpoch !== undefined ? dueFields(incidentId, now) : {}),
       };
+      // Resolution stops every pending step: the incident leaves the escalation-due index.
+      const leavesIndex = next.state === 'RESOLVED' && current.escalationDue !== undefined;
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed({ ...current, ...set }, result.effects, now);
       let update = deps.store.entities.incident.patch({ incidentId }).set({ ...set, ...owed?.set });
       if (owed) update = update.append({ outbox: owed.entries });
+      if (leavesIndex) update = update.remove([...ESCALATION_DUE_ATTRIBUTES]);
       const written = await update.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
-      const incident: IncidentItem = { ...current, ...set };
+      const incident: IncidentItem = { ...current, ...set, ...(leavesIndex ? { escalationDue: undefined, escalationDueAt: undefined } : {}) };
       return { incident, result, effects: result.effects, pending: written.data.outbox, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
@@ -189,9 +206,10 @@ const TYPE_ORDER: Record<IncidentEventItem['type'], number> = {
   OPENED: 0,
   SEVERITY_CHANGED: 1,
   ALERT_SENT: 2,
-  ACKNOWLEDGED: 3,
-  MONITORING: 4,
-  RESOLVED: 5,
+  ESCALATED: 3,
+  ACKNOWLEDGED: 4,
+  MONITORING: 5,
+  RESOLVED: 6,
 };
 
 /** The timeline in the order things happened (ties broken by the natural order of the types). */

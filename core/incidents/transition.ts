@@ -34,7 +34,7 @@ export type ResolveCause =
 export type IncidentInput =
   | { type: 'open'; severity: Severity; at: string; message: string }
   | { type: 'raise'; severity: Severity; at: string }
-  | { type: 'acknowledge'; by: ActorRef }
+  | { type: 'acknowledge'; by: ActorRef; round?: number }
   | { type: 'monitor'; by: ActorRef }
   | { type: 'resolve'; cause: ResolveCause; at: string; by?: ActorRef };
 
@@ -129,7 +129,7 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
         ok: true,
         changed: true,
         state,
-        effects: [{ key: 'acknowledged', type: 'ACKNOWLEDGED', message: `Acknowledged by ${describeActor(input.by)}`, occurredAt: nowIso, actor: input.by }],
+        effects: [{ key: input.round ? `acknowledged#${input.round}` : 'acknowledged', type: 'ACKNOWLEDGED', message: `Acknowledged by ${describeActor(input.by)}`, occurredAt: nowIso, actor: input.by }],
       };
     }
     case 'monitor': {

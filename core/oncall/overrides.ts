@@ -1,4 +1,6 @@
 import type { Ctx } from '../context.js';
+import { noticeDueFields } from '../store/escalationDue.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { authorize } from '../auth/authorize.js';
 import { roleAtLeast } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
@@ -69,7 +71,17 @@ export async function createOverride(ctx: Ctx, input: OverrideCreate): Promise<O
       createdAt: iso,
     })
     .go();
+  await noticeAgain(ctx.deps, input.scheduleId);
   return toOverride(created.data);
+}
+
+/** An override moves shifts: the notice sweep looks at the schedule again at once. A schedule deleted meanwhile is left alone. */
+async function noticeAgain(deps: Deps, scheduleId: number): Promise<void> {
+  try {
+    await deps.store.entities.onCallSchedule.patch({ scheduleId }).set(noticeDueFields(deps.clock.now())).go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
 }
 
 export async function deleteOverride(ctx: Ctx, overrideId: number): Promise<void> {
@@ -80,4 +92,5 @@ export async function deleteOverride(ctx: Ctx, overrideId: number): Promise<void
   const own = self !== undefined && override.createdBy === self && override.overrideUserId === self;
   if (!roleAtLeast(scope.role, 'ADMIN') && !own) throw forbidden('A MEMBER may only delete their own overrides');
   await ctx.deps.store.entities.onCallOverride.delete({ overrideId }).go();
+  await noticeAgain(ctx.deps, override.scheduleId);
 }

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { noticeDueFields } from '../store/escalationDue.js';
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
@@ -95,6 +96,8 @@ export async function createSchedule(ctx: Ctx, input: ScheduleCreate): Promise<S
       handoffNotificationMinutes: input.handoffNotificationMinutes ?? undefined,
       enabled: input.enabled,
       rotationsJson: JSON.stringify(await toRotations(ctx.deps, input.rotations)),
+      // The notice sweep looks at a new or edited schedule at once (core/escalation/notices.ts).
+      ...noticeDueFields(ctx.deps.clock.now()),
       revision: 1,
       createdAt: iso,
       updatedAt: iso,
@@ -129,6 +132,7 @@ export async function updateSchedule(ctx: Ctx, scheduleId: number, input: Schedu
         .set({
           revision: current.revision + 1,
           updatedAt: ctx.deps.clock.now().toISOString(),
+          ...noticeDueFields(ctx.deps.clock.now()),
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(typeof input.description === 'string' ? { description: input.description } : {}),
           ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),

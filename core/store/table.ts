@@ -12,6 +12,8 @@ export const TABLE_KEYS = {
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
     // The outbox-due index (core/store/outbox.ts): sparse, an item is in it only while it owes messages.
     { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    // The escalation-due index (core/escalation/cursor.ts): sparse, an incident is in it only while a step is pending.
+    { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
   ],
 } as const;
 

@@ -3,6 +3,8 @@ import { sweepHeartbeats } from './heartbeats.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
 import { relayPendingOutboxes } from '../outbox/sweep.js';
+import { sweepEscalations } from '../escalation/sweep.js';
+import { sweepOnCallNotices } from '../escalation/notices.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 
 /**
@@ -13,7 +15,7 @@ import { processScheduledAnnouncements } from '../statuspages/announcements.js';
 export type SweepStep = { name: string; run(deps: Deps, now: Date): Promise<unknown> };
 
 /**
- * The steps every sweep runs, in order. A new kind of timed work (escalation steps next) adds its
+ * The steps every sweep runs, in order. A new kind of timed work (as the escalation steps did) adds its
  * own entry here, one line each.
  */
 export const SWEEP_STEPS: readonly SweepStep[] = [
@@ -22,6 +24,10 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'maintenance-windows', run: processMaintenanceWindows },
   { name: 'heartbeats', run: sweepHeartbeats },
   { name: 'status-page-maintenance', run: processScheduledAnnouncements },
+  // Escalation steps, repeats and ack timeouts that fell due (only those: the escalation-due index).
+  { name: 'escalations', run: sweepEscalations },
+  // Handoff and coverage-gap notices of the schedules due for a look (the same index, its own shard).
+  { name: 'on-call-notices', run: sweepOnCallNotices },
   // The outbox safety net last: it relays what any write (these steps' included) left owed.
   { name: 'outbox', run: relayPendingOutboxes },
 ];

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { TestContext } from '../harness.js';
-import { handleAlertMessages } from '../../core/alerting/dispatch.js';
+import { handleAlertMessages } from '../../core/escalation/dispatch.js';
 import { runSweep } from '../../core/sweep/index.js';
 import { OUTBOX_GRACE_MS } from '../../core/outbox/sweep.js';
 

@@ -36,6 +36,20 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
         /** True when declared through the API rather than opened by a check or dependency. */
         declared: { type: 'boolean', required: true },
         revision: { type: 'number', required: true },
+        /**
+         * The escalation cursor (core/escalation/cursor.ts): the next (epoch, cycle, step) to fire,
+         * counted from `escalationAnchor`. `escalationDue`/`escalationDueAt` are set only while
+         * something is pending (a step, an ack timeout, a maintenance hold): the sparse index the
+         * escalation sweep reads.
+         */
+        escalationEpoch: { type: 'number' },
+        escalationCycle: { type: 'number' },
+        escalationStep: { type: 'number' },
+        escalationAnchor: { type: 'string' },
+        escalationHeld: { type: 'boolean' },
+        escalationAfterAck: { type: 'boolean' },
+        escalationDue: { type: 'string' },
+        escalationDueAt: { type: 'string' },
         /** The alerts its changes owe, until relayed (core/outbox). */
         ...OUTBOX_ATTRIBUTES,
         createdAt: { type: 'string', required: true },
@@ -57,6 +71,11 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
           index: 'gsi3',
           pk: { field: 'gsi3pk', composite: ['projectId'] },
           sk: { field: 'gsi3sk', composite: ['incidentId'] },
+        },
+        byEscalationDue: {
+          index: 'gsi5',
+          pk: { field: 'gsi5pk', composite: ['escalationDue'] },
+          sk: { field: 'gsi5sk', composite: ['escalationDueAt'] },
         },
       },
     },

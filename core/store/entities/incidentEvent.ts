@@ -1,6 +1,6 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const INCIDENT_EVENT_TYPES = ['OPENED', 'SEVERITY_CHANGED', 'ALERT_SENT', 'ACKNOWLEDGED', 'MONITORING', 'RESOLVED'] as const;
+export const INCIDENT_EVENT_TYPES = ['OPENED', 'SEVERITY_CHANGED', 'ALERT_SENT', 'ESCALATED', 'ACKNOWLEDGED', 'MONITORING', 'RESOLVED'] as const;
 
 /**
  * The immutable timeline: written once with attribute_not_exists under a key that names the

@@ -22,6 +22,9 @@ export const createOnCallScheduleEntity = (config: EntityConfiguration) =>
         enabled: { type: 'boolean', required: true },
         rotationsJson: { type: 'string', required: true },
         calendarTokenHash: { type: 'string' },
+        /** When the notice sweep next looks at it (handoff and coverage-gap notices): the escalation-due index, gsi5. */
+        noticeDue: { type: 'string' },
+        noticeDueAt: { type: 'string' },
         revision: { type: 'number', required: true },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
@@ -32,6 +35,11 @@ export const createOnCallScheduleEntity = (config: EntityConfiguration) =>
           index: 'gsi1',
           pk: { field: 'gsi1pk', composite: ['workspaceId'] },
           sk: { field: 'gsi1sk', composite: ['scheduleId'] },
+        },
+        byNoticeDue: {
+          index: 'gsi5',
+          pk: { field: 'gsi5pk', composite: ['noticeDue'] },
+          sk: { field: 'gsi5sk', composite: ['noticeDueAt'] },
         },
       },
     },

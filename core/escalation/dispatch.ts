@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
+import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
+import { dispatchIncidentAlert, handleAlertMessages as handleAlerts, noteOutcome, type AlertBatchResult, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
+import type { Deps } from '../deps.js';
+import type { IncidentAlertMessage } from '../incidents/events.js';
+import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
+import { instant } from '../instant.js';
+import type { QueueMessage } from '../ports/index.js';
+import type { IncidentItem } from '../store/entities/incident.js';
+import { windowEffects } from '../windows/holds.js';
+import { markHeld } from './hold.js';
+import { planOf, routeIncident } from './plan.js';
+import { recipientsByKey, recipientsOf, targetLabel, type Recipient } from './recipients.js';
+
+/**
+ * The `alerts` queue consumer with routing (design/alerting.md "Who is told, in order"). Incident
+ * changes of a project routed to every channel go out as before (core/alerting/dispatch.ts); with
+ * a policy or legacy rules, the opening tells step 0 (when its delay is 0) and later changes
+ * (acknowledged, resolved, severity) tell every recipient already told, once each. Escalation
+ * steps the sweep fires arrive as `incident.escalation_step` messages.
+ */
+const id = z.number().int().positive();
+export const EscalationStepMessage = z.object({
+  type: z.literal('incident.escalation_step'),
+  incidentId: id,
+  workspaceId: id,
+  epoch: z.number().int().min(0),
+  cycle: z.number().int().min(0),
+  step: z.number().int().min(0),
+  escalated: z.boolean(),
+  /** The instant the step fell due: targets resolve at it (the same person on every redelivery). */
+  at: instant,
+});
+export type EscalationStepMessage = z.infer<typeof EscalationStepMessage>;
+
+/**
+ * The key of one (incident, epoch, cycle, step, recipient) delivery. The first step of the first
+ * run to a channel keeps the opening's key (`alert#<incident>#opened#<channel>`), so a project
+ * routed to every channel is told once whichever path gets there first.
+ */
+export function stepDeliveryKey(incidentId: number, slot: { epoch: number; cycle: number; step: number }, recipientKey: string): string {
+  if (slot.epoch === 0 && slot.cycle === 0 && slot.step === 0 && /^\d+$/.test(recipientKey)) return deliveryKey(incidentId, 'opened', Number(recipientKey));
+  return `esc#${incidentId}#${slot.epoch}.${slot.cycle}.${slot.step}#${recipientKey}`;
+}
+
+/** The recipient part of an ALERT_SENT key written for an incident's steps. */
+function recipientOfKey(incidentId: number, key: string): string | undefined {
+  if (key.startsWith(`esc#${incidentId}#`)) return key.slice(key.lastIndexOf('#') + 1);
+  const opened = `alert#${incidentId}#opened#`;
+  return key.startsWith(opened) ? key.slice(opened.length) : undefined;
+}
+
+export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
+  const isStep = (m: QueueMessage) => typeof m.body === 'object' && m.body !== null && (m.body as { type?: unknown }).type === 'incident.escalation_step';
+  const result = await handleAlerts(
+    deps,
+    messages.filter((m) => !isStep(m)),
+    { ...options, dispatchIncident: dispatchRoutedIncidentAlert },
+  );
+  for (const message of messages.filter(isStep)) {
+    const parsed = EscalationStepMessage.safeParse(message.body);
+    if (!parsed.success) {
+      console.error(`alerts queue: dropping malformed escalation step ${message.id}`, parsed.error.issues[0]);
+      continue;
+    }
+    try {
+      noteOutcome(result, message.id, await dispatchEscalationStep(deps, parsed.data, deps.clock.now(), options));
+    } catch (err) {
+      console.error(`alerts queue: escalation step ${message.id} failed`, err);
+      result.failedIds.push(message.id);
+    }
+  }
+  return result;
+}
+
+const SYSTEM = { kind: 'system' } as const;
+
+function incidentMessage(incident: IncidentItem, at: string): IncidentAlertMessage {
+  return { type: 'incident.opened', incidentId: incident.incidentId, workspaceId: incident.workspaceId, projectId: incident.projectId ?? null, checkId: incident.checkId ?? null, severity: incident.severity, at };
+}
+
+/** One delivery of a step to one recipient, recorded as an ALERT_SENT event naming step, target and recipient. */
+function stepDelivery(deps: Deps, context: AlertContext, key: string, recorded: string, now: Date): Delivery {
+  const { incident } = context;
+  return {
+    key,
+    event: context.notification.event,
+    compose: (webhookId) => composeAlert(context, webhookId),
+    sent: {
+      isRecorded: async () => (await deps.store.entities.incidentEvent.get({ incidentId: incident.incidentId, eventKey: key }).go({ consistent: true })).data !== null,
+      record: async () => {
+        await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: recorded, occurredAt: now.toISOString(), actor: SYSTEM }, now);
+      },
+    },
+  };
+}
+
+async function checkOf(deps: Deps, incident: IncidentItem) {
+  return incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
+}
+
+async function sendStep(
+  deps: Deps,
+  incident: IncidentItem,
+  slot: { epoch: number; cycle: number; step: number; at: string; escalated: boolean },
+  recipients: Recipient[],
+  now: Date,
+  options: AlertHandlerOptions,
+): Promise<DispatchOutcome> {
+  const check = await checkOf(deps, incident);
+  const event = slot.escalated ? 'incident.escalated' : 'incident.opened';
+  const notification: AlertNotification = { event, kind: `step#${slot.epoch}.${slot.cycle}.${slot.step}`, timelineKey: 'opened' };
+  const detail = slot.escalated ? `Escalation step ${slot.step} (cycle ${slot.cycle}): nobody has acknowledged the incident yet` : undefined;
+  const context: AlertContext = { message: incidentMessage(incident, slot.at), notification, incident, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail };
+  const outcomes = await Promise.all(
+    recipients.map((r) =>
+      deliverOnce(
+        deps,
+        r.channel,
+        stepDelivery(deps, context, stepDeliveryKey(incident.incidentId, slot, r.key), `Step ${slot.step} (cycle ${slot.cycle}${slot.epoch > 0 ? `, run ${slot.epoch}` : ''}), ${targetLabel(r.target)}: alert sent, ${r.label} (${event})`, now),
+        now,
+        options,
+      ),
+    ),
+  );
+  return { status: 'DISPATCHED', channels: outcomes };
+}
+
+/** A step the sweep fired: skipped once the incident is acknowledged, resolved or in a later run. */
+export async function dispatchEscalationStep(deps: Deps, message: EscalationStepMessage, now: Date, options: AlertHandlerOptions = {}): Promise<DispatchOutcome> {
+  const incident = await readIncident(deps, message.incidentId);
+  if (!incident || incident.workspaceId !== message.workspaceId) return { status: 'SKIPPED', reason: 'NO_INCIDENT' };
+  if (incident.state === 'RESOLVED' || incident.acknowledgedAt !== undefined || (incident.escalationEpoch ?? 0) !== message.epoch) return { status: 'SKIPPED', reason: 'STOPPED' };
+  if ((await checkOf(deps, incident))?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
+  // The sweep holds the steps while a window suppresses alerts, and starts again from step 0 after it.
+  if ((await windowEffects(deps, { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null }, now)).suppressAlerts) return { status: 'SKIPPED', reason: 'MAINTENANCE' };
+  const plan = planOf(await routeIncident(deps, incident));
+  const step = plan?.steps[message.step];
+  if (!step) return { status: 'DISPATCHED', channels: [] };
+  const at = new Date(message.at);
+  const { recipients, unreached } = await recipientsOf(deps, incident.workspaceId, step.targets, at);
+  for (const miss of unreached) {
+    const key = `esc#${incident.incidentId}#${message.epoch}.${message.cycle}.${message.step}#none#${targetLabel(miss.target).replace(/\W+/g, '')}`;
+    await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: `Step ${message.step} (cycle ${message.cycle}), ${targetLabel(miss.target)}: nobody told (${miss.note})`, occurredAt: now.toISOString(), actor: SYSTEM }, now);
+  }
+  return sendStep(deps, incident, { ...message }, recipients, now, options);
+}
+
+/** An incident change, routed: every channel as before, or the policy's / rules' recipients. */
+export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentAlertMessage, now: Date, options: AlertHandlerOptions = {}): Promise<DispatchOutcome> {
+  const incident = await readIncident(deps, message.incidentId);
+  const ours = incident && incident.workspaceId === message.workspaceId ? incident : undefined;
+  // One round of reads at once: the first alert is on the clock (bench: first_alert_ms_p99).
+  const [routing, check, effects] = ours
+    ? await Promise.all([
+        routeIncident(deps, ours),
+        checkOf(deps, ours),
+        windowEffects(deps, { workspaceId: ours.workspaceId, projectId: ours.projectId ?? null }, new Date(message.at)),
+      ])
+    : [undefined, undefined, undefined];
+  if (!ours || !routing || routing.kind === 'channels') {
+    const outcome = await dispatchIncidentAlert(deps, message, now, options);
+    if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') await markHeld(deps, ours.incidentId, now);
+    return outcome;
+  }
+  const notification = notificationFor(message);
+  if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
+  if (check?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
+  if (effects?.suppressAlerts) {
+    if (message.type === 'incident.opened') await markHeld(deps, ours.incidentId, now);
+    return { status: 'SKIPPED', reason: 'MAINTENANCE' };
+  }
+  if (message.type === 'incident.opened') {
+    const first = planOf(routing)?.steps[0];
+    if (!first || first.delayMinutes > 0) return { status: 'DISPATCHED', channels: [] };
+    const { recipients } = await recipientsOf(deps, ours.workspaceId, first.targets, new Date(message.at));
+    return sendStep(deps, ours, { epoch: 0, cycle: 0, step: 0, at: message.at, escalated: false }, recipients, now, options);
+  }
+  // Acknowledged, resolved, raised: to every recipient already told, once each.
+  const told = (await listIncidentEvents(deps, ours.incidentId))
+    .filter((e) => e.type === 'ALERT_SENT')
+    .flatMap((e) => recipientOfKey(ours.incidentId, e.eventKey) ?? []);
+  const recipients = await recipientsByKey(deps, ours.workspaceId, told, now.toISOString());
+  const timeline = await deps.store.entities.incidentEvent.get({ incidentId: ours.incidentId, eventKey: notification.timelineKey }).go();
+  const context: AlertContext = { message, notification, incident: ours, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail: timeline.data?.message };
+  const outcomes = await Promise.all(
+    recipients.map((r) => {
+      const key = `alert#${ours.incidentId}#${notification.kind}#${r.key}`;
+      return deliverOnce(deps, r.channel, stepDelivery(deps, context, key, `Alert sent, ${r.label} (${notification.event})`, now), now, options);
+    }),
+  );
+  return { status: 'DISPATCHED', channels: outcomes };
+}

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { LONG_SESSIONS } from '../../test/support/checks.js';
+import { mailTo, type User } from '../../test/support/alerting.js';
+import { sweepOnCallNotices } from './notices.js';
+
+/** Handoff and coverage-gap notices, by the sweep, once each; the clock starts at 2026-03-01T12:00Z. */
+let t: TestContext;
+let owner: User;
+let bob: User;
+beforeAll(async () => {
+  t = await createTestContext(LONG_SESSIONS);
+  owner = await t.signup('owner');
+  bob = await t.signup('bob');
+  const added = await t.request('POST', `/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: bob.email, role: 'MEMBER' } });
+  expect(added.status, added.text).toBe(201);
+});
+
+const sweepEvery = async (minutes: number, times: number) => {
+  for (let i = 0; i < times; i++) {
+    t.clock.advanceSeconds(minutes * 60);
+    await sweepOnCallNotices(t.deps, t.clock.now());
+  }
+};
+
+describe('on-call notices', () => {
+  it('mails the incoming user handoffNotificationMinutes before their shift, once; admins once per coverage gap', async () => {
+    const res = await t.request<{ id: number }>('POST', '/on-call-schedules', {
+      token: owner.token,
+      body: {
+        workspaceId: owner.workspaceId,
+        name: 'Primary',
+        timezone: 'UTC',
+        handoffNotificationMinutes: 30,
+        rotations: [
+          {
+            type: 'daily',
+            layerPosition: 0,
+            effectiveFrom: '2026-03-01T09:00:00Z',
+            // Nobody after 4 March 09:00: a coverage gap within the week.
+            effectiveUntil: '2026-03-04T09:00:00Z',
+            handoffTime: '09:00',
+            participants: [
+              { userId: owner.userId, position: 0 },
+              { userId: bob.userId, position: 1 },
+            ],
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const first = await sweepOnCallNotices(t.deps, t.clock.now());
+    expect(first).toMatchObject({ read: 1, handoffs: 0, gaps: 1 });
+    const gapMails = mailTo(t, owner.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'));
+    expect(gapMails.map((m) => m.subject)).toEqual(['[On call] Nobody is on call for "Primary" from 2026-03-04T09:00:00.000Z']);
+    expect(mailTo(t, bob.email).filter((m) => m.subject.includes('Nobody'))).toEqual([]);
+
+    // Every 10 minutes until 10:00 the next day: Bob's shift at 09:00 on 2 March is announced once, at 08:30.
+    await sweepEvery(10, 22 * 6);
+    const handoffs = mailTo(t, bob.email).filter((m) => m.subject.startsWith('[On call] Your shift'));
+    expect(handoffs.map((m) => m.subject)).toEqual(['[On call] Your shift on "Primary" starts at 2026-03-02T09:00:00.000Z']);
+    expect(mailTo(t, owner.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'))).toHaveLength(1);
+  });
+
+  it('reads only the schedules due for a look', async () => {
+    const report = await sweepOnCallNotices(t.deps, t.clock.now());
+    expect(report.read).toBe(0);
+  });
+});
