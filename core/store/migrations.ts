@@ -17,38 +17,24 @@ export async function moveCheckListsToRefs(deps: { store: Store }): Promise<numb
   let moved = 0;
   const highest = await store.currentId('workspace');
   for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await store.client.send(
-        new QueryCommand({
+    for await (const item of workspaceIndexItems(store, workspaceId, '$check_1#')) {
+      const check = store.entities.check.parse({ Item: item }).data;
+      if (!check) continue;
+      const { checkId, token, projectId } = check;
+      await store.entities.checkRef.put({ checkId, token, workspaceId: check.workspaceId, ...(projectId !== undefined ? { projectId } : {}) }).go();
+      await store.client.send(
+        new UpdateCommand({
           TableName: store.table,
-          IndexName: 'gsi3',
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :check)',
-          ExpressionAttributeNames: { '#pk': 'gsi3pk', '#sk': 'gsi3sk' },
-          ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':check': '$check_1#' },
-          ...(start ? { ExclusiveStartKey: start } : {}),
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+          ConditionExpression: 'attribute_exists(pk)',
         }),
-      );
-      for (const item of page.Items ?? []) {
-        const check = store.entities.check.parse({ Item: item }).data;
-        if (!check) continue;
-        const { checkId, token, projectId } = check;
-        await store.entities.checkRef.put({ checkId, token, workspaceId: check.workspaceId, ...(projectId !== undefined ? { projectId } : {}) }).go();
-        await store.client.send(
-          new UpdateCommand({
-            TableName: store.table,
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
-            ConditionExpression: 'attribute_exists(pk)',
-          }),
-        ).catch((err: unknown) => {
-          // Deleted meanwhile: nothing left to take out of the indexes.
-          if (!isConditionalFailure(err)) throw err;
-        });
-        moved++;
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
+      ).catch((err: unknown) => {
+        // Deleted meanwhile: nothing left to take out of the indexes.
+        if (!isConditionalFailure(err)) throw err;
+      });
+      moved++;
+    }
   }
   return moved;
 }
@@ -129,23 +115,28 @@ export async function migrateCheckLists(deps: { store: Store; clock: { now(): Da
 /** Every ref in a workspace's list index, whatever its sort key's format (`$checkref_1#checkid_...` before 2026-11-24, `#listorder_...` since). */
 async function listedRefs(store: Store, workspaceId: number): Promise<CheckRefItem[]> {
   const refs: CheckRefItem[] = [];
+  for await (const Item of workspaceIndexItems(store, workspaceId, '$checkref_1#')) {
+    const ref = store.entities.checkRef.parse({ Item }).data;
+    if (ref) refs.push(ref);
+  }
+  return refs;
+}
+
+/** Every item of a workspace's gsi3 partition whose sort key starts with `prefix`, page by page (the migrations' one query). */
+async function* workspaceIndexItems(store: Store, workspaceId: number, prefix: string): AsyncGenerator<Record<string, unknown>> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await store.client.send(
       new QueryCommand({
         TableName: store.table,
         IndexName: 'gsi3',
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :ref)',
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeNames: { '#pk': 'gsi3pk', '#sk': 'gsi3sk' },
-        ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':ref': '$checkref_1#' },
+        ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':prefix': prefix },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    for (const Item of page.Items ?? []) {
-      const ref = store.entities.checkRef.parse({ Item }).data;
-      if (ref) refs.push(ref);
-    }
+    yield* page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
-  return refs;
 }

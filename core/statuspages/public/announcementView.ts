@@ -3,18 +3,10 @@ import { renderMarkdown, singleLine } from '../render/sanitize.js';
 import type { SnapshotAnnouncement } from '../store/snapshotShape.js';
 
 /** An announcement as every public surface shows it (page JSON, history, live events). */
-export type PublicAnnouncement = {
+export type PublicAnnouncement = Omit<SnapshotAnnouncement, 'id' | 'publicId' | 'updates'> & {
+  /** The announcement's publicId: internal ids never reach a public surface. */
   id: string;
-  title: string;
-  status: SnapshotAnnouncement['status'];
-  impact: SnapshotAnnouncement['impact'];
   phase: ReturnType<typeof phaseOf>;
-  componentIds: number[];
-  scheduledFor: string | null;
-  scheduledUntil: string | null;
-  resolvedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
   updates: { status: SnapshotAnnouncement['status'] | null; bodyHtml: string; createdAt: string }[];
 };
 
