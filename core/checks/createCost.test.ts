@@ -32,16 +32,16 @@ const keyCtx = (user: User, permission: ApiKeyActor['permission'] = 'read_write'
 const job = (user: User, extra: Record<string, unknown> = {}) => ({ name: 'metered', projectId: user.projectId, intervalSeconds: 3600, ...extra });
 
 describe('one check create, metered at the store', () => {
-  it("by a user: 8 requests in 4 round trips (project; membership + plan; slot + id; check + ref + rank)", async () => {
+  it("by a user: 7 requests in 4 round trips (project; membership and plan in one batch; slot + id; check + ref + rank)", async () => {
     const { result, requests } = await metered(t.deps.store, () => createHeartbeatJob(userCtx(owner), job(owner)));
     expect(result.workspaceId).toBe(owner.workspaceId);
-    expect(roundTrips(requests)).toEqual([['GetItem'], ['GetItem', 'GetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
+    expect(roundTrips(requests)).toEqual([['GetItem'], ['BatchGetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
   });
 
-  it('by an API key: 7 requests in 3 round trips (the key names the workspace, so its plan is read with the project)', async () => {
+  it('by an API key: 6 requests in 3 round trips (the key names the workspace, so its plan is read with the project)', async () => {
     const { result, requests } = await metered(t.deps.store, () => createHeartbeatJob(keyCtx(owner), job(owner)));
     expect(result.workspaceId).toBe(owner.workspaceId);
-    expect(roundTrips(requests)).toEqual([['GetItem', 'GetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
+    expect(roundTrips(requests)).toEqual([['BatchGetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
   });
 
   it('writes nothing for a foreign project (404), a read-only key (403) or a bad body (400)', async () => {
@@ -86,12 +86,12 @@ describe('over HTTP (the route adds its authentication, rate window and response
     expectStatus(await t.request('POST', '/v1/jobs', { token: key, body: job(owner) }), 201);
     const { result, requests } = await metered(t.deps.store, () => t.request('POST', '/v1/jobs', { token: key, body: job(owner) }));
     expectStatus(result, 201);
-    expect(requests).toHaveLength(10);
+    expect(requests).toHaveLength(9);
     expect(roundTrips(requests)).toEqual([
       ['GetItem'], // the address's failed-key window
       ['GetItem'], // the key
       ['UpdateItem'], // the key's rate window
-      ['GetItem', 'GetItem'],
+      ['BatchGetItem'],
       ['UpdateItem', 'UpdateItem'],
       ['PutItem', 'PutItem', 'UpdateItem'],
     ]);
@@ -100,12 +100,12 @@ describe('over HTTP (the route adds its authentication, rate window and response
   it('POST /checks: session and rate window, the 4 round trips of the create, then the response', async () => {
     const { result, requests } = await metered(t.deps.store, () => t.request('POST', '/checks', { token: owner.token, body: inboundBody(owner) }));
     expectStatus(result, 201);
-    expect(requests).toHaveLength(11);
+    expect(requests).toHaveLength(10);
     expect(roundTrips(requests)).toEqual([
       ['GetItem'], // the session's user
       ['UpdateItem'], // the rate window
       ['GetItem'],
-      ['GetItem', 'GetItem'],
+      ['BatchGetItem'],
       ['UpdateItem', 'UpdateItem'],
       ['PutItem', 'PutItem', 'UpdateItem'],
       ['GetItem'], // the response's view

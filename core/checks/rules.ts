@@ -2,6 +2,7 @@ import { PLAN_LIMITS, planLimitExceeded, type PlanLimits } from '../auth/plans.j
 import type { Deps } from '../deps.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
+import type { WorkspaceItem } from '../store/entities/workspace.js';
 import type { OutboundConfig } from './outboundSchema.js';
 import { takeCheckSlots } from './quota.js';
 
@@ -75,10 +76,14 @@ export function assertAssociation(draft: Pick<CheckDraft, 'projectId' | 'depende
   }
 }
 
-export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<PlanLimits> {
-  const workspace = (await deps.store.entities.workspace.get({ workspaceId }).go()).data;
+/** The limits of a workspace's plan (a missing workspace: 404). */
+export function limitsOfPlan(workspace: Pick<WorkspaceItem, 'plan'> | null | undefined): PlanLimits {
   if (!workspace) throw notFound('Workspace');
   return PLAN_LIMITS[workspace.plan];
+}
+
+export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<PlanLimits> {
+  return limitsOfPlan((await deps.store.entities.workspace.get({ workspaceId }).go()).data);
 }
 
 /**
