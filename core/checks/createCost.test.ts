@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
-import { LONG_SESSIONS, expectStatus, freshRateWindow, inboundBody, type User } from '../../test/support/checks.js';
+import { LONG_SESSIONS, addMember, expectStatus, freshRateWindow, inboundBody, type User } from '../../test/support/checks.js';
 import { metered, roundTrips, writesOf } from '../../test/support/meter.js';
 import type { ApiKeyActor, Ctx } from '../context.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
@@ -44,7 +44,7 @@ describe('one check create, metered at the store', () => {
     expect(roundTrips(requests)).toEqual([['BatchGetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
   });
 
-  it('writes nothing for a foreign project (404), a read-only key (403) or a bad body (400)', async () => {
+  it('writes nothing for a foreign project (404), a viewer or a read-only key (403) or a bad body (400)', async () => {
     const foreignUser = await metered(t.deps.store, () => createHeartbeatJob(userCtx(stranger), job(owner)).catch((err: unknown) => err));
     expect(foreignUser.result).toMatchObject({ status: 404 });
     expect(writesOf(foreignUser.requests)).toEqual([]);
@@ -52,6 +52,12 @@ describe('one check create, metered at the store', () => {
     const foreignKey = await metered(t.deps.store, () => createHeartbeatJob(keyCtx(stranger), job(owner)).catch((err: unknown) => err));
     expect(foreignKey.result).toMatchObject({ status: 404 });
     expect(writesOf(foreignKey.requests)).toEqual([]);
+
+    const viewer = await t.signup('create-cost-viewer');
+    await addMember(t, owner, viewer, 'VIEWER');
+    const asViewer = await metered(t.deps.store, () => createHeartbeatJob(userCtx(viewer), job(owner)).catch((err: unknown) => err));
+    expect(asViewer.result).toMatchObject({ status: 403 });
+    expect(writesOf(asViewer.requests)).toEqual([]);
 
     const readOnly = await metered(t.deps.store, () => createHeartbeatJob(keyCtx(owner, 'read_only'), job(owner)).catch((err: unknown) => err));
     expect(readOnly.result).toMatchObject({ status: 403 });
