@@ -2,6 +2,7 @@ import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { requireRole, type Role } from './roles.js';
+import type { MembershipItem } from '../store/entities/membership.js';
 
 /** What a verb needs to know about the caller once scope has been checked. */
 export type Scope = { workspaceId: number; role: Role; actor: Actor };
@@ -18,6 +19,16 @@ export async function authorize(
   minimum: Role,
   what = 'Resource',
 ): Promise<Scope> {
+  if (actor.kind === 'apiKey') return authorizeWith(actor, workspaceId, minimum, what, undefined);
+  const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
+  return authorizeWith(actor, workspaceId, minimum, what, membership.data ?? undefined);
+}
+
+/**
+ * `authorize` with a user's membership already read (undefined: none), for a verb that read it
+ * together with what it needs next: the same answers, no read. An API key ignores it.
+ */
+export function authorizeWith(actor: Actor, workspaceId: number, minimum: Role, what: string, membership: Pick<MembershipItem, 'role'> | undefined): Scope {
   if (actor.kind === 'apiKey') {
     if (actor.workspaceId !== workspaceId) throw notFound(what);
     const role: Role = actor.permission === 'read_write' ? 'MEMBER' : 'VIEWER';
@@ -25,8 +36,7 @@ export async function authorize(
     requireRole(role, minimum);
     return { workspaceId, role, actor };
   }
-  const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
-  if (!membership.data) throw notFound(what);
-  requireRole(membership.data.role, minimum);
-  return { workspaceId, role: membership.data.role, actor };
+  if (!membership) throw notFound(what);
+  requireRole(membership.role, minimum);
+  return { workspaceId, role: membership.role, actor };
 }

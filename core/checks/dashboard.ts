@@ -66,7 +66,7 @@ function timingFor(mode: CheckMode, body: DashboardCheckUpdate, current: { jobRu
 export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate): Promise<CheckItem> {
   const checkMode = body.checkMode ?? 'INBOUND';
   assertAssociation({ projectId: body.projectId, dependencyId: body.dependencyId, checkMode });
-  const workspaceId = await workspaceForNewCheck(ctx, body);
+  const { workspaceId, limits } = await workspaceForNewCheck(ctx, body);
   const checkType = resolveCheckType(checkMode, body.checkType);
   const timing = timingFor(checkMode, body, { jobRules: undefined, intervalSeconds: undefined }, ctx.deps.clock.now());
   assertInboundInterval(checkMode, timing.intervalSeconds);
@@ -89,7 +89,7 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
     lateSeverity: body.lateSeverity ?? 'P3',
     outbound,
   };
-  return withBadgeLabel(ctx.deps, await insertCheck(ctx.deps, draft), body.badgeLabel);
+  return withBadgeLabel(ctx.deps, await insertCheck(ctx.deps, draft, limits), body.badgeLabel);
 }
 
 /** The badge label is display only, outside the plan rules of the draft: written on its own. */

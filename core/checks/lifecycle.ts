@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PlanLimits } from '../auth/plans.js';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
@@ -7,7 +8,7 @@ import { readOutboundConfig } from './outboundSchema.js';
 import { statusChangeOwed } from './events.js';
 import { releaseCheckSlots } from './quota.js';
 import { createCheckRef, readCheckById, slugScope, unlistCheckRef, updateCheckGuarded, type CheckChanges, type RemovableCheckKey } from './repository.js';
-import { draftOf, enforcePlan, type CheckDraft } from './rules.js';
+import { draftOf, enforcePlan, judgePlan, takePlanSlots, type CheckDraft } from './rules.js';
 import { syncProbeSchedules } from './schedules.js';
 import { retime } from './timing.js';
 
@@ -33,13 +34,15 @@ export const releaseSlug = (deps: Deps, workspaceId: number, slug: string, check
 
 /**
  * Stores a new check whose workspace the caller is authorised in and whose references were
- * checked: plan limits, slug lock, then the check (by token) and its id -> token ref.
+ * checked: plan limits, slug lock, then the check (by token) and its id -> token ref. `limits` are
+ * the workspace's plan, read by this request alongside its authorisation (workspaceForNewCheck).
  */
-export async function insertCheck(deps: Deps, draft: CheckDraft): Promise<CheckItem> {
+export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLimits): Promise<CheckItem> {
+  judgePlan(limits, draft, undefined);
   // The plan's slots and the id in parallel (an id handed out to a refused check is just skipped).
-  const [plan, id] = await Promise.allSettled([enforcePlan(deps, draft, undefined), deps.store.nextId('check')]);
+  const [plan, id] = await Promise.allSettled([takePlanSlots(deps, limits, draft, true), deps.store.nextId('check')]);
   if (plan.status === 'rejected') throw plan.reason;
-  // enforcePlan took the check's slots: anything refusing it from here gives them back.
+  // The check's slots are taken: anything refusing it from here gives them back.
   const giveBack = async (err: unknown): Promise<never> => {
     await releaseCheckSlots(deps, draft.workspaceId, draft.checkMode);
     throw err;

@@ -2,6 +2,7 @@ import { PLAN_LIMITS, planLimitExceeded, type PlanLimits } from '../auth/plans.j
 import type { Deps } from '../deps.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { CheckItem } from '../store/entities/check.js';
+import type { WorkspaceItem } from '../store/entities/workspace.js';
 import type { OutboundConfig } from './outboundSchema.js';
 import { takeCheckSlots } from './quota.js';
 
@@ -75,20 +76,23 @@ export function assertAssociation(draft: Pick<CheckDraft, 'projectId' | 'depende
   }
 }
 
-export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<PlanLimits> {
-  const workspace = (await deps.store.entities.workspace.get({ workspaceId }).go()).data;
+/** The limits of a workspace's plan (a missing workspace: 404). */
+export function limitsOfPlan(workspace: Pick<WorkspaceItem, 'plan'> | null | undefined): PlanLimits {
   if (!workspace) throw notFound('Workspace');
   return PLAN_LIMITS[workspace.plan];
 }
 
+export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<PlanLimits> {
+  return limitsOfPlan((await deps.store.entities.workspace.get({ workspaceId }).go()).data);
+}
+
 /**
- * The plan's limits (DESIGN 3): check count, outbound check count, interval floor and whether
- * notifications may be muted. On an update only what changed is judged, so a workspace that was
- * downgraded can still edit its existing checks' names. A new check (or one turned OUTBOUND) takes
- * its slots in the workspace's counter (quota.ts).
+ * The plan's limits (DESIGN 3) that need no store: interval floor and whether notifications may be
+ * muted. On an update only what changed is judged, so a workspace that was downgraded can still
+ * edit its existing checks' names. Returns whether the check must take slots in the workspace's
+ * counter (a new check, or one turned OUTBOUND).
  */
-export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDraft | undefined): Promise<void> {
-  const limits = await planLimitsOf(deps, next.workspaceId);
+export function judgePlan(limits: PlanLimits, next: CheckDraft, before: CheckDraft | undefined): boolean {
   const modeChanged = before !== undefined && before.checkMode !== next.checkMode;
   if (!before || modeChanged || before.intervalSeconds !== next.intervalSeconds) {
     const floor = next.checkMode === 'OUTBOUND' ? limits.outboundIntervalFloorSeconds : limits.intervalFloorSeconds;
@@ -98,7 +102,21 @@ export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDra
     throw planLimitExceeded('Your plan does not allow muting notifications');
   }
   const needsOutboundRoom = next.checkMode === 'OUTBOUND' && (!before || modeChanged);
-  if (before && !needsOutboundRoom) return;
+  return !before || needsOutboundRoom;
+}
+
+/** Takes the slots judgePlan asked for (quota.ts): exact under concurrent creates, 403 when full. */
+export const takePlanSlots = (deps: Deps, limits: PlanLimits, next: CheckDraft, isNew: boolean): Promise<void> =>
+  takeCheckSlots(deps, next.workspaceId, next.checkMode, { checks: limits.checks, outbound: limits.outboundChecks }, isNew);
+
+/**
+ * The plan's limits (DESIGN 3): check count, outbound check count, interval floor and whether
+ * notifications may be muted (judgePlan). A new check (or one turned OUTBOUND) takes its slots in
+ * the workspace's counter (quota.ts).
+ */
+export async function enforcePlan(deps: Deps, next: CheckDraft, before: CheckDraft | undefined): Promise<void> {
+  const limits = await planLimitsOf(deps, next.workspaceId);
+  if (!judgePlan(limits, next, before)) return;
   // Last, so that nothing after it refuses the check: the caller gives the slots back if its write fails.
-  await takeCheckSlots(deps, next.workspaceId, next.checkMode, { checks: limits.checks, outbound: limits.outboundChecks }, !before);
+  await takePlanSlots(deps, limits, next, !before);
 }

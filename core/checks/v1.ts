@@ -46,7 +46,7 @@ export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEW
 }
 
 export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Create>): Promise<CheckItem> {
-  const workspaceId = await workspaceForNewCheck(ctx, { projectId: body.projectId });
+  const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   assertHttp(body.checkType);
   return insertCheck(ctx.deps, {
     workspaceId,
@@ -63,7 +63,7 @@ export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Creat
     downSeverity: body.downSeverity,
     lateSeverity: body.lateSeverity,
     outbound: parseOutboundConfig(body.config, 'config'),
-  });
+  }, limits);
 }
 
 /**
@@ -75,7 +75,7 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
   if (!parsed.success) throw badRequest('Invalid job', zodDetails(parsed.error));
   const body = parsed.data;
   const timing = resolveTiming({ jobRules: undefined, intervalSeconds: undefined }, body, ctx.deps.clock.now(), DEFAULT_JOB_INTERVAL_SECONDS);
-  const workspaceId = await workspaceForNewCheck(ctx, { projectId: body.projectId });
+  const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   return insertCheck(ctx.deps, {
     workspaceId,
     projectId: body.projectId,
@@ -92,7 +92,7 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
     downSeverity: body.downSeverity,
     lateSeverity: body.lateSeverity,
     outbound: undefined,
-  });
+  }, limits);
 }
 
 type CommonPatch = Partial<Pick<CheckDraft, 'name' | 'intervalSeconds' | 'graceSeconds' | 'downSeverity' | 'lateSeverity' | 'muteNotifications'>> & {

@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
 import { isConditionalFailure } from './conditional.js';
+import { getItems, keyOf } from './getItems.js';
 import { assertEntitiesCompose, createStore, type Store } from './service.js';
 
 // Runs on dynalite and, in the fidelity pass, on DynamoDB Local (test/fidelity.sh).
@@ -178,5 +179,19 @@ describe('pagination of a query', () => {
       .where((attr, op) => op.gt(attr.expiresAt, 1004))
       .go({ pages: 'all' });
     expect(live.data.map((s) => s.expiresAt)).toEqual([1005, 1006, 1007, 1008, 1009]);
+  });
+});
+
+describe('getItems (items of different entities in one request)', () => {
+  it('answers in the order asked, undefined for missing items, duplicates once each', async () => {
+    const workspaceId = await store.nextId('workspace');
+    await store.entities.workspace.create({ workspaceId, name: 'batched', plan: 'TEAM', createdAt: at, updatedAt: at }).go();
+    const space = keyOf(store.entities.workspace.get({ workspaceId }));
+    const missing = keyOf(store.entities.project.get({ projectId: 999_999_999 }));
+    const [first, none, again] = await getItems(store, [space, missing, space]);
+    expect(store.entities.workspace.parse({ Item: first ?? {} }).data?.plan).toBe('TEAM');
+    expect(none).toBeUndefined();
+    expect(again).toEqual(first);
+    expect(await getItems(store, [missing])).toEqual([undefined]);
   });
 });
