@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
-import { migrateCheckLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
+import { migrateCheckLists, migrateProjectLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
 
@@ -49,6 +49,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   await moveCheckListsToRefs(deps);
   await tidyCheckRefs(deps);
   await migrateCheckLists(deps);
+  await migrateProjectLists(deps);
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { HttpError, conflict, unauthorized } from '../http/errors.js';
 import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
 import { isConditionalFailure } from '../store/conditional.js';
+import { createProjectItem } from '../store/projectLists.js';
 import type { UserItem } from '../store/entities/user.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
 import { dummyHash, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
@@ -66,9 +67,7 @@ export async function createWorkspace(deps: Deps, ownerId: number, name: string)
   ).data;
   await store.entities.membership.create({ workspaceId, userId: ownerId, role: 'OWNER', createdAt: iso, updatedAt: iso }).go();
   const projectId = await store.nextId('project');
-  await store.entities.project
-    .create({ projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso })
-    .go();
+  await createProjectItem(store, { projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso });
   return workspace;
 }
 

@@ -3,6 +3,7 @@ import { authorize } from '../auth/authorize.js';
 import { listProjectChecks } from '../store/checkLists.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
+import { createProjectItem, deleteProjectItem, pageProjectItems } from '../store/projectLists.js';
 
 export const toProject = (p: ProjectItem) => ({
   id: p.projectId,
@@ -17,23 +18,26 @@ export async function createProject(ctx: Ctx, input: { workspaceId: number; name
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'MEMBER', 'Workspace');
   const iso = ctx.deps.clock.now().toISOString();
   const projectId = await ctx.deps.store.nextId('project');
-  const created = await ctx.deps.store.entities.project
-    .create({
-      projectId,
-      workspaceId: input.workspaceId,
-      name: input.name,
-      description: input.description ?? undefined,
-      createdAt: iso,
-      updatedAt: iso,
-    })
-    .go();
-  return created.data;
+  return createProjectItem(ctx.deps.store, {
+    projectId,
+    workspaceId: input.workspaceId,
+    name: input.name,
+    description: input.description ?? undefined,
+    createdAt: iso,
+    updatedAt: iso,
+  });
 }
 
 export async function listProjects(ctx: Ctx, workspaceId: number): Promise<ProjectItem[]> {
   await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   const result = await ctx.deps.store.entities.project.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
   return result.data.sort((a, b) => a.projectId - b.projectId);
+}
+
+/** One page of a workspace's projects in id order and the exact total, reading only the page (core/store/projectLists.ts). */
+export async function pageProjects(ctx: Ctx, workspaceId: number, page: number, limit: number): Promise<{ items: ProjectItem[]; total: number }> {
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  return pageProjectItems(ctx.deps.store, workspaceId, (page - 1) * limit, limit);
 }
 
 /** Loads a project the caller may see at `minimum`, or 404s: foreign ids do not exist. */
@@ -67,5 +71,6 @@ export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> 
   await getProject(ctx, projectId, 'ADMIN');
   const live = (await listProjectChecks(ctx.deps, projectId)).length;
   if (live > 0) throw conflict(`Project still has ${live} check(s): delete or transfer them first`);
-  await ctx.deps.store.entities.project.delete({ projectId }).go();
+  // Of two deletes racing, the one that finds the project gone answers as if it had never been there.
+  if (!(await deleteProjectItem(ctx.deps.store, projectId))) throw notFound('Project');
 }

@@ -3,6 +3,7 @@ import { checkLanes, checkRankList } from './checkLists.js';
 import { isConditionalFailure } from './conditional.js';
 import type { CheckRefItem } from './entities/check.js';
 import { putRun, readRuns, runOf } from './listRank.js';
+import { PROJECT_LANE, projectRankList } from './projectLists.js';
 import type { Store } from './service.js';
 
 /**
@@ -133,6 +134,64 @@ async function* workspaceIndexItems(store: Store, workspaceId: number, prefix: s
         KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeNames: { '#pk': 'gsi3pk', '#sk': 'gsi3sk' },
         ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':prefix': prefix },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    yield* page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+const PROJECT_LISTS_MARK = 'migration:projectLists';
+
+/**
+ * Project lists page by a zero-padded id (`listOrder`) and count by rank runs
+ * (core/store/projectLists.ts), both from 2026-11-24. For each workspace this re-puts its projects
+ * that have no `listOrder` (the put derives it and rewrites their index key), then sets the
+ * workspace's runs to the projects counted (runs nobody holds any more are set to zero).
+ * Idempotent: a second run writes the same counts. Done once per table, marked by a setting item;
+ * `force` runs it again. Runs beside migrateCheckLists (local boot, `npm run migrate`). Returns
+ * the projects counted.
+ */
+export async function migrateProjectLists(deps: { store: Store; clock: { now(): Date } }, options: { force?: boolean } = {}): Promise<number> {
+  const { store } = deps;
+  if (!options.force && (await store.entities.setting.get({ name: PROJECT_LISTS_MARK }).go({ consistent: true })).data) return 0;
+  let counted = 0;
+  const highest = await store.currentId('workspace');
+  for (let workspaceId = 1; workspaceId <= highest; workspaceId++) {
+    const runs = new Map<number, Record<string, number>>();
+    for await (const Item of indexItems(store, 'gsi1', workspaceId, '$project_1#')) {
+      const project = store.entities.project.parse({ Item }).data;
+      if (!project || project.workspaceId !== workspaceId) continue;
+      if (project.listOrder === undefined) {
+        const { listOrder: _unset, ...rest } = project;
+        await store.entities.project.put(rest).go();
+      }
+      const counts = runs.get(runOf(project.projectId)) ?? {};
+      runs.set(runOf(project.projectId), counts);
+      counts[PROJECT_LANE] = (counts[PROJECT_LANE] ?? 0) + 1;
+      counted++;
+    }
+    const list = projectRankList(workspaceId);
+    for (const found of await readRuns(store, list)) if (!runs.has(found.run)) runs.set(found.run, { [PROJECT_LANE]: 0 });
+    for (const [run, counts] of runs) await putRun(store, list, { run, counts });
+  }
+  await store.entities.setting.put({ name: PROJECT_LISTS_MARK, value: 'done', createdAt: deps.clock.now().toISOString() }).go();
+  return counted;
+}
+
+/** Every item of a workspace's partition of `index` whose sort key starts with `prefix`. */
+async function* indexItems(store: Store, index: 'gsi1', workspaceId: number, prefix: string): AsyncGenerator<Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: store.table,
+        IndexName: index,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
+        ExpressionAttributeValues: { ':pk': `$vigil#workspaceid_${workspaceId}`, ':prefix': prefix },
+        ConsistentRead: false,
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );

@@ -4,9 +4,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
-import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
+import { envelope, pageQuery, pageSchema } from '../http/pagination.js';
 import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
-import { createProject, getProject, listProjects, toProject } from '../identity/projects.js';
+import { createProject, getProject, pageProjects, toProject } from '../identity/projects.js';
 import { v1CheckRoutes } from './checks.js';
 import { v1JobRoutes } from './jobs.js';
 import { v1DeploymentRoutes } from './deployments.js';
@@ -54,8 +54,8 @@ export function v1Routes() {
     }),
     async (c) => {
       const { page, limit } = c.req.valid('query');
-      const projects = await listProjects(requestCtx(c), keyWorkspaceId(c.var.actor));
-      return c.json(paginate(projects.map(toProject), page, limit), 200);
+      const { items, total } = await pageProjects(requestCtx(c), keyWorkspaceId(c.var.actor), page, limit);
+      return c.json(envelope(items.map(toProject), total, page, limit), 200);
     },
   );
 

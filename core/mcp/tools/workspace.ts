@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../context.js';
 import { listDashboardChecks } from '../../checks/dashboard.js';
 import { listDeployments } from '../../deployments/deployments.js';
-import { paginate, MAX_LIMIT } from '../../http/pagination.js';
+import { envelope, MAX_LIMIT } from '../../http/pagination.js';
 import { listIncidents } from '../../incidents/incidents.js';
-import { listProjects, toProject } from '../../identity/projects.js';
+import { pageProjects, toProject } from '../../identity/projects.js';
 import { getWorkspace } from '../../identity/workspaces.js';
 import { listMaintenanceWindows } from '../../maintenance/windows.js';
 import { CHECK_STATUSES, SEVERITIES } from '../../store/entities/check.js';
@@ -46,8 +46,9 @@ const listProjectsTool = defineTool({
   output: z.object({ items: z.array(Project), ...PageInfo }),
   effect: 'read',
   async run(ctx, { page, limit }) {
-    const projects = (await listProjects(ctx, keyWorkspace(ctx))).map(toProject).map((p) => ({ id: p.id, name: p.name, description: p.description }));
-    const data = pageOf(paginate(projects, page, limit));
+    const found = await pageProjects(ctx, keyWorkspace(ctx), page, limit);
+    const projects = found.items.map(toProject).map((p) => ({ id: p.id, name: p.name, description: p.description }));
+    const data = pageOf(envelope(projects, found.total, page, limit));
     return { data, text: listText('projects', data, (p) => `#${p.id} ${p.name}${p.description ? `: ${p.description}` : ''}`) };
   },
 });

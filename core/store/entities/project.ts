@@ -1,4 +1,5 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { listOrderOf } from './check.js';
 
 export const createProjectEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -11,13 +12,20 @@ export const createProjectEntity = (config: EntityConfiguration) =>
         description: { type: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
+        /**
+         * The id zero-padded to 16 digits, derived on every write: the workspace index sorts by
+         * it, so a page of projects is a key range in id order (core/store/projectLists.ts).
+         * Projects written before 2026-11-24 sort by the bare id until migrateProjectLists
+         * (core/store/migrations.ts) rewrites them.
+         */
+        listOrder: { type: 'string', watch: ['projectId'], set: (_value: unknown, item: { projectId?: number }) => (item.projectId === undefined ? undefined : listOrderOf(item.projectId)) },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['projectId'] }, sk: { field: 'sk', composite: [] } },
         byWorkspace: {
           index: 'gsi1',
           pk: { field: 'gsi1pk', composite: ['workspaceId'] },
-          sk: { field: 'gsi1sk', composite: ['projectId'] },
+          sk: { field: 'gsi1sk', composite: ['listOrder'] },
         },
       },
     },

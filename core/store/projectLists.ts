@@ -1,0 +1,101 @@
+import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isConditionalFailure } from './conditional.js';
+import { listOrderOf } from './entities/check.js';
+import type { ProjectItem } from './entities/project.js';
+import { addToRank, locate, readRuns, runBounds } from './listRank.js';
+import type { Store } from './service.js';
+
+/*
+ * The list of a workspace's projects, paged like the check lists (core/store/checkLists.ts): the
+ * workspace index sorts by the zero-padded id (`listOrder`), and one rank list per workspace
+ * (core/store/listRank.ts, lane `n`) counts its projects per run of 64 ids, moved by `ADD` in the
+ * same verbs that create and delete a project.
+ */
+
+export const projectRankList = (workspaceId: number): string => `project#workspace#${workspaceId}`;
+export const PROJECT_LANE = 'n';
+const LANES = [PROJECT_LANE];
+
+type NewProject = { projectId: number; workspaceId: number; name: string; description?: string | undefined; createdAt: string; updatedAt: string };
+
+/** Creates a project (its id just handed out) and counts it; if the count fails the project is taken back out. */
+export async function createProjectItem(store: Store, input: NewProject): Promise<ProjectItem> {
+  const created = (await store.entities.project.create(input).go()).data;
+  try {
+    await addToRank(store, projectRankList(input.workspaceId), input.projectId, { [PROJECT_LANE]: 1 });
+  } catch (err) {
+    await store.entities.project.delete({ projectId: input.projectId }).go();
+    throw err;
+  }
+  return created;
+}
+
+/**
+ * Deletes a project and counts it out: the delete is conditional on the item existing and returns
+ * it, so of two deletes racing only one counts. False when the project was already gone.
+ */
+export async function deleteProjectItem(store: Store, projectId: number): Promise<boolean> {
+  const { Key } = store.entities.project.get({ projectId }).params<{ Key: Record<string, string> }>();
+  try {
+    const old = (await store.client.send(new DeleteCommand({ TableName: store.table, Key, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }))).Attributes;
+    if (typeof old?.workspaceId === 'number') await addToRank(store, projectRankList(old.workspaceId), projectId, { [PROJECT_LANE]: -1 });
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** How many projects a workspace holds, from its rank runs alone. */
+export async function countProjects(store: Store, workspaceId: number): Promise<number> {
+  return locate(await readRuns(store, projectRankList(workspaceId)), 0, 0, LANES).total;
+}
+
+/**
+ * One page of a workspace's projects in id order, and how many there are. The rank runs give
+ * `total` and the run the page starts in; the index is read from that run's first id, keys only
+ * (at most 63 ids before the page, plus the page), and only the page's projects are read whole.
+ */
+export async function pageProjectItems(store: Store, workspaceId: number, offset: number, limit: number): Promise<{ items: ProjectItem[]; total: number }> {
+  const span = locate(await readRuns(store, projectRankList(workspaceId)), offset, limit, LANES);
+  if (span.from === undefined || limit === 0) return { items: [], total: span.total };
+  const { run, skip, lastRun } = span.from;
+  const ids = (await idsBetween(store, workspaceId, runBounds(run)[0], runBounds(lastRun)[1], skip + limit)).slice(skip);
+  if (ids.length === 0) return { items: [], total: span.total };
+  const items: ProjectItem[] = [];
+  let keys = ids.map((projectId) => ({ projectId }));
+  for (let attempt = 0; keys.length > 0; attempt++) {
+    if (attempt >= 5) throw new Error(`${keys.length} projects left unread by the store`);
+    const { data, unprocessed } = await store.entities.project.get(keys).go({ consistent: true });
+    items.push(...data);
+    keys = unprocessed;
+  }
+  return { items: items.filter((p) => p.workspaceId === workspaceId).sort((a, b) => a.projectId - b.projectId), total: span.total };
+}
+
+/** Up to `wanted` project ids of a workspace in [fromId, toId], in id order, read as keys only. */
+async function idsBetween(store: Store, workspaceId: number, fromId: number, toId: number, wanted: number): Promise<number[]> {
+  const params = store.entities.project.query
+    .byWorkspace({ workspaceId })
+    .between({ listOrder: listOrderOf(fromId) }, { listOrder: listOrderOf(toId) })
+    .params<QueryCommandInput>();
+  const ids: number[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: params.TableName,
+        IndexName: params.IndexName,
+        KeyConditionExpression: params.KeyConditionExpression,
+        ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#id': 'projectId' },
+        ExpressionAttributeValues: params.ExpressionAttributeValues,
+        ProjectionExpression: '#id',
+        Limit: wanted - ids.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) if (typeof item.projectId === 'number') ids.push(item.projectId);
+    start = page.LastEvaluatedKey;
+  } while (start && ids.length < wanted);
+  return ids.slice(0, wanted);
+}
