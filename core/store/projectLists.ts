@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from './conditional.js';
 import { listOrderOf } from './entities/check.js';
 import type { ProjectItem } from './entities/project.js';
 import { addToRank, locate, readRuns, runBounds } from './listRank.js';
+import { queryProjected } from './projected.js';
 import type { Store } from './service.js';
 
 /*
@@ -79,23 +80,6 @@ async function idsBetween(store: Store, workspaceId: number, fromId: number, toI
     .byWorkspace({ workspaceId })
     .between({ listOrder: listOrderOf(fromId) }, { listOrder: listOrderOf(toId) })
     .params<QueryCommandInput>();
-  const ids: number[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await store.client.send(
-      new QueryCommand({
-        TableName: params.TableName,
-        IndexName: params.IndexName,
-        KeyConditionExpression: params.KeyConditionExpression,
-        ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#id': 'projectId' },
-        ExpressionAttributeValues: params.ExpressionAttributeValues,
-        ProjectionExpression: '#id',
-        Limit: wanted - ids.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) if (typeof item.projectId === 'number') ids.push(item.projectId);
-    start = page.LastEvaluatedKey;
-  } while (start && ids.length < wanted);
-  return ids.slice(0, wanted);
+  const rows = await queryProjected<{ projectId?: unknown }>(store, params, ['projectId'], wanted);
+  return rows.flatMap((row) => (typeof row.projectId === 'number' ? [row.projectId] : []));
 }
