@@ -7,6 +7,7 @@ import { RUN } from '../store/listRank.js';
 import type { Ctx } from '../context.js';
 import { createHeartbeatJob } from './v1.js';
 import type { DashboardCheck } from './schema.js';
+import { meterClientReads } from '../../test/support/meter.js';
 
 type Page = { items: { id: number; checkMode?: string }[]; total: number; page: number; itemCount: number; pageCount: number; limit: number };
 
@@ -32,27 +33,7 @@ async function seedJobs(user: User, count: number, projectId = user.projectId): 
 
 const get = async (user: User, path: string) => expectStatus(await t.request<Page>('GET', path, { token: user.token }), 200);
 
-/** Requests and items read at the store client while `run` runs (the bench's meter). */
-async function metered<T>(run: () => Promise<T>): Promise<{ result: T; requests: number; itemsRead: number }> {
-  const counts = { requests: 0, itemsRead: 0 };
-  const name = `listMeter${Math.random()}`;
-  t.deps.store.client.middlewareStack.add(
-    (next) => async (args) => {
-      const result = await next(args);
-      counts.requests++;
-      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
-      counts.itemsRead += output.ScannedCount ?? (output.Item ? 1 : 0);
-      for (const items of Object.values(output.Responses ?? {})) counts.itemsRead += items.length;
-      return result;
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    return { result: await run(), ...counts };
-  } finally {
-    t.deps.store.client.middlewareStack.remove(name);
-  }
-}
+const metered = <T>(run: () => Promise<T>) => meterClientReads(t.deps.store, run);
 
 describe('check list pages (read through the index, total from the rank runs)', () => {
   let user: User;

@@ -4,6 +4,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { LONG_SESSIONS, expectStatus, freshRateWindow, type User } from '../../test/support/checks.js';
 import { migrateProjectLists } from '../store/migrations.js';
 import { RUN } from '../store/listRank.js';
+import { meterClientReads } from '../../test/support/meter.js';
 
 type Page = { items: { id: number; workspaceId: number }[]; total: number; page: number; itemCount: number; pageCount: number; limit: number };
 
@@ -25,28 +26,7 @@ async function seed(key: string, count: number, parallel: number): Promise<void>
   }
 }
 
-/** Requests, index items scanned and whole projects read at the store client while `run` runs. */
-async function metered<T>(run: () => Promise<T>): Promise<{ result: T; requests: number; scanned: number; whole: number }> {
-  const counts = { requests: 0, scanned: 0, whole: 0 };
-  const name = `projectMeter${Math.random()}`;
-  t.deps.store.client.middlewareStack.add(
-    (next) => async (args) => {
-      const result = await next(args);
-      counts.requests++;
-      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
-      counts.scanned += output.ScannedCount ?? 0;
-      counts.whole += output.Item ? 1 : 0;
-      for (const items of Object.values(output.Responses ?? {})) counts.whole += items.length;
-      return result;
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    return { result: await run(), ...counts };
-  } finally {
-    t.deps.store.client.middlewareStack.remove(name);
-  }
-}
+const metered = <T>(run: () => Promise<T>) => meterClientReads(t.deps.store, run);
 
 describe('/v1/projects pages (read through the index, total from the rank runs)', () => {
   let user: User;

@@ -59,3 +59,34 @@ export async function metered<T>(store: Pick<Store, 'client' | 'hot'>, work: () 
     meter.stop();
   }
 }
+
+/** What the document client (ElectroDB's and the verbs') read while `run` ran. */
+export type ClientReads<T> = { result: T; requests: number; scanned: number; whole: number; itemsRead: number };
+
+/**
+ * Requests to the document client, index items scanned (a Query's `ScannedCount`) and whole items
+ * read (GetItem, BatchGetItem) while `run` runs: what a list page costs at the store. Only the
+ * document client is counted, so the ping path's and the rate limiter's plain requests are not.
+ */
+export async function meterClientReads<T>(store: Pick<Store, 'client'>, run: () => Promise<T>): Promise<ClientReads<T>> {
+  const counts = { requests: 0, scanned: 0, whole: 0 };
+  const name = `reads-${Math.random().toString(36).slice(2)}`;
+  store.client.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      counts.requests++;
+      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      counts.scanned += output.ScannedCount ?? 0;
+      counts.whole += output.Item ? 1 : 0;
+      for (const items of Object.values(output.Responses ?? {})) counts.whole += items.length;
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    const result = await run();
+    return { result, ...counts, itemsRead: counts.scanned + counts.whole };
+  } finally {
+    store.client.middlewareStack.remove(name);
+  }
+}
