@@ -182,6 +182,21 @@ describe('public status events', () => {
     expect((await openSse('no-such-page-here')).response.status).toBe(404);
   });
 
+  it('allows 30 new connections per 60 s per address, SSE and WebSocket counted together, exactly under concurrency', async () => {
+    const page = await createPage(t, user);
+    const [sse, ws] = await Promise.all([
+      Promise.all(Array.from({ length: 25 }, () => openSse(page.slug))),
+      Promise.all(Array.from({ length: 10 }, () => openWs({ stream: 'status', slug: page.slug }))),
+    ]);
+    const statuses = [...sse.map((c) => c.response.status), ...ws.map((c) => c.status)];
+    expect(statuses.filter((s) => s === 200 || s === 101)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = sse.find((c) => c.response.status === 429);
+    if (refused) expect(await refused.response.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    for (const c of sse) c.close();
+    for (const c of ws) c.ws.close();
+  });
+
   it('sends a keep-alive comment every 15 seconds', async () => {
     const page = await createPage(t, user);
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
