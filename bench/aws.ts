@@ -13,6 +13,7 @@ import { loadConfig } from '../core/config.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { percentile } from './load.js';
 import { seedChecks, type SeedTarget } from './seed.js';
+import { sweepHeartbeats } from '../core/sweep/index.js';
 
 /**
  * The outbox's fast path under ping load (`relay_lag_ms_p99`) and what a steady-state ping costs
@@ -25,6 +26,11 @@ const USD_PER_MILLION_WRU = 0.625; // DynamoDB on-demand write request units
 const USD_PER_MILLION_HTTP_API = 1.0; // API Gateway HTTP API, first 300 million requests a month
 const USD_PER_MILLION_LAMBDA_REQUESTS = 0.2;
 const USD_PER_GB_SECOND_ARM = 0.0000133334; // Lambda duration, arm64 (stacks/index.ts sets arm_64)
+const USD_PER_MILLION_RRU = 0.125; // DynamoDB on-demand read request units
+/** stacks/SweepStack.ts: the sweep function's memorySize. */
+const SWEEP_MEMORY_GB = 512 / 1024;
+/** core/sweep/wakes.ts: per wake, the check's ref, the check and the signal that holds the wake. */
+const SWEEP_ITEMS_READ_PER_WAKE = 3;
 /** stacks/ApiStack.ts: SignalsFunction memorySize. */
 const SIGNALS_MEMORY_GB = 512 / 1024;
 /**
@@ -156,21 +162,46 @@ function valueSize(value: unknown): number {
 
 const units = (bytes: number) => Math.max(1, Math.ceil(bytes / KB));
 
+/** The index key pairs a table item can carry (the table's GSIs, core/store/table.ts). */
+const INDEX_KEYS = [1, 2, 3, 4, 5, 6].map((n) => [`gsi${n}pk`, `gsi${n}sk`] as const);
+const indexKey = (item: Record<string, unknown>, [pk, sk]: readonly [string, string]): string | undefined =>
+  item[pk] !== undefined && item[sk] !== undefined ? `${String(item[pk])}/${String(item[sk])}` : undefined;
+
 /**
- * Write units of one steady-state ping, from the items it actually wrote (read back raw):
- * - the check update: the larger of the item before and after, per 1 KB;
- * - the due index (gsi2, projection ALL): the ping moves `dueAt`, its sort key, so AWS deletes the
- *   old index entry and puts the new one, two writes of the entry (the whole item) each;
- * - the signal put (in no index).
+ * Index writes of one item write, from the item before and after (every index here projects ALL):
+ * an entry that stays put is rewritten (one write of the new item), one whose key moved is a delete
+ * and a put, one that appears a put, one that goes a delete; an index the item is in neither time
+ * costs nothing.
  */
-async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: string, checkId: number): Promise<{ wru: number; check: number; signal: number; durationMs: number }> {
+function indexWriteUnits(before: Record<string, unknown> | undefined, after: Record<string, unknown>): number {
+  let wru = 0;
+  for (const keys of INDEX_KEYS) {
+    const was = before ? indexKey(before, keys) : undefined;
+    const is = indexKey(after, keys);
+    if (was !== undefined && was === is) wru += units(Math.max(itemSize(before ?? {}), itemSize(after)));
+    else {
+      if (was !== undefined) wru += units(itemSize(before ?? {}));
+      if (is !== undefined) wru += units(itemSize(after));
+    }
+  }
+  return wru;
+}
+
+/**
+ * Write units of one steady-state ping, from the items it actually wrote (read back raw): the
+ * check update (the larger of the item before and after, per 1 KB) with its index writes, and the
+ * signal put with its index writes (its wake entry). Measured on the last of three back-to-back
+ * pings of a check the sweep has already settled (its own due entry dropped: core/sweep/wakes.ts).
+ */
+async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: string, checkId: number): Promise<{ wru: number; check: number; signal: number; signalIndexWrites: number; durationMs: number }> {
   const read = async () => (await deps.store.entities.check.get({ token }).go({ data: 'raw' })).data as { Item?: Record<string, unknown> } | null;
-  const before = (await read())?.Item;
   // Back to back from one client, past the 1-second dedup each time: the per-ping duration assumption.
   const pool = new Pool(origin, { connections: 1 });
   const samples: number[] = [];
+  let before: Record<string, unknown> | undefined;
   for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 1_050));
+    if (i === 2) before = (await read())?.Item;
     const sent = performance.now();
     const res = await pool.request({ path: `/api/signals/ping/${token}`, method: 'GET' });
     await res.body.dump();
@@ -180,13 +211,13 @@ async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: stri
   await pool.close();
   const after = (await read())?.Item;
   if (!before || !after) throw new Error('the pinged check is missing');
-  if (before.gsi2sk === after.gsi2sk) throw new Error('a steady ping no longer moves the due index: revisit the index writes counted here');
   const signals = (await deps.store.entities.signal.query.byCheck({ checkId }).go({ data: 'raw', order: 'desc', limit: 1 })) as unknown as { data: { Items?: Record<string, unknown>[] } };
   const signal = signals.data.Items?.[0];
   if (!signal) throw new Error('the ping stored no signal');
   const check = Math.max(itemSize(before), itemSize(after));
-  const wru = units(check) + units(itemSize(before)) + units(itemSize(after)) + units(itemSize(signal));
-  return { wru, check, signal: itemSize(signal), durationMs: samples.reduce((a, b) => a + b, 0) / samples.length };
+  const signalIndexWrites = indexWriteUnits(undefined, signal);
+  const wru = units(check) + indexWriteUnits(before, after) + units(itemSize(signal)) + signalIndexWrites;
+  return { wru, check, signal: itemSize(signal), signalIndexWrites, durationMs: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
 
 export async function outboxAndCostBenchmark(endpoint: string): Promise<void> {
@@ -222,15 +253,31 @@ export async function outboxAndCostBenchmark(endpoint: string): Promise<void> {
     print('relay_load_ping_p50_ms', load.p50);
     await deps.queue.drain();
 
+    // The seeded checks' own due entries fall due: the sweep finds them superseded by the steady
+    // pings' wakes and drops them, as it does within one interval of any steady check.
+    const sweepStarted = performance.now();
+    const swept = await sweepHeartbeats(deps, new Date(Date.parse(nextDueAt) + 1));
+    const sweepMs = performance.now() - sweepStarted;
+    print('sweep_superseded_entries_dropped', swept.dropped);
+    print('sweep_ms_per_superseded_entry', sweepMs / Math.max(1, swept.read));
+
     const [first] = checks;
     if (!first) throw new Error('no check seeded');
     const cost = await steadyPingWriteUnits(deps, origin, first.token, first.checkId);
     print('ddb_write_units_per_ping', cost.wru);
+    print('signal_index_write_units', cost.signalIndexWrites);
     print('check_item_bytes', cost.check, 0);
     print('signal_item_bytes', cost.signal, 0);
     const billedMs = Math.ceil(cost.durationMs + DDB_ROUND_TRIP_MS * DDB_REQUESTS_PER_STEADY_PING);
-    const usd = cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
+    // The sweep reads each steady ping's wake once (the index entry, then the check's ref, the check
+    // and the signal, batched, eventually consistent: half a unit per item up to 4 KB) and spends
+    // its Lambda time on it (as measured here, an upper bound: this store is slower than DynamoDB).
+    const sweepRru = SWEEP_ITEMS_READ_PER_WAKE * 0.5 + (0.5 * cost.signal) / (4 * KB);
+    const sweepUsd = sweepRru * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (sweepMs / Math.max(1, swept.read) / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
+    const usd = cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweepUsd;
     print('lambda_billed_ms_per_ping_assumed', billedMs);
+    print('sweep_read_units_per_ping', sweepRru);
+    print('sweep_usd_per_million_pings', sweepUsd, 3);
     print('aws_usd_per_million_pings', usd);
   } finally {
     server.close();

@@ -2,6 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { FunctionalStack } from 'sst/constructs/FunctionalStack.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_KEYS } from '../core/store/table.js';
+import { WAKE_MARGIN_MS } from '../core/sweep/wakes.js';
 import { ApiStack, SCHEDULE_ACTIONS, SIGNAL_ROUTE_PREFIXES } from './ApiStack.js';
 import { TABLE_ACTIONS } from './permissions.js';
 import { deploySettings } from './settings.js';
@@ -122,6 +123,11 @@ describe('ApiStack', () => {
     expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/{proxy+}']);
     t.hasResourceProperties('AWS::Lambda::Function', { Handler: Match.stringLikeRegexp('signals\\.handler$'), Timeout: 10 });
     t.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0', IntegrationUri: { 'Fn::GetAtt': [signals, 'Arn'] } });
+    // A ping's signal (its wake entry) lands before its Lambda times out: the sweep reads back that far.
+    for (const fn of [api, signals]) {
+      const timeout = (t.toJSON().Resources[fn] as { Properties: { Timeout: number } }).Properties.Timeout;
+      expect(timeout * 1000).toBeLessThan(WAKE_MARGIN_MS);
+    }
   });
 
   it('runs every function on nodejs22.x', () => {

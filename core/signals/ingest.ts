@@ -16,7 +16,7 @@ import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
 import { checkFromItem, readCheck, readCheckWithRuns, restoreField, type PingDeps } from './pingStore.js';
 import { checkKey, checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
-import { putSignal, signalItem } from './record.js';
+import { putSignal, signalId, signalItem } from './record.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
 
 export type PingInput = {
@@ -73,6 +73,10 @@ type TakenPing = {
   pending: OutboxEntry[] | undefined;
   raw: Record<string, unknown> | undefined;
   verdict: RunVerdict | undefined;
+  /** The signal's id, named in the update when it carries the check's new due time. */
+  signalId: string;
+  /** The due time a steady ping set, which its signal carries as the wake entry (core/sweep/wakes.ts). */
+  wake: { wakeAt: string; wakeShard: string } | undefined;
 };
 
 const runStateOf = (check: Partial<CheckItem>, raw: Record<string, unknown>): RunState => ({
@@ -184,6 +188,13 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
   const observation = PING_OBSERVATIONS[judged?.verdict.kind ?? kind];
   const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
   const sameWindow = hint?.windowStart === windowStart;
+  const id = signalId(now);
+  // A steady ping (OK stays OK) hands its new due time to its signal's wake entry and leaves the
+  // check's own due-index entry alone: the check then sits in no index and the ping writes three
+  // units, not four (core/sweep/wakes.ts). A ping that moves the check keeps the due time on the
+  // check's own entry, so a crash before the signal leaves it armed.
+  const { dueAt, dueShard } = plan.set;
+  const wake = dueAt !== undefined && dueShard !== undefined && !statusChange ? { wakeAt: dueAt, wakeShard: dueShard } : undefined;
   // Kept free of parentheses and functions where the meaning allows: the embedded store parses
   // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
   const guards: string[] = [];
@@ -225,6 +236,7 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     }
   }
   const extras: PingExtras = kind === 'start' ? {} : { set: { [DEDUP_FIELD[kind]]: now.toISOString() } };
+  if (wake) extras.set = { ...extras.set, wakeSignalId: id };
   if (rid !== undefined && kind !== 'log') {
     // The run's own attribute instead of the check-wide startedAt: concurrent runs each keep theirs.
     names['#run'] = runAttribute(rid);
@@ -313,6 +325,7 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
     known ? 'UPDATED_OLD' : 'ALL_OLD',
     extras,
+    wake ? 'wake' : 'own',
   );
   const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
@@ -322,12 +335,12 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
     const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
-    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined };
+    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id, wake };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
   const previous: PingPrevious = { ...parsed, complete: true };
-  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict };
+  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id, wake };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
@@ -409,6 +422,8 @@ async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing):
       // With a run id only that run's start counts.
       durationMs: verdict ? verdict.durationMs : outcome.signal.durationMs,
       details: Object.keys(details).length > 0 ? details : undefined,
+      signalId: taken.signalId,
+      wake: taken.wake,
     },
     now,
   );

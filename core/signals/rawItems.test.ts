@@ -4,7 +4,7 @@ import { createDynamoClient } from '../store/client.js';
 import { createStore } from '../store/service.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { outboxFields, outboxWrite } from '../outbox/owe.js';
-import { checkUpdateInput, compactPlaceholders, storedSignal } from './rawItems.js';
+import { checkDueKeys, checkUpdateInput, compactPlaceholders, signalKey, storedSignal } from './rawItems.js';
 
 // Only builds requests; nothing is sent.
 const store = createStore(createDynamoClient({ endpoint: 'http://127.0.0.1:9' }), 'table');
@@ -24,8 +24,15 @@ describe('raw ping writes match what ElectroDB writes', () => {
         expect(raw.Key).toEqual(electro.Key);
         expect(raw.ExpressionAttributeValues?.[':gsi2pk']).toBe(electro.ExpressionAttributeValues[':gsi2pk_u0']);
         expect(raw.ExpressionAttributeValues?.[':gsi2sk']).toBe(electro.ExpressionAttributeValues[':gsi2sk_u0']);
+        expect(checkDueKeys(dueShard, dueAt)).toEqual({ gsi2pk: electro.ExpressionAttributeValues[':gsi2pk_u0'], gsi2sk: electro.ExpressionAttributeValues[':gsi2sk_u0'] });
       }),
     );
+  });
+
+  it('leaves the check\'s index keys alone when the due time goes on the signal\'s wake entry', () => {
+    const raw = checkUpdateInput('table', 'abc', { set: { dueAt: '2026-01-01T00:00:00.000Z', dueShard: '0', status: 'OK' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', {}, 'wake');
+    expect(Object.values(raw.ExpressionAttributeNames ?? {})).not.toContain('gsi2sk');
+    expect(Object.values(raw.ExpressionAttributeNames ?? {})).toContain('dueAt');
   });
 
   it('leaves the due index when dueAt is removed', () => {
@@ -56,6 +63,18 @@ describe('raw ping writes match what ElectroDB writes', () => {
         const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', payload: '{"a":1}', payloadIsJson: true, expiresAt: 1 };
         const electro = store.entities.signal.put(item).params() as { Item: unknown };
         expect(storedSignal(item)).toEqual(electro.Item);
+      }),
+    );
+  });
+
+  it('puts the same signal item with its wake entry, and the key the same way', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), iso, iso, fc.constantFrom('0', '3'), fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), (checkId, receivedAt, wakeAt, wakeShard, signalId) => {
+        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', expiresAt: 1, wakeAt, wakeShard };
+        const electro = store.entities.signal.put(item).params() as { Item: Record<string, unknown> };
+        expect(storedSignal(item)).toEqual(electro.Item);
+        expect(electro.Item.gsi2sk).toBeDefined();
+        expect(signalKey(checkId, receivedAt, signalId)).toEqual(store.entities.signal.get({ checkId, receivedAt, signalId }).params<{ Key: unknown }>().Key);
       }),
     );
   });

@@ -13,9 +13,15 @@ import type { SignalItem } from '../store/entities/signal.js';
 
 /** A check's table key, from its token (what the entity's byToken index writes). */
 export const checkKey = (token: string): { pk: string; sk: string } => ({ pk: `$vigil#token_${token.toLowerCase()}`, sk: '$check_1' });
-const dueKeys = (dueShard: string, dueAt: string) => ({
+/** A check's own due-index keys (the check entity's byDue index). */
+export const checkDueKeys = (dueShard: string, dueAt: string): { gsi2pk: string; gsi2sk: string } => ({
   gsi2pk: `$vigil#dueshard_${dueShard.toLowerCase()}`,
   gsi2sk: `$check_1#dueat_${dueAt.toLowerCase()}`,
+});
+/** A wake entry's index keys (the signal entity's byWake index). */
+const wakeKeys = (wakeShard: string, wakeAt: string) => ({
+  gsi2pk: `$vigil#wakeshard_${wakeShard.toLowerCase()}`,
+  gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`,
 });
 
 export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
@@ -42,6 +48,7 @@ export function checkUpdateInput(
   counters: { set?: Record<string, number>; add?: Record<string, number> },
   returnValues: 'ALL_OLD' | 'UPDATED_OLD' = 'ALL_OLD',
   extras: PingExtras = {},
+  due: 'own' | 'wake' = 'own',
 ): UpdateCommandInput {
   const names: Record<string, string> = { ...guard.names };
   const values: Record<string, unknown> = { ...guard.values };
@@ -66,8 +73,10 @@ export function checkUpdateInput(
     values[`:${placeholder.slice(1)}_value`] = value;
     sets.push(`${placeholder} = :${placeholder.slice(1)}_value`);
   }
+  // `own`: a due time set here goes on the check's own due-index entry. `wake`: the ping's signal
+  // carries it (core/sweep/wakes.ts) and the check's index keys are left as they are.
   const { dueAt, dueShard } = changes.set;
-  if (dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(dueKeys(dueShard, dueAt))) set(name, value);
+  if (due === 'own' && dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(checkDueKeys(dueShard, dueAt))) set(name, value);
   const removed = changes.remove.filter((name) => !(name in changes.set));
   if (removed.includes('dueAt') || removed.includes('dueShard')) removed.push('gsi2pk' as never, 'gsi2sk' as never);
   for (const name of removed) {
@@ -128,11 +137,19 @@ export function storedSignal(item: SignalItem): Record<string, unknown> {
   return {
     ...item,
     pk: `$vigil#checkid_${item.checkId}`,
-    sk: `$signal_1#receivedat_${item.receivedAt.toLowerCase()}#signalid_${item.signalId.toLowerCase()}`,
+    sk: signalSortKey(item.receivedAt, item.signalId),
+    ...(item.wakeAt !== undefined && item.wakeShard !== undefined ? wakeKeys(item.wakeShard, item.wakeAt) : {}),
     __edb_e__: 'signal',
     __edb_v__: '1',
   };
 }
+
+/** A signal's table key, from its check, time and id (what the signal entity's byCheck index writes). */
+export const signalKey = (checkId: number, receivedAt: string, signalId: string): { pk: string; sk: string } => ({
+  pk: `$vigil#checkid_${checkId}`,
+  sk: signalSortKey(receivedAt, signalId),
+});
+const signalSortKey = (receivedAt: string, signalId: string) => `$signal_1#receivedat_${receivedAt.toLowerCase()}#signalid_${signalId.toLowerCase()}`;
 
 /** The request for the plain client (store.hot): the key and values marshalled as the table stores them. */
 export function lowLevelUpdate(input: UpdateCommandInput): UpdateItemCommandInput {

@@ -20,12 +20,17 @@ export async function getItems(store: Pick<Store, 'client' | 'table'>, keys: rea
   const [only] = keys;
   if (keys.length === 1 && only) return [(await store.client.send(new GetCommand({ TableName: store.table, Key: { pk: only.pk, sk: only.sk } }))).Item];
   const found = new Map<string, Record<string, unknown>>();
-  let pending: Record<string, unknown>[] = [...new Map(keys.map((key) => [idOf(key), { pk: key.pk, sk: key.sk }])).values()];
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt >= READ_ATTEMPTS) throw new Error(`${pending.length} items left unread by the store`);
-    const answer = await store.client.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending } } }));
-    for (const item of answer.Responses?.[store.table] ?? []) found.set(idOf(item), item);
-    pending = answer.UnprocessedKeys?.[store.table]?.Keys ?? [];
+  const distinct: Record<string, unknown>[] = [...new Map(keys.map((key) => [idOf(key), { pk: key.pk, sk: key.sk }])).values()];
+  // BatchGetItem takes at most 100 keys a request.
+  for (let start = 0; start < distinct.length; start += BATCH_GET_LIMIT) {
+    let pending = distinct.slice(start, start + BATCH_GET_LIMIT);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= READ_ATTEMPTS) throw new Error(`${pending.length} items left unread by the store`);
+      const answer = await store.client.send(new BatchGetCommand({ RequestItems: { [store.table]: { Keys: pending } } }));
+      for (const item of answer.Responses?.[store.table] ?? []) found.set(idOf(item), item);
+      pending = answer.UnprocessedKeys?.[store.table]?.Keys ?? [];
+    }
   }
   return keys.map((key) => found.get(idOf(key)));
 }
+const BATCH_GET_LIMIT = 100;

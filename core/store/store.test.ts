@@ -194,4 +194,14 @@ describe('getItems (items of different entities in one request)', () => {
     expect(again).toEqual(first);
     expect(await getItems(store, [missing])).toEqual([undefined]);
   });
+
+  it('reads more keys than one BatchGetItem takes (100), in order', async () => {
+    const names = Array.from({ length: 130 }, (_, i) => `batched-${Math.random().toString(36).slice(2)}-${i}`);
+    for (const name of names) await store.entities.setting.put({ name, value: name, createdAt: at }).go();
+    const items = await getItems(
+      store,
+      names.map((name) => keyOf(store.entities.setting.get({ name }))),
+    );
+    expect(items.map((item) => item?.value)).toEqual(names);
+  });
 });

@@ -8,19 +8,22 @@ import type { CheckItem } from '../store/entities/check.js';
 import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
+import { dueWakes, isSuperseded, readChecksById, settleSuperseded, type IndexedCheck } from './wakes.js';
 
-export type HeartbeatSweepReport = { read: number; moved: number; held: number };
+export type HeartbeatSweepReport = { read: number; moved: number; held: number; woken: number; armed: number; dropped: number };
 
 const PAGE_SIZE = 200;
 const CONCURRENCY = 16;
 
 /**
- * Missed heartbeats: reads only the checks whose `dueAt` has passed (the sparse `byDue` index),
- * so the cost follows the due checks, not all checks. Each move is a conditional write on the
- * status and dueAt that were read: two sweeps at once make one flip, one signal, one message.
+ * Missed heartbeats: reads only what is due, never every check. Two sources (core/sweep/wakes.ts):
+ * checks whose own `dueAt` entry has passed (the sparse `byDue` index), and checks whose steady
+ * pings' wake entries fell due since the last sweep (`byWake`). Each move is a conditional write on
+ * the status and dueAt that were read: two sweeps at once make one flip, one signal, one message.
+ * A check whose due time lies ahead of the entry that brought it keeps an entry at that time.
  */
 export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatSweepReport> {
-  const report: HeartbeatSweepReport = { read: 0, moved: 0, held: 0 };
+  const report: HeartbeatSweepReport = { read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 };
   const holds = new Map<string, Promise<boolean>>();
   // Windows are per project: ask once per project per sweep.
   const isHeld = (check: CheckItem): Promise<boolean> => {
@@ -36,6 +39,20 @@ export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatS
   };
 
   for (const dueShard of DUE_SHARDS) {
+    const wakes = await dueWakes(deps, dueShard, now);
+    const superseded: IndexedCheck[] = [];
+    const look = async ({ check, own }: IndexedCheck): Promise<void> => {
+      if (isSuperseded(check, now)) {
+        superseded.push({ check, own });
+        return;
+      }
+      const result = await sweepCheck(deps, check, now, isHeld);
+      if (result === 'moved') report.moved++;
+      if (result === 'held') report.held++;
+      // A ping got there first: what it left must still be covered (its signal may never land).
+      if (result === 'conflict') for (const again of await readChecksById(deps, [check.checkId])) if (isSuperseded(again.check, now)) superseded.push(again);
+    };
+    const seen = new Set<number>();
     let cursor: string | null = null;
     do {
       const page: { data: CheckItem[]; cursor: string | null } = await deps.store.entities.check.query
@@ -43,13 +60,21 @@ export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatS
         .lte({ dueAt: now.toISOString() })
         .go({ cursor, limit: PAGE_SIZE });
       report.read += page.data.length;
-      await inBatches(page.data, CONCURRENCY, async (check) => {
-        const result = await sweepCheck(deps, check, now, isHeld);
-        if (result === 'moved') report.moved++;
-        if (result === 'held') report.held++;
-      });
+      for (const check of page.data) seen.add(check.checkId);
+      // Found by an entry at or before now: one whose check is due later was left behind by a steady ping.
+      await inBatches(page.data, CONCURRENCY, (check) => look({ check, own: isSuperseded(check, now) ? 'elsewhere' : 'at-due' }));
       cursor = page.cursor;
     } while (cursor);
+    const woken = await readChecksById(
+      deps,
+      wakes.checkIds.filter((id) => !seen.has(id)),
+    );
+    report.woken += woken.length;
+    await inBatches(woken, CONCURRENCY, look);
+    const settled = await settleSuperseded(deps, superseded);
+    report.armed += settled.armed;
+    report.dropped += settled.dropped;
+    await wakes.commit();
   }
   return report;
 }
@@ -57,7 +82,7 @@ export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatS
 const SWEEP: SweepObservation = { type: 'sweep', held: false };
 const HELD_SWEEP: SweepObservation = { type: 'sweep', held: true };
 
-async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (check: CheckItem) => Promise<boolean>): Promise<'moved' | 'held' | 'none'> {
+async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (check: CheckItem) => Promise<boolean>): Promise<'moved' | 'held' | 'none' | 'conflict'> {
   let outcome = nextCheckStatus(check, SWEEP, now);
   // Only a check about to move needs to know about windows.
   if (outcome.statusChange && (await isHeld(check))) {
@@ -68,7 +93,7 @@ async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (chec
   // A flip owes its message in the flip's own write; the relay sends it right after.
   const owed = outcome.statusChange ? statusChangeOwed(check, outcome.statusChange, causeOf(SWEEP), now) : undefined;
   const written = await writeIfUnchanged(deps, check, outcome.changes, owed);
-  if (!written) return 'none';
+  if (!written) return 'conflict';
   if (owed) await relayAfterWrite(deps, itemKey(deps.store.entities.check.get({ token: check.token })), written.outbox);
 
   const events: StreamEvent[] = [];

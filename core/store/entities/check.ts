@@ -9,13 +9,15 @@ export const SEVERITIES = ['P1', 'P2', 'P3', 'P4'] as const;
 /**
  * A check (a heartbeat job or an outbound HTTP check). Its primary key is the ping token, so the
  * ping path reaches it with one conditional update and no index read. Reads by id go through
- * `checkRef` (id -> token), which stays strongly consistent. The check sits in one index only,
- * the due index its pings move: the lists by project and workspace index the refs instead, which
- * a ping never writes (on AWS a projection-ALL index is written on every change of its items).
+ * `checkRef` (id -> token), which stays strongly consistent. The check sits in one index at most,
+ * the due index, and a steady ping leaves it in none: the lists by project and workspace index the
+ * refs instead, which a ping never writes (on AWS a projection-ALL index is written on every change
+ * of its items).
  *
  * `dueAt`/`dueShard` are set only while a timing transition is pending (OK/RESUMED -> LATE at
- * nextDueAt, LATE -> DOWN at nextDueAt + grace), making `byDue` a sparse index of exactly the
- * checks the sweep may have to move.
+ * nextDueAt, LATE -> DOWN at nextDueAt + grace). The `byDue` entry (the gsi2 keys) is written by
+ * every write that sets them except a steady ping, whose signal carries the due time instead as a
+ * wake entry (core/sweep/wakes.ts); the sweep drops an entry a wake superseded.
  */
 export const createCheckEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -57,6 +59,11 @@ export const createCheckEntity = (config: EntityConfiguration) =>
          */
         outbound: { type: 'any' },
         lastPingAt: { type: 'string' },
+        /**
+         * The signal whose wake entry holds this check's `dueAt` (written by the ping that set it;
+         * its key is checkId, lastPingAt and this id): the sweep reads it to know the wake landed.
+         */
+        wakeSignalId: { type: 'string' },
         nextDueAt: { type: 'string' },
         /** When the last signal was stored. */
         lastSignalAt: { type: 'string' },

@@ -32,11 +32,24 @@ export const createSignalEntity = (config: EntityConfiguration) =>
          */
         details: { type: 'any' },
         expiresAt: { type: 'number', required: true },
+        /**
+         * Set on the signal of a ping that leaves its check waiting for a timing transition: the
+         * check's `dueAt` after the ping (and its due shard). Makes `byWake` a sparse index of when
+         * each ping's check next needs a look; see core/sweep/wakes.ts for why the ping writes its
+         * due time here rather than moving the check's own index entry.
+         */
+        wakeShard: { type: 'string' },
+        wakeAt: { type: 'string' },
       },
       indexes: {
         byCheck: {
           pk: { field: 'pk', composite: ['checkId'] },
           sk: { field: 'sk', composite: ['receivedAt', 'signalId'] },
+        },
+        byWake: {
+          index: 'gsi2',
+          pk: { field: 'gsi2pk', composite: ['wakeShard'] },
+          sk: { field: 'gsi2sk', composite: ['wakeAt'] },
         },
       },
     },
