@@ -7,7 +7,7 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../core/store/client.js';
 
 // The ping path builds its UpdateItem by hand (core/signals/rawItems.ts), so it is checked here too.
-const DEFAULT_PATHS = ['core/store', 'core/auth', 'core/adapters/aws', 'core/signals/ping.test.ts'];
+const DEFAULT_PATHS = ['core/store', 'core/auth', 'core/adapters/aws', 'core/signals/ping.test.ts', 'core/sweep/sweep.test.ts'];
 
 /** A free loopback port (DynamoDB Local takes a port, not a socket). */
 async function freePort(): Promise<number> {
