@@ -56,6 +56,11 @@ export class LocalQueue implements Queue {
 
   constructor(private readonly options: LocalQueueOptions) {}
 
+  /** The store that holds the lanes (the main one, or the queue's own: runtime.ts `queueEndpoint`). */
+  get store(): Store {
+    return this.options.store;
+  }
+
   private get maxReceives(): number {
     return this.options.maxReceives ?? MAX_RECEIVE_COUNT;
   }
