@@ -220,8 +220,9 @@ async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: stri
   return { wru, check, signal: itemSize(signal), signalIndexWrites, durationMs: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
 
-export async function outboxAndCostBenchmark(endpoint: string): Promise<void> {
-  const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_relay' }), endpoint, autoDrain: true });
+/** `queueEndpoint`: the queue lanes' own store, as `npm start` runs it (core/localServer.ts). */
+export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: string): Promise<void> {
+  const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_relay' }), endpoint, queueEndpoint, autoDrain: true });
   const relay = meterRelayLag(deps);
   const app = createApp(deps);
   const server = serve({ fetch: (req, env) => relay.request.run({}, () => app.fetch(req, env)), hostname: '127.0.0.1', port: 0 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
+import { queueDataDir, startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
 import { loadConfig } from '../core/config.js';
 import type { Actor } from '../core/context.js';
 import { startLocalServer } from '../core/localServer.js';
@@ -133,10 +133,10 @@ function processRssMb(pid: number | undefined): number {
   }
 }
 
-async function pingBenchmark(endpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
-  // What `npm start` runs, against the store started above (it would start the same one itself).
+async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
+  // What `npm start` runs, against the stores started above (it would start the same two itself).
   const config = loadConfig({ PORT: '0', VIGIL_TABLE_NAME: 'bench_pings', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir });
-  const server = await startLocalServer(config, { log: false });
+  const server = await startLocalServer(config, { log: false, queueEndpoint });
   const deps = server.deps;
   const store = meter(deps.store);
   const queue = meterQueue(deps);
@@ -226,19 +226,21 @@ async function main(): Promise<void> {
   if (!['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation'].some((section) => ONLY.has(section))) return;
   // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const store = await startEmbeddedStore(process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir, 0, { isolate: 'child' });
+  const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
+  // And the queue lanes' own store beside it, as `npm start` runs them (core/localServer.ts).
+  const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, { isolate: 'child' }), startEmbeddedStore(queueDataDir(storeDir), 0, { isolate: 'child' })]);
   try {
-    if (ONLY.has('pings') || ONLY.has('scale')) await pingBenchmark(store.endpoint, store.pid, dataDir);
+    if (ONLY.has('pings') || ONLY.has('scale')) await pingBenchmark(store.endpoint, queueStore.endpoint, store.pid, dataDir);
     if (ONLY.has('sweep')) await sweepBenchmark(store.endpoint);
     // 500 WebSocket clients across 50 workspaces: ping -> signal event received (bench/streams.ts).
     if (ONLY.has('streams')) print('broadcast_ms_p99', (await streamBenchmark(store.endpoint)).p99);
     if (ONLY.has('pages')) await statusPageBenchmark(store.endpoint, meter, print);
     // Status change written -> published under ping load, and what a steady ping costs on AWS (bench/aws.ts).
-    if (ONLY.has('outbox')) await outboxAndCostBenchmark(store.endpoint);
+    if (ONLY.has('outbox')) await outboxAndCostBenchmark(store.endpoint, queueStore.endpoint);
     // The escalation sweep's reads per due step, and check flip -> step-0 webhook (bench/escalation.ts).
     if (ONLY.has('escalation')) await escalationBenchmark(store.endpoint, meter, print);
   } finally {
-    await store.close();
+    await Promise.all([store.close(), queueStore.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
+import { queueDataDir, startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
+import { moveQueueLanes } from './adapters/local/queueMove.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
 import { migrateCheckLists, migrateProjectLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
@@ -39,13 +40,15 @@ export type LocalServer = {
 
 /**
  * The embedded runtime behind `npm start`: the store (dynalite in a child process, so it has a
- * core of its own, unless VIGIL_DYNAMODB_ENDPOINT names another), the in-process adapters and
- * workers, and one HTTP server for every surface.
+ * core of its own, unless VIGIL_DYNAMODB_ENDPOINT names another) and the queue lanes' own store
+ * beside it, the in-process adapters and workers, and one HTTP server for every surface.
  */
-export async function startLocalServer(config: Config, options: { log?: boolean } = {}): Promise<LocalServer> {
-  let store: EmbeddedStore | undefined;
-  const endpoint = config.dynamoEndpoint ?? (store = await startEmbeddedStore(config.dataDir, 0, { isolate: 'child' })).endpoint;
-  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true });
+export async function startLocalServer(config: Config, options: { log?: boolean; queueEndpoint?: string } = {}): Promise<LocalServer> {
+  const { endpoint, store, queueStore } = await startStores(config, options.queueEndpoint);
+  const queueEndpoint = options.queueEndpoint ?? queueStore?.endpoint;
+  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true, ...(queueEndpoint === undefined ? {} : { queueEndpoint }) });
+  // Messages a run before the lanes had a store of their own left in the main one.
+  if (queueEndpoint !== undefined && queueEndpoint !== endpoint) await moveQueueLanes(deps.store, deps.queue.store);
   await moveCheckListsToRefs(deps);
   await tidyCheckRefs(deps);
   await migrateCheckLists(deps);
@@ -53,7 +56,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.
-  if (store) await deps.queue.reclaimLeases();
+  if (queueEndpoint === undefined ? store : queueStore) await deps.queue.reclaimLeases();
   deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
@@ -73,11 +76,25 @@ export async function startLocalServer(config: Config, options: { log?: boolean 
           void (async () => {
             await stopWorkers();
             await deps.queue.stop();
-            await store?.close();
+            await Promise.all([store?.close(), queueStore?.close()]);
           })().then(resolve, reject);
         });
         // Idle keep-alive connections would hold close() open; in-flight requests still finish.
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       })),
   };
+}
+
+/**
+ * The embedded stores, each a child process on disk in the data directory: the main one, unless
+ * VIGIL_DYNAMODB_ENDPOINT names another, and beside it the queue lanes' own (runtime.ts
+ * `queueEndpoint` says why), unless the caller brings one. An outside endpoint keeps the lanes.
+ */
+async function startStores(config: Config, queueEndpoint: string | undefined): Promise<{ endpoint: string; store?: EmbeddedStore; queueStore?: EmbeddedStore }> {
+  if (config.dynamoEndpoint !== undefined) return { endpoint: config.dynamoEndpoint };
+  const [store, queueStore] = await Promise.all([
+    startEmbeddedStore(config.dataDir, 0, { isolate: 'child' }),
+    queueEndpoint === undefined ? startEmbeddedStore(queueDataDir(config.dataDir), 0, { isolate: 'child' }) : undefined,
+  ]);
+  return queueStore ? { endpoint: store.endpoint, store, queueStore } : { endpoint: store.endpoint, store };
 }

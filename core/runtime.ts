@@ -29,16 +29,23 @@ export async function createLocalDeps(options: {
   logMail?: boolean;
   /** See DynamoOptions.cacheHotPath (tests turn it off). */
   cacheHotPath?: boolean;
+  /**
+   * A store of their own for the queue lanes (the embedded runtime's second store process); without
+   * it they live in the main store. Under ping load a publish to the main store waits behind every
+   * ping request queued in that one process; in its own it is answered at once, on disk all the same.
+   */
+  queueEndpoint?: string;
 }): Promise<LocalDeps> {
   const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
   const store = createStore(client, options.config.tableName);
+  const lanes = options.queueEndpoint === undefined ? store : await laneStore(options.queueEndpoint, options.config.tableName);
   const clock = options.clock ?? systemClock;
   const deps: LocalDeps = {
     store,
     clock,
     config: options.config,
-    queue: new LocalQueue({ store, clock, autoDrain: options.autoDrain }),
+    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),
@@ -46,4 +53,11 @@ export async function createLocalDeps(options: {
   deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
   deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));
   return deps;
+}
+
+/** The same table, on the queue lanes' own endpoint (only the queue's entity is used there). */
+async function laneStore(endpoint: string, tableName: string) {
+  const client = createDynamoClient({ endpoint });
+  await ensureTable(client, tableName);
+  return createStore(client, tableName);
 }

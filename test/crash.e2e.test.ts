@@ -55,7 +55,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Server = { child: ChildProcess; origin: string; storePid: number | undefined; output: string[] };
+type Server = { child: ChildProcess; origin: string; storePids: number[]; output: string[] };
 
 /** `npm start` without npm in between, so the signal reaches the server itself. */
 async function boot(): Promise<Server> {
@@ -81,9 +81,10 @@ async function boot(): Promise<Server> {
     });
   });
   await until(async () => (await fetch(`${origin}/api/health`)).status === 200, BOOT_TIMEOUT_MS, 'health');
-  // The embedded store's own child process: after a SIGKILL it exits once it sees its stdin close.
+  // The embedded stores' child processes (the main one and the queue lanes'): after a SIGKILL each
+  // exits once it sees its stdin close.
   const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return { child, origin, storePid: children[0], output };
+  return { child, origin, storePids: children, output };
 }
 
 async function until(ready: () => Promise<boolean>, timeoutMs: number, what: string, pollMs = POLL_MS): Promise<void> {
@@ -199,7 +200,8 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
     await Promise.all(clients);
     expect(killed, 'the flood ended before the kill').toBe(true);
     expect(answered.filter((ping) => ping.kind === 'fail').length).toBeGreaterThan(0);
-    await until(async () => first.child.signalCode === 'SIGKILL' && processGone(first.storePid), SETTLE_TIMEOUT_MS, 'the killed store to exit');
+    expect(first.storePids).toHaveLength(2);
+    await until(async () => first.child.signalCode === 'SIGKILL' && first.storePids.every(processGone), SETTLE_TIMEOUT_MS, 'the killed stores to exit');
 
     const second = await boot();
     try {

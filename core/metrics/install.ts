@@ -2,6 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { deadLetterLane, LocalQueue } from '../adapters/local/queue.js';
 import type { Deps } from '../deps.js';
+import type { Store } from '../store/service.js';
 import { QUEUE_NAMES } from '../ports/index.js';
 import { lastSweep } from './sweepTiming.js';
 import type { Exposition } from './workspace.js';
@@ -53,9 +54,10 @@ export async function installMetrics(deps: Deps): Promise<Exposition> {
     const depth = gauge('vigil_queue_messages', `Messages in a queue: waiting, in flight or delayed for a retry (counted up to ${QUEUE_COUNT_CAP}).`, ['queue']);
     const age = gauge('vigil_queue_oldest_message_age_seconds', 'Age of the oldest message in a queue (0 when empty).', ['queue']);
     const dead = gauge('vigil_queue_dead_letters', `Messages parked in the dead-letter queue after their last receive (counted up to ${QUEUE_COUNT_CAP}).`, ['queue']);
+    const lanes = deps.queue.store;
     await Promise.all(
       QUEUE_NAMES.map(async (queue) => {
-        const [waiting, parked, oldest] = await Promise.all([laneSize(deps, queue), laneSize(deps, deadLetterLane(queue)), oldestSentAt(deps, queue)]);
+        const [waiting, parked, oldest] = await Promise.all([laneSize(lanes, queue), laneSize(lanes, deadLetterLane(queue)), oldestSentAt(lanes, queue)]);
         depth.set({ queue }, waiting);
         dead.set({ queue }, parked);
         age.set({ queue }, oldest === undefined ? 0 : Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000));
@@ -69,12 +71,12 @@ export async function installMetrics(deps: Deps): Promise<Exposition> {
 export const QUEUE_COUNT_CAP = 10_000;
 
 /** A COUNT query over the lane's partition (no items back), stopping at the cap: past it, "at least". */
-async function laneSize(deps: Deps, lane: string): Promise<number> {
-  const params = deps.store.entities.queueMessage.query.byId({ lane }).params() as QueryCommandInput;
+async function laneSize(store: Store, lane: string): Promise<number> {
+  const params = store.entities.queueMessage.query.byId({ lane }).params() as QueryCommandInput;
   let total = 0;
   let startKey: QueryCommandInput['ExclusiveStartKey'];
   do {
-    const page = await deps.store.client.send(new QueryCommand({ ...params, Select: 'COUNT', Limit: QUEUE_COUNT_CAP - total, ExclusiveStartKey: startKey }));
+    const page = await store.client.send(new QueryCommand({ ...params, Select: 'COUNT', Limit: QUEUE_COUNT_CAP - total, ExclusiveStartKey: startKey }));
     total += page.Count ?? 0;
     startKey = page.LastEvaluatedKey;
   } while (startKey && total < QUEUE_COUNT_CAP);
@@ -82,7 +84,7 @@ async function laneSize(deps: Deps, lane: string): Promise<number> {
 }
 
 /** Message ids are ULIDs of the send time, so the partition's first item is the oldest message. */
-async function oldestSentAt(deps: Deps, lane: string): Promise<string | undefined> {
-  const first = await deps.store.entities.queueMessage.query.byId({ lane }).go({ limit: 1 });
+async function oldestSentAt(store: Store, lane: string): Promise<string | undefined> {
+  const first = await store.entities.queueMessage.query.byId({ lane }).go({ limit: 1 });
   return first.data[0]?.sentAt;
 }

@@ -5,8 +5,15 @@ import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 
 type DynaliteFactory = (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
+
+/**
+ * Where the embedded runtime keeps its queue lanes: a store of their own inside the data directory
+ * (LevelDB leaves a directory it did not name alone), so one directory still holds everything.
+ */
+export const queueDataDir = (dataDir: string): string => (dataDir === ':memory:' ? dataDir : join(dataDir, 'queues'));
 
 export type EmbeddedStore = { endpoint: string; close(): Promise<void>; /** The child's process id when isolated. */ pid?: number };
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
 import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_SECONDS, type QueueMessage } from '../../ports/index.js';
@@ -165,5 +166,19 @@ describe('the local queue keeps its messages in the store', () => {
     await queue.drain();
     expect(mine(seen, 'hooks')).toHaveLength(3);
     expect(queue.peek('alerts')).toEqual([]);
+  });
+
+  it('delivers in its own async context, not in that of the request whose publish kicked it', async () => {
+    const request = new AsyncLocalStorage<string>();
+    const queue = new LocalQueue({ store: t.deps.store, clock: t.clock, autoDrain: true, random: () => 0 });
+    let resolveSeen: (context: string | undefined) => void = () => undefined;
+    const seenIn = new Promise<string | undefined>((resolve) => (resolveSeen = resolve));
+    queue.consume('alerts', async (messages) => {
+      if (messages.some((m) => (m.body as { marker?: string }).marker === 'kicked')) resolveSeen(request.getStore());
+      return { failedIds: [] };
+    });
+    await request.run('a ping request', () => queue.publish('alerts', [{ marker: 'kicked' }]));
+    // Run by the kick alone (autoDrain), and outside the publisher's context.
+    expect(await seenIn).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { monotonicFactory } from 'ulid';
 import type { Clock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
@@ -44,8 +45,21 @@ export class LocalQueue implements Queue {
   private running: Promise<void> | undefined;
   private scheduled = false;
   private poller: NodeJS.Timeout | undefined;
+  /**
+   * The delivery loop's own async context, taken when the queue is made. A kick comes from inside
+   * a publisher (a ping's relay, a consumer): without this the whole delivery pass, consumers and
+   * their publishes included, would run in that request's context and keep it alive, and anything
+   * request-scoped (AsyncLocalStorage: the relay-lag meter of bench/aws.ts, a tracer) would count
+   * the queue's background work as the request's.
+   */
+  private readonly deliveryScope = new AsyncResource('LocalQueueDelivery');
 
   constructor(private readonly options: LocalQueueOptions) {}
+
+  /** The store that holds the lanes (the main one, or the queue's own: runtime.ts `queueEndpoint`). */
+  get store(): Store {
+    return this.options.store;
+  }
 
   private get maxReceives(): number {
     return this.options.maxReceives ?? MAX_RECEIVE_COUNT;
@@ -124,10 +138,12 @@ export class LocalQueue implements Queue {
   private kick(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
-    });
+    this.deliveryScope.runInAsyncScope(() =>
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
+      }),
+    );
   }
 
   private async exclusive(work: () => Promise<void>): Promise<void> {
