@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,21 +54,24 @@ const print = (name: string, value: number, digits = 2) => console.log(`${name}:
 
 /**
  * Times every fast-path relay: the ping's own conditional update (the write that records the
- * owed message) returned, then the relay's publish returned, both in the same request. Requests
- * are told apart with AsyncLocalStorage around the app's fetch; the hot client's middleware sees
- * the update, a wrapper of the queue port the publish (as run.ts's `meterQueue` does).
+ * owed message) returned, then the relay's publish of that message returned. The hot client's
+ * middleware sees the update and notes each message it appended (by its body, which the relay
+ * publishes as is); a wrapper of the queue port (as run.ts's `meterQueue` does) sees the publish.
+ * Keyed by the message, not by request context: an AsyncLocalStorage around every request would
+ * put async hooks on every promise of the process under test, and would attribute background
+ * work a request merely started to that request.
  */
 function meterRelayLag(deps: LocalDeps) {
-  const request = new AsyncLocalStorage<{ writtenAt?: number }>();
+  const written = new Map<string, number>();
   const lags: number[] = [];
   deps.store.hot.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      const input = args.input as { ExpressionAttributeNames?: Record<string, string> };
+      const input = args.input as { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, AttributeValue> };
       // Only the update that appends to the outbox names `outboxId` on the ping path.
       if (context.commandName === 'UpdateItemCommand' && Object.values(input.ExpressionAttributeNames ?? {}).includes('outboxId')) {
-        const state = request.getStore();
-        if (state) state.writtenAt = performance.now();
+        const at = performance.now();
+        for (const body of appendedBodies(input.ExpressionAttributeValues ?? {})) written.set(body, at);
       }
       return result;
     },
@@ -77,13 +80,26 @@ function meterRelayLag(deps: LocalDeps) {
   const publish = deps.queue.publish.bind(deps.queue);
   deps.queue.publish = async (queue, bodies) => {
     await publish(queue, bodies);
-    const state = request.getStore();
-    if (state?.writtenAt !== undefined) {
-      lags.push(performance.now() - state.writtenAt);
-      state.writtenAt = undefined;
+    const at = performance.now();
+    for (const body of bodies) {
+      const key = JSON.stringify(body);
+      const writtenAt = written.get(key);
+      if (writtenAt === undefined) continue;
+      written.delete(key);
+      lags.push(at - writtenAt);
     }
   };
-  return { request, lags };
+  return { lags };
+}
+
+/** The message bodies an outbox append carries (core/outbox/owe.ts: entries of `{ id, queue, body }`, body as JSON text). */
+function appendedBodies(values: Record<string, AttributeValue>): string[] {
+  return Object.values(values).flatMap((value) =>
+    (value.L ?? []).flatMap((entry) => {
+      const body = entry.M?.body?.S;
+      return entry.M?.id?.S !== undefined && body !== undefined ? [body] : [];
+    }),
+  );
 }
 
 /** The steady ping load from bench/loadgen.ts in a process of its own, as run.ts drives its own. */
@@ -225,7 +241,7 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
   const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_relay' }), endpoint, queueEndpoint, autoDrain: true });
   const relay = meterRelayLag(deps);
   const app = createApp(deps);
-  const server = serve({ fetch: (req, env) => relay.request.run({}, () => app.fetch(req, env)), hostname: '127.0.0.1', port: 0 });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   if (!server.listening) await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
