@@ -8,7 +8,7 @@ import { loadConfig } from '../core/config.js';
 import type { Actor } from '../core/context.js';
 import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
-import { runSweep } from '../core/sweep/index.js';
+import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
@@ -153,6 +153,12 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       const warm = await drivePingsApart(origin, tokens, { clients: CLIENTS, maxPings: tokens.length, maxSeconds: 60 });
       if (warm.failed > 0) throw new Error(`${warm.failed} warm-up pings failed`);
       await deps.queue.drain();
+      // The seeded checks' own due entries fall due and the sweep drops them, superseded by the
+      // warm-up pings' wakes (core/sweep/wakes.ts): the steady state, where a check is in no index.
+      const settled = await sweepHeartbeats(deps, new Date(Date.parse(nextDueAt) + 1));
+      // All of them, or nearly: after the bulk seed the on-disk store's index now and then holds one
+      // or two entries fewer than it was given (seen only here; see the README's notes).
+      if (settled.dropped < tokens.length * 0.99) throw new Error(`the sweep settled ${settled.dropped} of ${tokens.length} checks`);
 
       store.on = queue.on = true;
       const cpu = process.cpuUsage();

@@ -208,6 +208,17 @@ describe('missed heartbeats', () => {
     expect(await heartbeats()).toMatchObject({ woken: 0, moved: 0 });
   });
 
+  it('a mark left ahead by a sweep whose clock ran ahead: later sweeps still run, and read nothing twice', async () => {
+    const { token } = await createJob(t, user, key, { intervalSeconds: 60 });
+    await t.request('GET', `/signals/ping/${token}`);
+    t.clock.advanceSeconds(10);
+    await t.request('GET', `/signals/ping/${token}`);
+    // One sweep three minutes ahead of everyone else's clock: the check is LATE from its point of view.
+    expect(await sweepHeartbeats(t.deps, new Date(t.clock.now().getTime() + 180_000))).toMatchObject({ moved: 1 });
+    expect(await heartbeats()).toMatchObject({ woken: 0, moved: 0 });
+    expect((await runSweep(t.deps)).steps.find((step) => step.name === 'heartbeats')?.ok).toBe(true);
+  });
+
   it('an active deployment window holds the check where it is until the window ends', async () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 10, graceSeconds: 5 });
     await t.request('GET', `/signals/ping/${token}`);
