@@ -136,8 +136,7 @@ export function compactPlaceholders<T extends Pick<UpdateCommandInput, 'UpdateEx
 export function storedSignal(item: SignalItem): Record<string, unknown> {
   return {
     ...item,
-    pk: `$vigil#checkid_${item.checkId}`,
-    sk: signalSortKey(item.receivedAt, item.signalId),
+    ...signalKey(item.checkId, item.receivedAt, item.signalId),
     ...(item.wakeAt !== undefined && item.wakeShard !== undefined ? wakeKeys(item.wakeShard, item.wakeAt) : {}),
     __edb_e__: 'signal',
     __edb_v__: '1',
