@@ -49,29 +49,17 @@ describe('StorageStack', () => {
     });
   });
 
-  it('has the sparse outbox-due index the relay sweeps (gsi4)', () => {
+  it.each([
+    ['outbox-due index the relay sweeps', 'gsi4'],
+    ['escalation-due index the escalation sweep reads', 'gsi5'],
+  ])('has the sparse %s (%s)', (_what, index) => {
     template(StorageStack).hasResourceProperties('AWS::DynamoDB::Table', {
       GlobalSecondaryIndexes: Match.arrayWith([
         {
-          IndexName: 'gsi4',
+          IndexName: index,
           KeySchema: [
-            { AttributeName: 'gsi4pk', KeyType: 'HASH' },
-            { AttributeName: 'gsi4sk', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ]),
-    });
-  });
-
-  it('has the sparse escalation-due index the escalation sweep reads (gsi5)', () => {
-    template(StorageStack).hasResourceProperties('AWS::DynamoDB::Table', {
-      GlobalSecondaryIndexes: Match.arrayWith([
-        {
-          IndexName: 'gsi5',
-          KeySchema: [
-            { AttributeName: 'gsi5pk', KeyType: 'HASH' },
-            { AttributeName: 'gsi5sk', KeyType: 'RANGE' },
+            { AttributeName: `${index}pk`, KeyType: 'HASH' },
+            { AttributeName: `${index}sk`, KeyType: 'RANGE' },
           ],
           Projection: { ProjectionType: 'ALL' },
         },
