@@ -2,7 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,7 @@ import { createApp } from '../core/app.js';
 import { loadConfig } from '../core/config.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { percentile } from './load.js';
+import { machineBusyMs, mainThreadWaitMs } from './proc.js';
 import { seedChecks, type SeedTarget } from './seed.js';
 import { sweepHeartbeats } from '../core/sweep/index.js';
 
@@ -90,6 +92,29 @@ function meterRelayLag(deps: LocalDeps) {
     }
   };
   return { lags };
+}
+
+/**
+ * How strained the machine was while relays were timed: the share of all its CPUs that was busy,
+ * the share of the time this process's event loop waited for a CPU while it had work, and the
+ * loop's delay. A relay's publish is answered within a few ms by the queue store; what makes the
+ * tail is the wait for this process's loop to read the answer, and that tracks these figures.
+ */
+function meterStrain() {
+  const startedAt = performance.now();
+  const busy = machineBusyMs();
+  const waited = mainThreadWaitMs();
+  const delay = monitorEventLoopDelay();
+  delay.enable();
+  return () => {
+    delay.disable();
+    const wallMs = performance.now() - startedAt;
+    return {
+      machineBusyShare: (machineBusyMs() - busy) / (wallMs * availableParallelism()),
+      appWaitShare: (mainThreadWaitMs() - waited) / wallMs,
+      loopDelayP99Ms: delay.percentile(99) / 1e6,
+    };
+  };
 }
 
 /** The message bodies an outbox append carries (core/outbox/owe.ts: entries of `{ id, queue, body }`, body as JSON text). */
@@ -265,8 +290,12 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
 
     const until = performance.now() + LOAD_SECONDS * 1000;
     // The flips start once the load generator's process is up and pinging.
-    const flipping = new Promise((resolve) => setTimeout(resolve, LOAD_WARMUP_MS)).then(() => flipChecks(flippers, flipTokens, until));
-    const [load, flips] = await Promise.all([drivePingsApart(origin, steady, { clients: CLIENTS, maxPings: 1_000_000, maxSeconds: LOAD_SECONDS }), flipping]);
+    const flipping = new Promise((resolve) => setTimeout(resolve, LOAD_WARMUP_MS)).then(async () => {
+      const strained = meterStrain();
+      const flipped = await flipChecks(flippers, flipTokens, until);
+      return { flipped, strain: strained() };
+    });
+    const [load, { flipped: flips, strain }] = await Promise.all([drivePingsApart(origin, steady, { clients: CLIENTS, maxPings: 1_000_000, maxSeconds: LOAD_SECONDS }), flipping]);
     const lags = Float64Array.from(relay.lags).sort();
     print('relay_lag_ms_p99', percentile(lags, 99));
     print('relay_lag_ms_p50', percentile(lags, 50));
@@ -275,6 +304,10 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
     print('relay_load_pings_per_second', load.completed / load.seconds, 0);
     // A steady ping is two store requests and the relay's publish one: compare under the same load.
     print('relay_load_ping_p50_ms', load.p50);
+    // While the relays were timed (flips): see meterStrain.
+    print('relay_machine_cpu_busy_share', strain.machineBusyShare);
+    print('relay_app_cpu_wait_share', strain.appWaitShare);
+    print('relay_app_loop_delay_ms_p99', strain.loopDelayP99Ms);
     await deps.queue.drain();
 
     // The seeded checks' own due entries fall due: the sweep finds them superseded by the steady

@@ -11,6 +11,7 @@ import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { outboxAndCostBenchmark } from './aws.js';
+import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { coldStart } from './cold.js';
 import { escalationBenchmark } from './escalation.js';
 import { checkScale } from './scale.js';
@@ -83,28 +84,6 @@ async function signUp(origin: string): Promise<SeedTarget & { actor: Actor }> {
   return { workspaceId: created.workspace.id, projectId: project.id, actor: { kind: 'user', userId: created.user.id, email: created.user.email } };
 }
 
-/** CPU time of another process in ms (Linux /proc; clock ticks of 10 ms). */
-function processCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Busy CPU time of the whole machine in ms (Linux /proc/stat), to show load from other processes. */
-function machineBusyMs(): number {
-  try {
-    const [user, nice, system, , , irq, softirq, steal] = (readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
 
 /** Runs bench/loadgen.ts in its own process and returns what it measured. */
@@ -122,16 +101,6 @@ async function drivePingsApart(origin: string, tokens: readonly string[], option
   }
 }
 
-/** Resident memory of another process in MB (Linux /proc). */
-function processRssMb(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
   // What `npm start` runs, against the stores started above (it would start the same two itself).
