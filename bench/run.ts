@@ -11,9 +11,9 @@ import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
 import { outboxAndCostBenchmark } from './aws.js';
-import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { coldStart } from './cold.js';
 import { escalationBenchmark } from './escalation.js';
+import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { checkScale } from './scale.js';
 import { seedChecks, type SeedTarget } from './seed.js';
 import { statusPageBenchmark } from './statusPage.js';
@@ -100,7 +100,6 @@ async function drivePingsApart(origin: string, tokens: readonly string[], option
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
 
 async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
   // What `npm start` runs, against the stores started above (it would start the same two itself).
