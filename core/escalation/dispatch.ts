@@ -11,7 +11,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { markHeld } from './hold.js';
 import { planOf, routeIncident } from './plan.js';
-import { recipientsByKey, recipientsOf, targetLabel, type Recipient } from './recipients.js';
+import { recipientsByKey, recipientsOf, targetLabel, type Recipient, type Unreached } from './recipients.js';
 
 /**
  * The `alerts` queue consumer with routing (design/alerting.md "Who is told, in order"). Incident
@@ -140,11 +140,16 @@ export async function dispatchEscalationStep(deps: Deps, message: EscalationStep
   if (!step) return { status: 'DISPATCHED', channels: [] };
   const at = new Date(message.at);
   const { recipients, unreached } = await recipientsOf(deps, incident.workspaceId, step.targets, at);
-  for (const miss of unreached) {
-    const key = `esc#${incident.incidentId}#${message.epoch}.${message.cycle}.${message.step}#none#${targetLabel(miss.target).replace(/\W+/g, '')}`;
-    await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: `Step ${message.step} (cycle ${message.cycle}), ${targetLabel(miss.target)}: nobody told (${miss.note})`, occurredAt: now.toISOString(), actor: SYSTEM }, now);
-  }
+  await noteUnreached(deps, incident, message, unreached, now);
   return sendStep(deps, incident, { ...message }, recipients, now, options);
+}
+
+/** A step's targets that reached nobody, on the timeline (once each: keyed by the step and target). */
+async function noteUnreached(deps: Deps, incident: IncidentItem, slot: { epoch: number; cycle: number; step: number }, unreached: readonly Unreached[], now: Date): Promise<void> {
+  for (const miss of unreached) {
+    const key = `esc#${incident.incidentId}#${slot.epoch}.${slot.cycle}.${slot.step}#none#${targetLabel(miss.target).replace(/\W+/g, '')}`;
+    await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: `Step ${slot.step} (cycle ${slot.cycle}), ${targetLabel(miss.target)}: nobody told (${miss.note})`, occurredAt: now.toISOString(), actor: SYSTEM }, now);
+  }
 }
 
 /** An incident change, routed: every channel as before, or the policy's / rules' recipients. */
@@ -174,8 +179,10 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
   if (message.type === 'incident.opened') {
     const first = planOf(routing)?.steps[0];
     if (!first || first.delayMinutes > 0) return { status: 'DISPATCHED', channels: [] };
-    const { recipients } = await recipientsOf(deps, ours.workspaceId, first.targets, new Date(message.at));
-    return sendStep(deps, ours, { epoch: 0, cycle: 0, step: 0, at: message.at, escalated: false }, recipients, now, options);
+    const slot = { epoch: 0, cycle: 0, step: 0, at: message.at, escalated: false };
+    const { recipients, unreached } = await recipientsOf(deps, ours.workspaceId, first.targets, new Date(message.at));
+    await noteUnreached(deps, ours, slot, unreached, now);
+    return sendStep(deps, ours, slot, recipients, now, options);
   }
   // Acknowledged, resolved, raised: to every recipient already told, once each.
   const told = (await listIncidentEvents(deps, ours.incidentId))

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { mailTo, type User } from '../../test/support/alerting.js';
+import { schedule } from '../../test/support/escalation.js';
 import { sweepOnCallNotices } from './notices.js';
 
 /** Handoff and coverage-gap notices, by the sweep, once each; the clock starts at 2026-03-01T12:00Z. */
@@ -25,30 +26,8 @@ const sweepEvery = async (minutes: number, times: number) => {
 
 describe('on-call notices', () => {
   it('mails the incoming user handoffNotificationMinutes before their shift, once; admins once per coverage gap', async () => {
-    const res = await t.request<{ id: number }>('POST', '/on-call-schedules', {
-      token: owner.token,
-      body: {
-        workspaceId: owner.workspaceId,
-        name: 'Primary',
-        timezone: 'UTC',
-        handoffNotificationMinutes: 30,
-        rotations: [
-          {
-            type: 'daily',
-            layerPosition: 0,
-            effectiveFrom: '2026-03-01T09:00:00Z',
-            // Nobody after 4 March 09:00: a coverage gap within the week.
-            effectiveUntil: '2026-03-04T09:00:00Z',
-            handoffTime: '09:00',
-            participants: [
-              { userId: owner.userId, position: 0 },
-              { userId: bob.userId, position: 1 },
-            ],
-          },
-        ],
-      },
-    });
-    expect(res.status, res.text).toBe(201);
+    // Nobody after 4 March 09:00: a coverage gap within the week.
+    await schedule(t, owner, [owner.userId, bob.userId], owner.workspaceId, { handoffNotificationMinutes: 30, effectiveUntil: '2026-03-04T09:00:00Z' });
     const first = await sweepOnCallNotices(t.deps, t.clock.now());
     expect(first).toMatchObject({ read: 1, handoffs: 0, gaps: 1 });
     const gapMails = mailTo(t, owner.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'));

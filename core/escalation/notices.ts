@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { peopleById } from '../oncall/people.js';
+import { membersById, peopleById } from '../oncall/people.js';
 import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
 import { isConditionalFailure } from '../store/conditional.js';
@@ -68,7 +68,7 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
     if (lead !== undefined) {
       const window = new Date(now.getTime() + lead * MINUTE_MS);
       const soon = shiftsStartingIn(spec, now, new Date(window.getTime() + 1));
-      const people = await peopleById(deps, soon.map((s) => s.userId));
+      const people = await membersById(deps, schedule.workspaceId, soon.map((s) => s.userId));
       for (const shift of soon) {
         const person = people.get(shift.userId);
         if (!person || !(await claimNotice(deps, `handoff#${schedule.scheduleId}#${shift.userId}#${shift.startAt}`, schedule.workspaceId, 'oncall.handoff', now))) continue;

@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.js';
-import { peopleById } from '../oncall/people.js';
+import { membersById } from '../oncall/people.js';
 import { teamUserIds } from '../oncall/teams.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import type { Target } from './schema.js';
 import { schedulesOf } from './simulate.js';
-import { reachOf } from './timeline.js';
+import { reachOf, unreachedNote } from './timeline.js';
 
 /**
  * Who one step reaches, resolved at the instant it fires (design/alerting.md "Targets"): a channel
@@ -53,7 +53,7 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
   ]);
   const channelById = new Map(channels.data.filter((c) => c.workspaceId === workspaceId).map((c) => [c.channelId, c]));
   const reaches = targets.map((target) => ({ target, reach: reachOf(target, at, schedules, teams) }));
-  const people = await peopleById(deps, reaches.flatMap((r) => r.reach.userIds));
+  const people = await membersById(deps, workspaceId, reaches.flatMap((r) => r.reach.userIds));
   const recipients: Recipient[] = [];
   const unreached: Unreached[] = [];
   const seen = new Set<string>();
@@ -76,7 +76,7 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
       seen.add(`u${userId}`);
       recipients.push({ key: `u${userId}`, channel: userChannel(workspaceId, person.email, iso), target, label: `e-mail to ${person.email}` });
     }
-    if (reached === 0) unreached.push({ target, note: reach.note ?? (target.targetType === 'ALERT_CHANNEL' ? 'the channel is disabled or gone' : 'nobody to tell') });
+    if (reached === 0) unreached.push({ target, note: reach.note ?? unreachedNote(target, reach.userIds.length) });
   }
   return { recipients, unreached };
 }
@@ -87,7 +87,7 @@ export async function recipientsByKey(deps: Deps, workspaceId: number, keys: rea
   const userIds = [...new Set(keys.filter((k) => /^u\d+$/.test(k)).map((k) => Number(k.slice(1))))];
   const [channels, people] = await Promise.all([
     channelIds.length > 0 ? deps.store.entities.alertChannel.get(channelIds.map((channelId) => ({ channelId }))).go() : Promise.resolve({ data: [] }),
-    peopleById(deps, userIds),
+    membersById(deps, workspaceId, userIds),
   ]);
   return [
     ...channels.data

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
-import { peopleById, type Person } from '../oncall/people.js';
+import { membersById, type Person } from '../oncall/people.js';
 import { readSchedule } from '../oncall/schedules.js';
 import { teamUserIds } from '../oncall/teams.js';
 import { scheduleSpec } from '../oncall/views.js';
@@ -9,7 +9,7 @@ import type { EscalationPolicyItem } from '../store/entities/escalationPolicy.js
 import { choosePolicy } from './choose.js';
 import { loadPolicy, stepsOf } from './policies.js';
 import type { Target } from './schema.js';
-import { cycleLengthMinutes, firings, reachOf, type ScheduleData } from './timeline.js';
+import { cycleLengthMinutes, firings, reachOf, unreachedNote, type ScheduleData } from './timeline.js';
 
 /**
  * `GET /escalation-policies/:id/simulate?at=&projectId=`: who this policy would tell, and when,
@@ -79,18 +79,22 @@ export async function simulatePolicy(ctx: Ctx, policyId: number, query: { at?: s
   ]);
   const channelById = new Map(channels.data.map((c) => [c.channelId, { id: c.channelId, name: c.name, type: c.type, enabled: c.enabled }]));
   const resolved = fired.map((f) => ({ f, reaches: f.targets.map((target) => ({ target, reach: reachOf(target, f.at, schedules, teams) })) }));
-  const people = await peopleById(deps, resolved.flatMap((r) => r.reaches.flatMap((x) => x.reach.userIds)));
+  const people = await membersById(deps, policy.workspaceId, resolved.flatMap((r) => r.reaches.flatMap((x) => x.reach.userIds)));
   const simulated: SimulatedStep[] = resolved.map(({ f, reaches }) => ({
     cycle: f.cycle,
     position: f.position,
     minutesAfterOpen: f.delayMinutes,
     at: f.at.toISOString(),
-    targets: reaches.map(({ target, reach }) => ({
-      ...target,
-      alertChannel: reach.channelIds[0] !== undefined ? (channelById.get(reach.channelIds[0]) ?? null) : null,
-      users: reach.userIds.map((id) => people.get(id) ?? { id, email: '', name: null }),
-      note: reach.note,
-    })),
+    targets: reaches.map(({ target, reach }) => {
+      // As the engine will: only people still members of the workspace are told (recipients.ts).
+      const users = reach.userIds.flatMap((id) => people.get(id) ?? []);
+      return {
+        ...target,
+        alertChannel: reach.channelIds[0] !== undefined ? (channelById.get(reach.channelIds[0]) ?? null) : null,
+        users,
+        note: reach.note ?? (users.length === 0 && reach.userIds.length > 0 ? unreachedNote(target, reach.userIds.length) : null),
+      };
+    }),
   }));
   return {
     policyId,

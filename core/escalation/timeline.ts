@@ -57,3 +57,12 @@ export function reachOf(target: Target, at: Date, schedules: ReadonlyMap<number,
   }
 }
 
+/**
+ * Why a target reached nobody when its reach carries no note of its own: `named` is how many
+ * people it named (a team's members, the user on call), none of them a member of the workspace
+ * any more, or none at all.
+ */
+export function unreachedNote(target: Target, named: number): string {
+  if (target.targetType === 'ALERT_CHANNEL') return 'the channel is disabled or gone';
+  return named > 0 ? 'nobody to tell: former members of the workspace are not told' : 'nobody to tell';
+}

@@ -23,3 +23,21 @@ export async function peopleById(deps: Deps, userIds: Iterable<number>): Promise
   const users = (await deps.store.entities.user.get(wanted.map((userId) => ({ userId }))).go()).data;
   return new Map(users.map((u) => [u.userId, { id: u.userId, email: u.email, name: u.name ?? null }]));
 }
+
+/**
+ * The same, but only those still members of `workspaceId`. Removing a member does not rewrite the
+ * workspace's teams and rotations (their turns and history stay as they were), so a former member
+ * can still sit in them: everything that tells a person about a workspace (escalation steps, the
+ * notices that follow an alert, handoff mail, the policy preview) resolves people through this,
+ * and a former member hears nothing more from it. A consistent read, so a removal counts at once.
+ */
+export async function membersById(deps: Deps, workspaceId: number, userIds: Iterable<number>): Promise<Map<number, Person>> {
+  const wanted = [...new Set(userIds)];
+  if (wanted.length === 0) return new Map();
+  const [people, memberships] = await Promise.all([
+    peopleById(deps, wanted),
+    deps.store.entities.membership.get(wanted.map((userId) => ({ workspaceId, userId }))).go({ consistent: true }),
+  ]);
+  const members = new Set(memberships.data.map((m) => m.userId));
+  return new Map([...people].filter(([id]) => members.has(id)));
+}

@@ -9,9 +9,28 @@ export async function channel(t: TestContext, user: TestUser, name = 'Hook', wor
   return res.body.id;
 }
 
-export async function schedule(t: TestContext, user: TestUser, participants: number[], workspaceId = user.workspaceId): Promise<number> {
-  const rotation = { type: 'daily', layerPosition: 0, effectiveFrom: '2026-03-01T09:00:00Z', handoffTime: '09:00', participants: participants.map((userId, position) => ({ userId, position })) };
-  const res = await t.request<{ id: number }>('POST', '/on-call-schedules', { token: user.token, body: { workspaceId, name: 'Primary', rotations: [rotation] } });
+/**
+ * A schedule of one daily rotation (handoffs at 09:00 UTC from 1 March), `participants` taking
+ * turns in that order; `options` names it, sets its handoff notice or ends the rotation.
+ */
+export async function schedule(
+  t: TestContext,
+  user: TestUser,
+  participants: number[],
+  workspaceId = user.workspaceId,
+  options: { name?: string; handoffNotificationMinutes?: number; effectiveUntil?: string } = {},
+): Promise<number> {
+  const { name = 'Primary', handoffNotificationMinutes, effectiveUntil } = options;
+  const rotation = {
+    type: 'daily',
+    layerPosition: 0,
+    effectiveFrom: '2026-03-01T09:00:00Z',
+    ...(effectiveUntil ? { effectiveUntil } : {}),
+    handoffTime: '09:00',
+    participants: participants.map((userId, position) => ({ userId, position })),
+  };
+  const body = { workspaceId, name, timezone: 'UTC', ...(handoffNotificationMinutes !== undefined ? { handoffNotificationMinutes } : {}), rotations: [rotation] };
+  const res = await t.request<{ id: number }>('POST', '/on-call-schedules', { token: user.token, body });
   expect(res.status, res.text).toBe(201);
   return res.body.id;
 }
