@@ -38,6 +38,22 @@ export const jobRulesView = (stored: string | undefined) => {
   };
 };
 
+/**
+ * A check's timing as every surface shows it: `intervalSeconds` null for a job timed by a cron
+ * schedule (the stored interval is then only the schedule's shortest gap, which would read as
+ * "pings every N seconds"), and the job's rules beside it.
+ */
+export const timingView = (check: { intervalSeconds: number; jobRules?: string | undefined }) => {
+  const rules = jobRulesView(check.jobRules);
+  return { intervalSeconds: rules.schedule === null ? check.intervalSeconds : null, ...rules };
+};
+
+/** The same in words, for assistants: `every 300s` or `on the schedule "30 2 * * *" (Europe/Berlin)`. */
+export function timingText(check: { intervalSeconds: number; jobRules?: string | undefined }): string {
+  const { schedule, timezone } = timingView(check);
+  return schedule === null ? `every ${check.intervalSeconds}s` : `on the schedule "${schedule}" (${timezone ?? 'UTC'})`;
+}
+
 /** What a create or update resolves to: the stored rules and the interval (a schedule's shortest gap). */
 export type ResolvedTiming = { jobRules: string | undefined; intervalSeconds: number };
 

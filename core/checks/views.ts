@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Actor } from '../context.js';
 import { roleAtLeast, type Role } from '../auth/roles.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { jobRulesView, readJobRules } from './jobRules.js';
+import { timingView } from './jobRules.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
 import { DEFAULT_BADGE_LABEL, type CheckV1, type DashboardCheck, type JobV1 } from './schema.js';
 
@@ -21,9 +21,6 @@ function outboundView(config: Config, check: CheckItem, role: Role): OutboundCon
   return stored ? toOutboundView(stored, config.homeRegion, roleAtLeast(role, 'MEMBER')) : null;
 }
 
-/** A check timed by a cron schedule shows `intervalSeconds: null` (its stored interval is the schedule's shortest gap). */
-const scheduled = (check: CheckItem): boolean => readJobRules(check.jobRules)?.schedule !== undefined;
-
 /** The role an API key acts with (`auth/authorize.ts`). */
 export const keyRole = (actor: Actor): Role => (actor.kind === 'apiKey' && actor.permission === 'read_only' ? 'VIEWER' : 'MEMBER');
 
@@ -40,8 +37,7 @@ export function toDashboardCheck(config: Config, check: CheckItem, role: Role): 
     dependencyIds: check.dependencyIds ?? [],
     checkMode: check.checkMode,
     checkType: check.checkType,
-    intervalSeconds: scheduled(check) ? null : check.intervalSeconds,
-    ...jobRulesView(check.jobRules),
+    ...timingView(check),
     graceSeconds: check.graceSeconds,
     muteNotifications: check.muteNotifications,
     downSeverity: check.downSeverity,
@@ -93,8 +89,7 @@ export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {
   const reveal = seesPingToken(actor);
   return {
     ...baseV1(check, check.projectId ?? 0, 'HEARTBEAT' as const, null),
-    intervalSeconds: scheduled(check) ? null : check.intervalSeconds,
-    ...jobRulesView(check.jobRules),
+    ...timingView(check),
     token: reveal ? check.token : null,
     pingUrl: reveal ? pingUrlOf(config, check.token) : null,
     lastPingAt: check.lastPingAt ?? null,

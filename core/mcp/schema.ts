@@ -50,6 +50,17 @@ export const CheckSummary = z.object({
 });
 export type CheckSummary = z.infer<typeof CheckSummary>;
 
+/** How a check is timed, as the API shows it (core/checks/jobRules.ts `timingView`), with its grace. */
+export const CheckTiming = {
+  intervalSeconds: z.number().int().nullable().describe('null for a heartbeat job timed by `schedule`'),
+  schedule: z.string().nullable().describe('heartbeat jobs: the cron expression the job runs on'),
+  timezone: z.string().nullable().describe('the time zone `schedule` is read in'),
+  minDurationSeconds: z.number().int().nullable(),
+  maxDurationSeconds: z.number().int().nullable(),
+  minIntervalSeconds: z.number().int().nullable(),
+  graceSeconds: z.number().int(),
+};
+
 export const SignalSummary = z.object({
   type: z.enum(SIGNAL_TYPES),
   source: z.string(),

@@ -205,3 +205,23 @@ describe('output size', () => {
     await client.close();
   }, 120_000);
 });
+
+describe('how a check is timed', () => {
+  it('a cron job reads as its schedule and time zone, not as the shortest gap of its schedule; an interval job as its interval', async () => {
+    const user = await t.signup('tools-timing');
+    const client = await connect(origin, await t.apiKey(user));
+    type Timed = { check: { intervalSeconds: number | null; schedule: string | null; timezone: string | null; graceSeconds: number } };
+    const nightly = await ok<{ check: Check }>(client, 'create_job', { name: 'nightly export', projectId: user.projectId, schedule: '30 2 * * *', timezone: 'Europe/Berlin', graceSeconds: 600 });
+    const got = await ok<Timed>(client, 'get_check', { check: nightly.data.check.id });
+    expect(got.data.check).toMatchObject({ intervalSeconds: null, schedule: '30 2 * * *', timezone: 'Europe/Berlin', graceSeconds: 600 });
+    expect(got.text.split('\n')[1]).toBe('on the schedule "30 2 * * *" (Europe/Berlin), grace 600s');
+    const explained = await ok<Timed>(client, 'explain_check', { check: nightly.data.check.id });
+    expect(explained.data.check).toMatchObject({ intervalSeconds: null, schedule: '30 2 * * *', timezone: 'Europe/Berlin' });
+
+    const hourly = await ok<{ check: Check }>(client, 'create_job', { name: 'queue drain', projectId: user.projectId, intervalSeconds: 900 });
+    const plain = await ok<Timed>(client, 'get_check', { check: hourly.data.check.id });
+    expect(plain.data.check).toMatchObject({ intervalSeconds: 900, schedule: null, timezone: null });
+    expect(plain.text.split('\n')[1]).toBe('every 900s, grace 300s');
+    await client.close();
+  });
+});

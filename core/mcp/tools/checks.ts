@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { listDashboardChecks } from '../../checks/dashboard.js';
+import { timingText, timingView } from '../../checks/jobRules.js';
 import { CheckV1Create, JobCreate } from '../../checks/schema.js';
 import { createHeartbeatJob, createV1Check, pauseV1, resumeV1, type V1Kind } from '../../checks/v1.js';
 import { pingUrlOf, seesPingToken } from '../../checks/views.js';
@@ -7,7 +8,7 @@ import { paginate, type Page } from '../../http/pagination.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
 import type { CheckItem } from '../../store/entities/check.js';
 import { checkDetail, readableCheck } from '../checkDetail.js';
-import { CheckRef, CheckSummary, DependencySummary, HoldSummary, Id, PageArgs, PageInfo, ProbeSummary, SignalSummary } from '../schema.js';
+import { CheckRef, CheckSummary, CheckTiming, DependencySummary, HoldSummary, Id, PageArgs, PageInfo, ProbeSummary, SignalSummary } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
 import { checkLine, checkSummary, listText, pageOf } from '../views.js';
 
@@ -55,8 +56,7 @@ const listChecks = defineTool({
 
 const CheckFull = CheckSummary.extend({
   checkMode: z.enum(['INBOUND', 'OUTBOUND']),
-  intervalSeconds: z.number().int(),
-  graceSeconds: z.number().int(),
+  ...CheckTiming,
   downSeverity: z.string(),
   lateSeverity: z.string(),
   muteNotifications: z.boolean(),
@@ -87,7 +87,7 @@ const getCheck = defineTool({
     const check = {
       ...checkSummary(c),
       checkMode: c.checkMode,
-      intervalSeconds: c.intervalSeconds,
+      ...timingView(c),
       graceSeconds: c.graceSeconds,
       downSeverity: c.downSeverity,
       lateSeverity: c.lateSeverity,
@@ -98,7 +98,7 @@ const getCheck = defineTool({
     };
     const lines = [
       checkLine(check),
-      `every ${c.intervalSeconds}s, grace ${c.graceSeconds}s${c.muteNotifications ? ', notifications muted' : ''}`,
+      `${timingText(c)}, grace ${c.graceSeconds}s${c.muteNotifications ? ', notifications muted' : ''}`,
       ...detail.signals.slice(0, 5).map((s) => `signal ${s.type} (${s.source}) at ${s.receivedAt}`),
       ...(detail.probe?.regions ?? []).map((r) => `${r.region}: ${r.lastRunAt ? `${r.ok ? 'ok' : `failed ${r.failureReason ?? ''}`} at ${r.lastRunAt}` : 'no run yet'}`),
       ...detail.dependencies.map((d) => `dependency ${d.name}: ${d.status}`),

@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
+import { timingView } from '../../checks/jobRules.js';
 import type { Ctx } from '../../context.js';
 import { incidentTimeline, listIncidents } from '../../incidents/incidents.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
 import { checkDetail, readableCheck, type CheckDetail } from '../checkDetail.js';
 import { keyWorkspace } from '../key.js';
-import { CheckRef, CheckSummary, DependencySummary, HoldSummary, IncidentSummary, ProbeSummary, RegionRun, SignalSummary, TimelineEvent } from '../schema.js';
+import { CheckRef, CheckSummary, CheckTiming, DependencySummary, HoldSummary, IncidentSummary, ProbeSummary, RegionRun, SignalSummary, TimelineEvent } from '../schema.js';
 import { statusSince, type Since } from '../since.js';
 import { defineTool, type Tool } from '../tool.js';
 import { CheckOnCall, onCallForProject } from './onCall.js';
@@ -24,7 +25,7 @@ const Explanation = z.object({
   since: z.string().nullable(),
   sinceExact: z.boolean().describe('false: the status began at or before `since` (older history has expired or was not read)'),
   sinceBasis: z.string(),
-  check: CheckSummary.extend({ intervalSeconds: z.number().int(), graceSeconds: z.number().int() }),
+  check: CheckSummary.extend(CheckTiming),
   lateAt: z.string().nullable().describe('heartbeat jobs: when the job turns (or turned) LATE without a ping'),
   downAt: z.string().nullable().describe('heartbeat jobs: when it turns (or turned) DOWN without a ping'),
   recentSignals: z.array(SignalSummary),
@@ -116,7 +117,7 @@ export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> 
     since: since.since,
     sinceExact: since.exact,
     sinceBasis: since.basis,
-    check: { ...checkSummary(c), intervalSeconds: c.intervalSeconds, graceSeconds: c.graceSeconds },
+    check: { ...checkSummary(c), ...timingView(c), graceSeconds: c.graceSeconds },
     ...deadlines,
     recentSignals: detail.signals,
     probe: detail.probe,
