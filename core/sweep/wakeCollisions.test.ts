@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { DUE_SHARDS } from '../checks/timing.js';
+import { signalKey } from '../signals/rawItems.js';
+import { dueWakes } from './wakes.js';
+
+/**
+ * The embedded store (dynalite) keys an index entry by the entry's index key plus the first six
+ * hex digits of an MD5 of the item's table key ("Outliers", then the hash key, then the range key:
+ * `hashPrefix` in dynalite/db/index.js). Two items whose index keys are equal and whose table keys
+ * share those 24 bits get one index entry between them. Jobs on one cron schedule share a wake
+ * instant, so wake entries must not have equal index keys: each one's sort key ends in its signal's
+ * id (`wakeId`). Found by search, deterministically: two signals whose table keys do share those 24 bits.
+ */
+const dynaliteSuffix = (key: { pk: string; sk: string }): string => createHash('md5').update('Outliers').update(key.pk).update(key.sk).digest('hex').slice(0, 6);
+
+function collidingSignals(checkA: number, checkB: number, receivedAt: string): [string, string] {
+  const seen = new Map<string, string>();
+  for (let n = 0; ; n++) {
+    const id = `01JSIGNAL${String(n).padStart(17, '0')}`;
+    seen.set(dynaliteSuffix(signalKey(checkA, receivedAt, id)), id);
+    const other = seen.get(dynaliteSuffix(signalKey(checkB, receivedAt, id)));
+    if (other !== undefined) return [other, id];
+  }
+}
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+
+describe('wake entries of one instant', () => {
+  it('are all found, even for two signals whose table keys the embedded store hashes alike', async () => {
+    const [shard] = DUE_SHARDS;
+    if (shard === undefined) throw new Error('no due shard');
+    const wakeAt = '2026-03-01T13:00:00.000Z';
+    const receivedAt = '2026-03-01T12:00:00.000Z';
+    const [idA, idB] = collidingSignals(1_001, 1_002, receivedAt);
+    expect(dynaliteSuffix(signalKey(1_001, receivedAt, idA))).toBe(dynaliteSuffix(signalKey(1_002, receivedAt, idB)));
+    const signal = (checkId: number, signalId: string) => ({ checkId, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS' as const, source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt, wakeId: signalId });
+    await t.deps.store.entities.signal.put(signal(1_001, idA)).go();
+    await t.deps.store.entities.signal.put(signal(1_002, idB)).go();
+
+    // At the wake instant itself, and a second later: both checks are looked at.
+    for (const now of [wakeAt, '2026-03-01T13:00:01.000Z']) {
+      const due = await dueWakes(t.deps, shard, new Date(now));
+      expect(due.checkIds.sort()).toEqual([1_001, 1_002]);
+    }
+  });
+
+  it('still finds an entry written before, keyed by its instant alone, at that instant', async () => {
+    const [shard] = DUE_SHARDS;
+    if (shard === undefined) throw new Error('no due shard');
+    const wakeAt = '2026-03-02T13:00:00.000Z';
+    const receivedAt = '2026-03-02T12:00:00.000Z';
+    const signalId = '01JOLDFORMAT0000000000000';
+    const item = { checkId: 2_001, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS', source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt };
+    const old = { ...item, ...signalKey(2_001, receivedAt, signalId), gsi2pk: `$vigil#wakeshard_${shard}`, gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`, __edb_e__: 'signal', __edb_v__: '1' };
+    await t.deps.store.hot.send(new PutItemCommand({ TableName: t.deps.store.table, Item: marshall(old) }));
+    expect((await dueWakes(t.deps, shard, new Date(wakeAt))).checkIds).toContain(2_001);
+  });
+});
