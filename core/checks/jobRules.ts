@@ -48,10 +48,9 @@ export const timingView = (check: { intervalSeconds: number; jobRules?: string |
   return { intervalSeconds: rules.schedule === null ? check.intervalSeconds : null, ...rules };
 };
 
-/** The same in words, for assistants: `every 300s` or `on the schedule "30 2 * * *" (Europe/Berlin)`. */
-export function timingText(check: { intervalSeconds: number; jobRules?: string | undefined }): string {
-  const { schedule, timezone } = timingView(check);
-  return schedule === null ? `every ${check.intervalSeconds}s` : `on the schedule "${schedule}" (${timezone ?? 'UTC'})`;
+/** A timing view in words, for assistants: `every 300s` or `on the schedule "30 2 * * *" (Europe/Berlin)`. */
+export function timingText(timing: ReturnType<typeof timingView>): string {
+  return timing.schedule === null ? `every ${timing.intervalSeconds}s` : `on the schedule "${timing.schedule}" (${timing.timezone})`;
 }
 
 /** What a create or update resolves to: the stored rules and the interval (a schedule's shortest gap). */

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { jobRuleView } from '../checks/jobRules.js';
 import { CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
 import { DEPLOYMENT_STATUSES } from '../store/entities/deployment.js';
 import { INCIDENT_STATES } from '../store/entities/incident.js';
@@ -53,11 +54,7 @@ export type CheckSummary = z.infer<typeof CheckSummary>;
 /** How a check is timed, as the API shows it (core/checks/jobRules.ts `timingView`), with its grace. */
 export const CheckTiming = {
   intervalSeconds: z.number().int().nullable().describe('null for a heartbeat job timed by `schedule`'),
-  schedule: z.string().nullable().describe('heartbeat jobs: the cron expression the job runs on'),
-  timezone: z.string().nullable().describe('the time zone `schedule` is read in'),
-  minDurationSeconds: z.number().int().nullable(),
-  maxDurationSeconds: z.number().int().nullable(),
-  minIntervalSeconds: z.number().int().nullable(),
+  ...jobRuleView,
   graceSeconds: z.number().int(),
 };
 

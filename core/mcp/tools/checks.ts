@@ -84,10 +84,11 @@ const getCheck = defineTool({
   async run(ctx, { check: ref }) {
     const detail = await checkDetail(ctx, await readableCheck(ctx, ref), 10);
     const c = detail.check;
+    const timing = timingView(c);
     const check = {
       ...checkSummary(c),
       checkMode: c.checkMode,
-      ...timingView(c),
+      ...timing,
       graceSeconds: c.graceSeconds,
       downSeverity: c.downSeverity,
       lateSeverity: c.lateSeverity,
@@ -98,7 +99,7 @@ const getCheck = defineTool({
     };
     const lines = [
       checkLine(check),
-      `${timingText(c)}, grace ${c.graceSeconds}s${c.muteNotifications ? ', notifications muted' : ''}`,
+      `${timingText(timing)}, grace ${c.graceSeconds}s${c.muteNotifications ? ', notifications muted' : ''}`,
       ...detail.signals.slice(0, 5).map((s) => `signal ${s.type} (${s.source}) at ${s.receivedAt}`),
       ...(detail.probe?.regions ?? []).map((r) => `${r.region}: ${r.lastRunAt ? `${r.ok ? 'ok' : `failed ${r.failureReason ?? ''}`} at ${r.lastRunAt}` : 'no run yet'}`),
       ...detail.dependencies.map((d) => `dependency ${d.name}: ${d.status}`),
