@@ -4,16 +4,20 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { DUE_SHARDS } from '../checks/timing.js';
-import { signalKey } from '../signals/rawItems.js';
+import { checkKey, signalKey } from '../signals/rawItems.js';
+import { sweepHeartbeats } from './heartbeats.js';
 import { dueWakes } from './wakes.js';
 
 /**
- * The embedded store (dynalite) keys an index entry by the entry's index key plus the first six
+ * The embedded store (dynalite) keyed an index entry by the entry's index key plus the first six
  * hex digits of an MD5 of the item's table key ("Outliers", then the hash key, then the range key:
- * `hashPrefix` in dynalite/db/index.js). Two items whose index keys are equal and whose table keys
- * share those 24 bits get one index entry between them. Jobs on one cron schedule share a wake
- * instant, so wake entries must not have equal index keys: each one's sort key ends in its signal's
- * id (`wakeId`). Found by search, deterministically: two signals whose table keys do share those 24 bits.
+ * `hashPrefix` in dynalite/db/index.js). Two items whose index keys were equal and whose table keys
+ * shared those 24 bits got one index entry between them. Jobs on one cron schedule share a wake
+ * instant, and checks that went LATE in one sweep share the instant they go DOWN, so the sweep
+ * missed a job now and then. The store now keeps the whole hash (patches/dynalite+4.0.0.patch,
+ * tested on its own in core/adapters/local/indexKeys.test.ts), and each wake's sort key ends in its
+ * signal's id (`wakeId`) as well. Found by search, deterministically: pairs of items whose table
+ * keys do share those 24 bits.
  */
 const dynaliteSuffix = (key: { pk: string; sk: string }): string => createHash('md5').update('Outliers').update(key.pk).update(key.sk).digest('hex').slice(0, 6);
 
@@ -24,6 +28,18 @@ function collidingSignals(checkA: number, checkB: number, receivedAt: string): [
     seen.set(dynaliteSuffix(signalKey(checkA, receivedAt, id)), id);
     const other = seen.get(dynaliteSuffix(signalKey(checkB, receivedAt, id)));
     if (other !== undefined) return [other, id];
+  }
+}
+
+/** Two check tokens whose table keys share those 24 bits. */
+function collidingTokens(): [string, string] {
+  const seen = new Map<string, string>();
+  for (let n = 0; ; n++) {
+    const token = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const suffix = dynaliteSuffix(checkKey(token));
+    const other = seen.get(suffix);
+    if (other !== undefined) return [other, token];
+    seen.set(suffix, token);
   }
 }
 
@@ -61,5 +77,43 @@ describe('wake entries of one instant', () => {
     const old = { ...item, ...signalKey(2_001, receivedAt, signalId), gsi2pk: `$vigil#wakeshard_${shard}`, gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`, __edb_e__: 'signal', __edb_v__: '1' };
     await t.deps.store.hot.send(new PutItemCommand({ TableName: t.deps.store.table, Item: marshall(old) }));
     expect((await dueWakes(t.deps, shard, new Date(wakeAt))).checkIds).toContain(2_001);
+  });
+});
+
+describe('checks due at one instant', () => {
+  it('all move, even two whose table keys the embedded store hashed alike', async () => {
+    const [shard] = DUE_SHARDS;
+    if (shard === undefined) throw new Error('no due shard');
+    const [tokenA, tokenB] = collidingTokens();
+    expect(dynaliteSuffix(checkKey(tokenA))).toBe(dynaliteSuffix(checkKey(tokenB)));
+    // Both went LATE in one sweep with the same grace: they share the instant they go DOWN.
+    const dueAt = '2026-03-03T13:00:00.000Z';
+    const check = (checkId: number, token: string) => ({
+      token,
+      checkId,
+      workspaceId: 3,
+      projectId: 3,
+      name: `late ${checkId}`,
+      checkMode: 'INBOUND' as const,
+      checkType: 'HEARTBEAT' as const,
+      intervalSeconds: 3600,
+      graceSeconds: 300,
+      muteNotifications: true,
+      downSeverity: 'P1' as const,
+      lateSeverity: 'P3' as const,
+      status: 'LATE' as const,
+      lastPingAt: '2026-03-03T11:55:00.000Z',
+      nextDueAt: '2026-03-03T12:55:00.000Z',
+      dueAt,
+      dueShard: shard,
+      createdAt: '2026-03-03T10:00:00.000Z',
+      updatedAt: '2026-03-03T12:55:00.000Z',
+    });
+    await t.deps.store.entities.check.put(check(3_001, tokenA)).go();
+    await t.deps.store.entities.check.put(check(3_002, tokenB)).go();
+
+    await sweepHeartbeats(t.deps, new Date('2026-03-03T13:00:01.000Z'));
+    const after = await Promise.all([tokenA, tokenB].map(async (token) => (await t.deps.store.entities.check.get({ token }).go()).data?.status));
+    expect(after).toEqual(['DOWN', 'DOWN']);
   });
 });
