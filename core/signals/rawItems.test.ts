@@ -70,7 +70,7 @@ describe('raw ping writes match what ElectroDB writes', () => {
   it('puts the same signal item with its wake entry, and the key the same way', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 40 }), iso, iso, fc.constantFrom('0', '3'), fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), (checkId, receivedAt, wakeAt, wakeShard, signalId) => {
-        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', expiresAt: 1, wakeAt, wakeShard, wakeId: signalId };
+        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', expiresAt: 1, wakeAt, wakeShard };
         const electro = store.entities.signal.put(item).params() as { Item: Record<string, unknown> };
         expect(storedSignal(item)).toEqual(electro.Item);
         expect(electro.Item.gsi2sk).toBeDefined();

@@ -18,10 +18,10 @@ export const checkDueKeys = (dueShard: string, dueAt: string): { gsi2pk: string;
   gsi2pk: `$vigil#dueshard_${dueShard.toLowerCase()}`,
   gsi2sk: `$check_1#dueat_${dueAt.toLowerCase()}`,
 });
-/** A wake entry's index keys (the signal entity's byWake index: the instant, then the signal's id). */
-const wakeKeys = (wakeShard: string, wakeAt: string, wakeId: string) => ({
+/** A wake entry's index keys (the signal entity's byWake index). */
+const wakeKeys = (wakeShard: string, wakeAt: string) => ({
   gsi2pk: `$vigil#wakeshard_${wakeShard.toLowerCase()}`,
-  gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}#wakeid_${wakeId.toLowerCase()}`,
+  gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`,
 });
 
 export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
@@ -137,7 +137,7 @@ export function storedSignal(item: SignalItem): Record<string, unknown> {
   return {
     ...item,
     ...signalKey(item.checkId, item.receivedAt, item.signalId),
-    ...(item.wakeAt !== undefined && item.wakeShard !== undefined && item.wakeId !== undefined ? wakeKeys(item.wakeShard, item.wakeAt, item.wakeId) : {}),
+    ...(item.wakeAt !== undefined && item.wakeShard !== undefined ? wakeKeys(item.wakeShard, item.wakeAt) : {}),
     __edb_e__: 'signal',
     __edb_v__: '1',
   };

@@ -65,7 +65,6 @@ export function signalItem(check: Pick<CheckItem, 'checkId' | 'workspaceId'>, si
   if (signal.wake) {
     item.wakeAt = signal.wake.wakeAt;
     item.wakeShard = signal.wake.wakeShard;
-    item.wakeId = item.signalId;
   }
   return item;
 }

@@ -15,9 +15,8 @@ import { dueWakes } from './wakes.js';
  * shared those 24 bits got one index entry between them. Jobs on one cron schedule share a wake
  * instant, and checks that went LATE in one sweep share the instant they go DOWN, so the sweep
  * missed a job now and then. The store now keeps the whole hash (patches/dynalite+4.0.0.patch,
- * tested on its own in core/adapters/local/indexKeys.test.ts), and each wake's sort key ends in its
- * signal's id (`wakeId`) as well. Found by search, deterministically: pairs of items whose table
- * keys do share those 24 bits.
+ * tested on its own in core/adapters/local/indexKeys.test.ts). Found by search, deterministically:
+ * pairs of items whose table keys do share those 24 bits.
  */
 const dynaliteSuffix = (key: { pk: string; sk: string }): string => createHash('md5').update('Outliers').update(key.pk).update(key.sk).digest('hex').slice(0, 6);
 
@@ -56,7 +55,7 @@ describe('wake entries of one instant', () => {
     const receivedAt = '2026-03-01T12:00:00.000Z';
     const [idA, idB] = collidingSignals(1_001, 1_002, receivedAt);
     expect(dynaliteSuffix(signalKey(1_001, receivedAt, idA))).toBe(dynaliteSuffix(signalKey(1_002, receivedAt, idB)));
-    const signal = (checkId: number, signalId: string) => ({ checkId, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS' as const, source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt, wakeId: signalId });
+    const signal = (checkId: number, signalId: string) => ({ checkId, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS' as const, source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt });
     await t.deps.store.entities.signal.put(signal(1_001, idA)).go();
     await t.deps.store.entities.signal.put(signal(1_002, idB)).go();
 
@@ -67,14 +66,14 @@ describe('wake entries of one instant', () => {
     }
   });
 
-  it('still finds an entry written before, keyed by its instant alone, at that instant', async () => {
+  it('still finds an entry keyed by its instant and then its signal id (as wakes were written for a while), at that instant', async () => {
     const [shard] = DUE_SHARDS;
     if (shard === undefined) throw new Error('no due shard');
     const wakeAt = '2026-03-02T13:00:00.000Z';
     const receivedAt = '2026-03-02T12:00:00.000Z';
     const signalId = '01JOLDFORMAT0000000000000';
     const item = { checkId: 2_001, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS', source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt };
-    const old = { ...item, ...signalKey(2_001, receivedAt, signalId), gsi2pk: `$vigil#wakeshard_${shard}`, gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`, __edb_e__: 'signal', __edb_v__: '1' };
+    const old = { ...item, ...signalKey(2_001, receivedAt, signalId), gsi2pk: `$vigil#wakeshard_${shard}`, gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}#wakeid_${signalId.toLowerCase()}`, wakeId: signalId, __edb_e__: 'signal', __edb_v__: '1' };
     await t.deps.store.hot.send(new PutItemCommand({ TableName: t.deps.store.table, Item: marshall(old) }));
     expect((await dueWakes(t.deps, shard, new Date(wakeAt))).checkIds).toContain(2_001);
   });

@@ -55,9 +55,10 @@ export async function dueWakes(deps: Deps, shard: string, now: Date): Promise<Du
   // A sweep whose clock ran ahead already read this far: nothing here is new (and a key range
   // may not end before it starts).
   if (from !== undefined && from > nowIso) return { checkIds: [], commit: async () => undefined };
-  // Up to and including now: an entry's sort key is its instant followed by its signal's id, so the
-  // bound is the next millisecond (an entry keyed by its instant alone, as written before, at that
-  // very millisecond is read one millisecond early at most, and read again by the next sweep).
+  // Up to and including now. The bound is the next millisecond because wake entries written for a
+  // while ended their sort key in the signal's id after the instant (a work-around for the
+  // embedded store's index key collisions, since fixed in the store: patches/dynalite+4.0.0.patch);
+  // an entry at that very next millisecond is read early by that much, and again by the next sweep.
   const justAfter = new Date(now.getTime() + 1).toISOString();
   const entries = (
     await (from === undefined ? query.lt({ wakeAt: justAfter }) : query.between({ wakeAt: from }, { wakeAt: justAfter })).go({

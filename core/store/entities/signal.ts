@@ -40,17 +40,6 @@ export const createSignalEntity = (config: EntityConfiguration) =>
          */
         wakeShard: { type: 'string' },
         wakeAt: { type: 'string' },
-        /**
-         * The signal's own id again, on a signal with a wake only: after the instant in the wake's
-         * sort key, it makes every entry's index key its own. Jobs on one cron schedule share a wake
-         * instant, and the embedded store (dynalite) told entries with equal index keys apart by
-         * only 24 bits of a hash of the item's key: a thousand such entries lost one about 3% of the
-         * time. The store is patched for every index since (patches/dynalite+4.0.0.patch); an index
-         * key of its own still keeps a wake from depending on how a store breaks ties
-         * (core/sweep/dueCollisions.test.ts). Not `signalId` itself: ElectroDB would then ask every
-         * signal, wake or not, for the whole wake key.
-         */
-        wakeId: { type: 'string' },
       },
       indexes: {
         byCheck: {
@@ -60,7 +49,7 @@ export const createSignalEntity = (config: EntityConfiguration) =>
         byWake: {
           index: 'gsi2',
           pk: { field: 'gsi2pk', composite: ['wakeShard'] },
-          sk: { field: 'gsi2sk', composite: ['wakeAt', 'wakeId'] },
+          sk: { field: 'gsi2sk', composite: ['wakeAt'] },
         },
       },
     },
