@@ -95,7 +95,7 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
         createdAt: now.toISOString(),
       })
       .go();
-    await mailConfirmation(deps, snapshot, email, token);
+    await mailConfirmation(deps, snapshot, { subscriberId, email, sentAt: now.toISOString() }, token);
     return;
   }
   // Subscribed already, or pending: the same answer; a stale pending link is sent once more.
@@ -114,16 +114,37 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
     if (isConditionalFailure(err)) return; // another request re-sent it just now
     throw err;
   }
-  await mailConfirmation(deps, snapshot, email, token);
+  await mailConfirmation(deps, snapshot, { subscriberId: existing.subscriberId, email, sentAt: now.toISOString() }, token);
 }
 
-async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, email: string, token: string): Promise<void> {
+/** A link whose mail failed counts as sent long ago: the client's retry sends one, not "pending" for a day. */
+const NEVER_SENT = new Date(0).toISOString();
+
+/**
+ * Mails the link, and if the mail fails gives the send back before the error answers the request:
+ * the subscriber's `confirmationSentAt` (which holds back a second mail for a day) is set long ago,
+ * on the condition that it is still this send's, so the client's retry mails a link instead of
+ * answering 202 with nothing sent.
+ */
+async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscriberId: number; email: string; sentAt: string }, token: string): Promise<void> {
   const name = oneLine(snapshot.page.name);
-  await deps.mailer.send({
-    to: email,
-    subject: `Confirm your subscription to ${name}`,
-    text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
-  });
+  try {
+    await deps.mailer.send({
+      to: to.email,
+      subject: `Confirm your subscription to ${name}`,
+      text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
+    });
+  } catch (err) {
+    await deps.store.entities.statusSubscriber
+      .patch({ subscriberId: to.subscriberId })
+      .set({ confirmationSentAt: NEVER_SENT })
+      .where((attr, op) => op.eq(attr.confirmationSentAt, to.sentAt))
+      .go()
+      .catch((cause: unknown) => {
+        if (!isConditionalFailure(cause)) console.error('could not give back a failed confirmation mail', cause);
+      });
+    throw err;
+  }
 }
 
 export const readSubscriber = async (deps: Deps, subscriberId: number): Promise<StatusSubscriberItem | null> =>

@@ -80,6 +80,27 @@ describe('status page subscribers', () => {
     expect(expectStatus(await t.request<unknown[]>('GET', `/status-pages/${page.id}/subscribers`, { token: owner.token }), 200)).toEqual([]);
   });
 
+  it('a confirmation mail that fails is sent on the retry, not held back for a day as pending', async () => {
+    const page = await createPage(t, owner, { name: 'Mail outage' });
+    const address = `retry-${page.id}@example.com`;
+    const mailer = t.deps.mailer;
+    const send = mailer.send.bind(mailer);
+    // The first send fails (an SES outage, say); the request fails with it and nothing was mailed.
+    mailer.send = async () => {
+      mailer.send = send;
+      throw new Error('mail service unavailable');
+    };
+    expect((await subscribe(page.slug, { channel: 'EMAIL', email: address })).status).toBe(500);
+    expect(mailTo(t, address)).toHaveLength(0);
+
+    // The client's retry mails the link, whose confirmation works; a third request mails nothing more.
+    expectStatus(await subscribe(page.slug, { channel: 'EMAIL', email: address }), 202);
+    expect(mailTo(t, address)).toHaveLength(1);
+    expectStatus(await subscribe(page.slug, { channel: 'EMAIL', email: address }), 202);
+    expect(mailTo(t, address)).toHaveLength(1);
+    expect(expectStatus(await t.request('GET', linkIn(mailTo(t, address)[0]?.text ?? '', '/subscriptions/confirm')), 200)).toEqual({ status: 'ACTIVE' });
+  });
+
   it('componentIds filter what each subscriber hears; webhooks are signed with their own secret', async () => {
     const page = await createPage(t, owner);
     const one = await checkComponent(t, owner, page.id, { name: 'One' });
