@@ -46,3 +46,25 @@ describe('on-call notices', () => {
     expect(report.read).toBe(0);
   });
 });
+
+describe('a notice whose mail fails', () => {
+  it('is sent by the next sweep, still once', async () => {
+    const carol = await t.signup('carol');
+    // Nobody after 3 March 09:00: a coverage gap, mailed to Carol (the workspace's owner).
+    await schedule(t, carol, [carol.userId], carol.workspaceId, { effectiveUntil: '2026-03-03T09:00:00Z' });
+    const gapMails = () => mailTo(t, carol.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'));
+    const mailer = t.deps.mailer;
+    const send = mailer.send.bind(mailer);
+    mailer.send = async () => {
+      mailer.send = send;
+      throw new Error('mail service unavailable');
+    };
+    expect(await sweepOnCallNotices(t.deps, t.clock.now())).toMatchObject({ read: 1, gaps: 0 });
+    expect(gapMails()).toEqual([]);
+
+    await sweepEvery(1, 1);
+    expect(gapMails()).toHaveLength(1);
+    await sweepEvery(1, 3);
+    expect(gapMails()).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { MailMessage } from '../ports/index.js';
 import { membersById, peopleById } from '../oncall/people.js';
 import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
@@ -14,6 +15,8 @@ import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js
  * schedule is due when created, edited or overridden, and then at its next handoff notice, at
  * most an hour later. Each notice is sent at most once: an alertSent marker under its key is
  * claimed before the mail goes (a crash between the two loses that notice rather than doubling it).
+ * A mail that fails before any of the notice's mails went out gives the claim back, and the
+ * schedule stays due, so the next sweep sends it.
  */
 export type NoticeSweepReport = { read: number; handoffs: number; gaps: number };
 
@@ -59,6 +62,29 @@ async function claimNotice(deps: Deps, key: string, workspaceId: number, event: 
   }
 }
 
+/**
+ * Sends a claimed notice's mails. If the first fails, nothing went out under the claim: it is given
+ * back (on the condition that it is still this sweep's) before the error leaves the schedule due.
+ * A later one failing keeps the claim, so the recipients already mailed are not mailed twice.
+ */
+async function mailClaimed(deps: Deps, key: string, now: Date, mails: readonly MailMessage[]): Promise<void> {
+  for (const [i, mail] of mails.entries()) {
+    try {
+      await deps.mailer.send(mail);
+    } catch (err) {
+      if (i === 0)
+        await deps.store.entities.alertSent
+          .delete({ deliveryKey: key })
+          .where((attr, op) => op.eq(attr.sentAt, now.toISOString()))
+          .go()
+          .catch((cause: unknown) => {
+            if (!isConditionalFailure(cause)) console.error(`on-call notices: could not give back ${key}`, cause);
+          });
+      throw err;
+    }
+  }
+}
+
 async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): Promise<{ handoffs: number; gaps: number }> {
   const sent = { handoffs: 0, gaps: 0 };
   const lead = schedule.handoffNotificationMinutes;
@@ -71,12 +97,15 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
       const people = await membersById(deps, schedule.workspaceId, soon.map((s) => s.userId));
       for (const shift of soon) {
         const person = people.get(shift.userId);
-        if (!person || !(await claimNotice(deps, `handoff#${schedule.scheduleId}#${shift.userId}#${shift.startAt}`, schedule.workspaceId, 'oncall.handoff', now))) continue;
-        await deps.mailer.send({
-          to: person.email,
-          subject: `[On call] Your shift on "${oneLine(schedule.name)}" starts at ${shift.startAt}`,
-          text: `You are on call for the schedule "${oneLine(schedule.name)}" from ${shift.startAt} to ${shift.endAt} (UTC).`,
-        });
+        const key = `handoff#${schedule.scheduleId}#${shift.userId}#${shift.startAt}`;
+        if (!person || !(await claimNotice(deps, key, schedule.workspaceId, 'oncall.handoff', now))) continue;
+        await mailClaimed(deps, key, now, [
+          {
+            to: person.email,
+            subject: `[On call] Your shift on "${oneLine(schedule.name)}" starts at ${shift.startAt}`,
+            text: `You are on call for the schedule "${oneLine(schedule.name)}" from ${shift.startAt} to ${shift.endAt} (UTC).`,
+          },
+        ]);
         sent.handoffs++;
       }
       // The next look: when the next shift's notice falls due, if that is within the hour.
@@ -88,14 +117,18 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
       const admins = (await deps.store.entities.membership.query.byWorkspace({ workspaceId: schedule.workspaceId }).go({ pages: 'all' })).data.filter((m) => m.role === 'ADMIN' || m.role === 'OWNER');
       const people = await peopleById(deps, admins.map((m) => m.userId));
       for (const gap of gaps) {
-        if (!(await claimNotice(deps, `gap#${schedule.scheduleId}#${gap.startAt}`, schedule.workspaceId, 'oncall.coverage_gap', now))) continue;
-        for (const person of people.values()) {
-          await deps.mailer.send({
+        const key = `gap#${schedule.scheduleId}#${gap.startAt}`;
+        if (!(await claimNotice(deps, key, schedule.workspaceId, 'oncall.coverage_gap', now))) continue;
+        await mailClaimed(
+          deps,
+          key,
+          now,
+          [...people.values()].map((person) => ({
             to: person.email,
             subject: `[On call] Nobody is on call for "${oneLine(schedule.name)}" from ${gap.startAt}`,
             text: `The on-call schedule "${oneLine(schedule.name)}" has nobody on call from ${gap.startAt} to ${gap.endAt} (UTC). Add an override or a rotation to cover it.`,
-          });
-        }
+          })),
+        );
         sent.gaps++;
       }
     }
