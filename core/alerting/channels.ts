@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
 import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
 import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { refuseIfTargeted } from '../store/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
@@ -80,7 +81,19 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
       updatedAt: iso,
     })
     .go();
-  if (confirmation) await mailConfirmation(deps, created.data.email ?? '', created.data.name, confirmation.token);
+  if (confirmation) {
+    // A channel whose link never went out is taken back, so the admin's retry makes one channel, not two.
+    await mailConfirmation(deps, created.data.email ?? '', created.data.name, confirmation.token).catch(async (err: unknown) => {
+      await deps.store.entities.alertChannel
+        .delete({ channelId })
+        .where((attr, op) => op.eq(attr.confirmTokenHash, confirmation.confirmTokenHash))
+        .go()
+        .catch((cause: unknown) => {
+          if (!isConditionalFailure(cause)) console.error(`could not take back alert channel ${channelId}`, cause);
+        });
+      throw err;
+    });
+  }
   return { ...toAlertChannel(created.data, 'ADMIN'), ...(secret ? { secret } : {}) };
 }
 
@@ -133,8 +146,11 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
     destination = parsed.data;
     checkDestination(ctx.deps, channel.type, destination);
   }
-  // A new address confirms again before it receives anything.
-  const confirmation = channel.type === 'EMAIL' && destination.email !== undefined && destination.email !== channel.email ? newConfirmation(channelId) : undefined;
+  // A new address confirms again before it receives anything. An address still unconfirmed gets a
+  // fresh link whenever a PATCH names it, the same one included: how to ask for the mail again,
+  // and how a PATCH whose mail failed is retried.
+  const confirmation =
+    channel.type === 'EMAIL' && destination.email !== undefined && (destination.email !== channel.email || awaitingConfirmation(channel)) ? newConfirmation(channelId) : undefined;
   const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
     ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
     updatedAt: ctx.deps.clock.now().toISOString(),

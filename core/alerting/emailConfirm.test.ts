@@ -47,4 +47,40 @@ describe('e-mail channel confirmation', () => {
     expect(mailTo('second@example.com')).toHaveLength(1);
     expect((await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token })).body.failureReason).toBe('EMAIL_UNCONFIRMED');
   });
+
+  it('a link whose mail failed: the create is taken back, and a PATCH naming an unconfirmed address mails a fresh link', async () => {
+    const mailer = t.deps.mailer;
+    const send = mailer.send.bind(mailer);
+    const failOnce = () => {
+      mailer.send = async () => {
+        mailer.send = send;
+        throw new Error('mail service unavailable');
+      };
+    };
+    const address = 'retry@example.com';
+    const named = async () => (await t.request<{ name: string }[]>('GET', '/alert-channels', { token: owner.token })).body.filter((c) => c.name === 'retry');
+
+    // The create's mail fails: the request fails with it and leaves no channel behind; the retry makes one.
+    failOnce();
+    expect((await t.request('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } })).status).toBe(500);
+    expect(await named()).toEqual([]);
+    const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } });
+    expect(created.status).toBe(201);
+    expect(await named()).toHaveLength(1);
+    expect(mailTo(address)).toHaveLength(1);
+
+    // A PATCH naming the same, still unconfirmed address mails a fresh link (its mail failing once, then on the retry); the old link is void.
+    const first = confirmLink(address);
+    failOnce();
+    expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(500);
+    expect(mailTo(address)).toHaveLength(1);
+    expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(2);
+    expectError(await t.request('GET', first), 404);
+    expect((await t.request('GET', confirmLink(address))).status).toBe(200);
+
+    // Confirmed, the same address named again mails nothing.
+    expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(2);
+  });
 });
