@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
 import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
 import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { undoIfFails } from '../store/conditional.js';
 import { refuseIfTargeted } from '../store/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
@@ -83,16 +83,15 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
     .go();
   if (confirmation) {
     // A channel whose link never went out is taken back, so the admin's retry makes one channel, not two.
-    await mailConfirmation(deps, created.data.email ?? '', created.data.name, confirmation.token).catch(async (err: unknown) => {
-      await deps.store.entities.alertChannel
-        .delete({ channelId })
-        .where((attr, op) => op.eq(attr.confirmTokenHash, confirmation.confirmTokenHash))
-        .go()
-        .catch((cause: unknown) => {
-          if (!isConditionalFailure(cause)) console.error(`could not take back alert channel ${channelId}`, cause);
-        });
-      throw err;
-    });
+    await undoIfFails(
+      () => mailConfirmation(deps, created.data.email ?? '', created.data.name, confirmation.token),
+      () =>
+        deps.store.entities.alertChannel
+          .delete({ channelId })
+          .where((attr, op) => op.eq(attr.confirmTokenHash, confirmation.confirmTokenHash))
+          .go(),
+      `alert channel ${channelId}`,
+    );
   }
   return { ...toAlertChannel(created.data, 'ADMIN'), ...(secret ? { secret } : {}) };
 }

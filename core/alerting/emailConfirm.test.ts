@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
+import { failNextMail } from '../../test/support/alerting.js';
 
 type Channel = { id: number; emailConfirmed: boolean };
 type Result = { ok: boolean; failureReason: string | null };
@@ -49,19 +50,11 @@ describe('e-mail channel confirmation', () => {
   });
 
   it('a link whose mail failed: the create is taken back, and a PATCH naming an unconfirmed address mails a fresh link', async () => {
-    const mailer = t.deps.mailer;
-    const send = mailer.send.bind(mailer);
-    const failOnce = () => {
-      mailer.send = async () => {
-        mailer.send = send;
-        throw new Error('mail service unavailable');
-      };
-    };
     const address = 'retry@example.com';
     const named = async () => (await t.request<{ name: string }[]>('GET', '/alert-channels', { token: owner.token })).body.filter((c) => c.name === 'retry');
 
     // The create's mail fails: the request fails with it and leaves no channel behind; the retry makes one.
-    failOnce();
+    failNextMail(t);
     expect((await t.request('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } })).status).toBe(500);
     expect(await named()).toEqual([]);
     const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } });
@@ -71,7 +64,7 @@ describe('e-mail channel confirmation', () => {
 
     // A PATCH naming the same, still unconfirmed address mails a fresh link (its mail failing once, then on the retry); the old link is void.
     const first = confirmLink(address);
-    failOnce();
+    failNextMail(t);
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(500);
     expect(mailTo(address)).toHaveLength(1);
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);

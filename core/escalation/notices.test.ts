@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
-import { mailTo, type User } from '../../test/support/alerting.js';
+import { failNextMail, mailTo, type User } from '../../test/support/alerting.js';
 import { schedule } from '../../test/support/escalation.js';
 import { sweepOnCallNotices } from './notices.js';
 
@@ -53,12 +53,7 @@ describe('a notice whose mail fails', () => {
     // Nobody after 3 March 09:00: a coverage gap, mailed to Carol (the workspace's owner).
     await schedule(t, carol, [carol.userId], carol.workspaceId, { effectiveUntil: '2026-03-03T09:00:00Z' });
     const gapMails = () => mailTo(t, carol.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'));
-    const mailer = t.deps.mailer;
-    const send = mailer.send.bind(mailer);
-    mailer.send = async () => {
-      mailer.send = send;
-      throw new Error('mail service unavailable');
-    };
+    failNextMail(t);
     expect(await sweepOnCallNotices(t.deps, t.clock.now())).toMatchObject({ read: 1, gaps: 0 });
     expect(gapMails()).toEqual([]);
 

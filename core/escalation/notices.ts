@@ -3,7 +3,7 @@ import type { MailMessage } from '../ports/index.js';
 import { membersById, peopleById } from '../oncall/people.js';
 import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, undoIfFails } from '../store/conditional.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js';
 
@@ -69,19 +69,13 @@ async function claimNotice(deps: Deps, key: string, workspaceId: number, event: 
  */
 async function mailClaimed(deps: Deps, key: string, now: Date, mails: readonly MailMessage[]): Promise<void> {
   for (const [i, mail] of mails.entries()) {
-    try {
-      await deps.mailer.send(mail);
-    } catch (err) {
-      if (i === 0)
-        await deps.store.entities.alertSent
-          .delete({ deliveryKey: key })
-          .where((attr, op) => op.eq(attr.sentAt, now.toISOString()))
-          .go()
-          .catch((cause: unknown) => {
-            if (!isConditionalFailure(cause)) console.error(`on-call notices: could not give back ${key}`, cause);
-          });
-      throw err;
-    }
+    const send = () => deps.mailer.send(mail);
+    const unclaim = () =>
+      deps.store.entities.alertSent
+        .delete({ deliveryKey: key })
+        .where((attr, op) => op.eq(attr.sentAt, now.toISOString()))
+        .go();
+    await (i === 0 ? undoIfFails(send, unclaim, `the on-call notice ${key}`) : send());
   }
 }
 

@@ -10,6 +10,23 @@ export function isConditionalFailure(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Runs `work`, a side effect (a mail) after the write that records it as done; if the work throws,
+ * gives that write back with `undo` and rethrows, so the caller's retry does the work instead of
+ * finding it done. `undo` is conditional on the write still being this one's: when the condition no
+ * longer holds, someone else has moved on and there is nothing to give back.
+ */
+export async function undoIfFails<T>(work: () => Promise<T>, undo: () => Promise<unknown>, what: string): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await undo().catch((cause: unknown) => {
+      if (!isConditionalFailure(cause)) console.error(`could not give back ${what}`, cause);
+    });
+    throw err;
+  }
+}
+
 /** Thrown from inside `retryOnConflict`'s work to say "what I read is stale: read again". */
 export class StaleRead extends Error {
   constructor(reason = 'stale read') {

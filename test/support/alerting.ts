@@ -75,6 +75,16 @@ export async function emailChannel(t: TestContext, user: User): Promise<{ id: nu
 
 export const mailTo = (t: TestContext, email: string) => t.deps.mailer.outbox.filter((mail) => mail.to === email);
 
+/** The mailer's next send fails (a mail service outage, say); the ones after it send as before. */
+export function failNextMail(t: TestContext): void {
+  const mailer = t.deps.mailer;
+  const send = mailer.send.bind(mailer);
+  mailer.send = async () => {
+    mailer.send = send;
+    throw new Error('mail service unavailable');
+  };
+}
+
 /** Declares an incident through the Integration API and delivers everything that follows from it. */
 export async function declare(t: TestContext, key: string, body: Record<string, unknown> = {}): Promise<{ id: number }> {
   const res = await t.request<{ id: number }>('POST', '/v1/incidents', { token: key, body: { title: 'Checkout is failing', severity: 'P2', ...body } });

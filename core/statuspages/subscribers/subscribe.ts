@@ -3,7 +3,7 @@ import { randomToken, sha256Hex } from '../../auth/secrets.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { decideTarget, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
-import { isConditionalFailure } from '../../store/conditional.js';
+import { isConditionalFailure, undoIfFails } from '../../store/conditional.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
 import { acquireLock, lockOwner, releaseLock } from '../../store/locks.js';
 import type { PageSnapshot } from '../store/snapshotShape.js';
@@ -128,23 +128,21 @@ const NEVER_SENT = new Date(0).toISOString();
  */
 async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscriberId: number; email: string; sentAt: string }, token: string): Promise<void> {
   const name = oneLine(snapshot.page.name);
-  try {
-    await deps.mailer.send({
-      to: to.email,
-      subject: `Confirm your subscription to ${name}`,
-      text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
-    });
-  } catch (err) {
-    await deps.store.entities.statusSubscriber
-      .patch({ subscriberId: to.subscriberId })
-      .set({ confirmationSentAt: NEVER_SENT })
-      .where((attr, op) => op.eq(attr.confirmationSentAt, to.sentAt))
-      .go()
-      .catch((cause: unknown) => {
-        if (!isConditionalFailure(cause)) console.error('could not give back a failed confirmation mail', cause);
-      });
-    throw err;
-  }
+  await undoIfFails(
+    () =>
+      deps.mailer.send({
+        to: to.email,
+        subject: `Confirm your subscription to ${name}`,
+        text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
+      }),
+    () =>
+      deps.store.entities.statusSubscriber
+        .patch({ subscriberId: to.subscriberId })
+        .set({ confirmationSentAt: NEVER_SENT })
+        .where((attr, op) => op.eq(attr.confirmationSentAt, to.sentAt))
+        .go(),
+    `the confirmation mail of subscriber ${to.subscriberId}`,
+  );
 }
 
 export const readSubscriber = async (deps: Deps, subscriberId: number): Promise<StatusSubscriberItem | null> =>

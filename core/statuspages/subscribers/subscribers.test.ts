@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
-import { mailTo, startReceiver, type Receiver } from '../../../test/support/alerting.js';
+import { failNextMail, mailTo, startReceiver, type Receiver } from '../../../test/support/alerting.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { addToWorkspace } from '../../../test/support/identity.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
@@ -83,13 +83,8 @@ describe('status page subscribers', () => {
   it('a confirmation mail that fails is sent on the retry, not held back for a day as pending', async () => {
     const page = await createPage(t, owner, { name: 'Mail outage' });
     const address = `retry-${page.id}@example.com`;
-    const mailer = t.deps.mailer;
-    const send = mailer.send.bind(mailer);
-    // The first send fails (an SES outage, say); the request fails with it and nothing was mailed.
-    mailer.send = async () => {
-      mailer.send = send;
-      throw new Error('mail service unavailable');
-    };
+    // The first send fails; the request fails with it and nothing was mailed.
+    failNextMail(t);
     expect((await subscribe(page.slug, { channel: 'EMAIL', email: address })).status).toBe(500);
     expect(mailTo(t, address)).toHaveLength(0);
 
