@@ -12,6 +12,13 @@ export type Deps = {
   scheduler: Scheduler;
   broadcaster: Broadcaster;
   mailer: Mailer;
+  /**
+   * Set by a runtime whose store is its own (`npm start` on its own data directory; the store
+   * process holds an exclusive lock on it): when this process started using it. A claim taken
+   * before then belongs to a process that is gone, however long its lease still runs. Absent
+   * where other processes share the store (AWS, an external endpoint).
+   */
+  storeOwnedSince?: Date;
   /** CNAME lookups for status-page custom domains; the system resolver when absent. Tests inject one. */
   cnameResolver?: (hostname: string) => Promise<string[]>;
 };

@@ -46,7 +46,9 @@ export type LocalServer = {
 export async function startLocalServer(config: Config, options: { log?: boolean; queueEndpoint?: string } = {}): Promise<LocalServer> {
   const { endpoint, store, queueStore } = await startStores(config, options.queueEndpoint);
   const queueEndpoint = options.queueEndpoint ?? queueStore?.endpoint;
-  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true, ...(queueEndpoint === undefined ? {} : { queueEndpoint }) });
+  // An embedded store is this process's alone, so the alert deliveries a killed run had claimed are
+  // orphans: their messages (reclaimed below) go out now, not after the claims' lease.
+  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true, ownsStore: store !== undefined, ...(queueEndpoint === undefined ? {} : { queueEndpoint }) });
   // Messages a run before the lanes had a store of their own left in the main one.
   if (queueEndpoint !== undefined && queueEndpoint !== endpoint) await moveQueueLanes(deps.store, deps.queue.store);
   await moveCheckListsToRefs(deps);

@@ -35,6 +35,8 @@ export async function createLocalDeps(options: {
    * ping request queued in that one process; in its own it is answered at once, on disk all the same.
    */
   queueEndpoint?: string;
+  /** The store is this process's alone from now on (`Deps.storeOwnedSince`). */
+  ownsStore?: boolean;
 }): Promise<LocalDeps> {
   const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
@@ -49,6 +51,7 @@ export async function createLocalDeps(options: {
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),
+    ...(options.ownsStore ? { storeOwnedSince: clock.now() } : {}),
   };
   deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
   deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));

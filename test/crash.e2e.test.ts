@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLAIM_LEASE_MS } from '../core/alerting/deliveryClaim.js';
 import { RETRY_BACKOFF } from '../core/ports/retry.js';
 
 /**
- * `kill -9` of the real `npm start` process in the middle of a ping flood and of a flip, a restart
- * on the same data directory, a sweep: every ping answered 200 is stored, every owed incident and
- * every owed alert exists exactly once (design/reliability.md, issue 12).
+ * `kill -9` of the real `npm start` process in the middle of a ping flood, of a flip and of an
+ * alert's delivery, a restart on the same data directory, a sweep: every ping answered 200 is
+ * stored, every owed incident and every owed alert exists exactly once (design/reliability.md,
+ * issue 12).
  */
 const CLIENTS = 8;
 const JOBS_PER_CLIENT = 8;
@@ -26,11 +28,12 @@ const SAME_JOB_GAP_MS = 1_100;
 const BOOT_TIMEOUT_MS = 40_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 /**
- * The owed alerts may take one retry: a delivery that fails once (for example a send that times
- * out while the whole suite loads both cores) comes back after half to all of the backoff's base
- * (core/ports/retry.ts).
+ * The owed alerts may take one retry (a delivery that fails once comes back after at most the
+ * backoff's base, 30 s: core/ports/retry.ts), but must not wait out a delivery claim's lease (60 s:
+ * core/alerting/deliveryClaim.ts): the claim the killed process left mid-send is an orphan at once.
+ * Before it was, that wait made this test time out now and then (and its alerts took 70 s).
  */
-const ALERTS_SETTLE_TIMEOUT_MS = SETTLE_TIMEOUT_MS + RETRY_BACKOFF.baseSeconds * 1000;
+const ALERTS_SETTLE_TIMEOUT_MS = (RETRY_BACKOFF.baseSeconds * 1000 + CLAIM_LEASE_MS) / 2;
 const POLL_MS = 1_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-crash-'));
@@ -41,6 +44,13 @@ const started: ChildProcess[] = [];
  * counts what really arrived, across both processes.
  */
 const received: { id: string; type: string }[] = [];
+/**
+ * Until the kill, the receiver holds every incident delivery unanswered, so the process dies while
+ * an alert is being sent: its delivery claim is left behind, and the restarted process must send
+ * that alert again at once rather than wait out the claim's lease.
+ */
+let holding = true;
+const held: ServerResponse[] = [];
 const receiver = createServer((req, res) => {
   let body = '';
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -53,10 +63,12 @@ const receiver = createServer((req, res) => {
       }
     })();
     received.push({ id: String(req.headers['webhook-id']), type });
-    res.writeHead(204).end();
+    if (holding && type.startsWith('incident.')) held.push(res);
+    else res.writeHead(204).end();
   });
 });
 afterAll(() => {
+  for (const res of held) res.destroy();
   receiver.close();
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
@@ -201,13 +213,15 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
       if (killed) return;
       answered.push(ping);
       if (ping.kind === 'fail' && afterFlip < 0) afterFlip = 0;
-      else if (afterFlip >= 0 && ++afterFlip >= KILL_AFTER_FLIP) {
+      else if (afterFlip >= 0 && ++afterFlip >= KILL_AFTER_FLIP && held.length > 0) {
         killed = true;
         first.child.kill('SIGKILL');
+        holding = false;
       }
     });
     await Promise.all(clients);
     expect(killed, 'the flood ended before the kill').toBe(true);
+    expect(held.length, 'an alert in flight at the kill').toBeGreaterThan(0);
     expect(answered.filter((ping) => ping.kind === 'fail').length).toBeGreaterThan(0);
     expect(first.storePids).toHaveLength(2);
     await until(async () => first.child.signalCode === 'SIGKILL' && first.storePids.every(processGone), SETTLE_TIMEOUT_MS, 'the killed stores to exit');

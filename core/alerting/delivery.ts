@@ -53,7 +53,7 @@ export async function deliverOnce(
   if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
   // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
   if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
-  const release = await claimDelivery(deps.store, delivery.key, now);
+  const release = await claimDelivery(deps, delivery.key, now);
   if (!release) return outcome('IN_FLIGHT', 'another worker is delivering it now');
   try {
     // The claim may have been freed by a worker that has just finished this very delivery.

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { Store } from '../store/service.js';
+import type { Deps } from '../deps.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 
 const SCOPE = 'alert-delivery';
@@ -20,10 +20,15 @@ const leaseEnd = (owner: string): number => Number(owner.slice(owner.lastIndexOf
  * handled at the same moment cannot both send. Returns the release function, or undefined when
  * another worker holds a live claim. A lock item written with attribute_not_exists, taken over
  * once its lease has passed, deleted on release (the ALERT_SENT event is the lasting record).
+ * Under a runtime that owns its store (`deps.storeOwnedSince`), a claim taken before it started is
+ * an orphan at once: its process was killed mid-send, and waiting out the lease would hold the
+ * alert back for up to a minute after the restart.
  */
-export async function claimDelivery(store: Store, key: string, now: Date): Promise<(() => Promise<void>) | undefined> {
+export async function claimDelivery(deps: Pick<Deps, 'store' | 'storeOwnedSince'>, key: string, now: Date): Promise<(() => Promise<void>) | undefined> {
+  const { store, storeOwnedSince } = deps;
   const owner = ownerFor(now);
-  const isLive = async (holder: string): Promise<boolean> => {
+  const isLive = async (holder: string, lockedAt: string): Promise<boolean> => {
+    if (storeOwnedSince !== undefined && Date.parse(lockedAt) < storeOwnedSince.getTime()) return false;
     const end = leaseEnd(holder);
     return Number.isFinite(end) && end > now.getTime();
   };

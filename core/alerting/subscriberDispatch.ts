@@ -73,7 +73,7 @@ async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage
   const sent = async () => (await marker.get({ deliveryKey: key }).go({ consistent: true })).data !== null;
   if (await sent()) return { status: 'ALREADY_SENT' };
   const now = deps.clock.now();
-  const release = await claimDelivery(deps.store, key, now);
+  const release = await claimDelivery(deps, key, now);
   if (!release) return { status: 'FAILED', message: 'another worker is delivering it now', retryAfterSeconds: null };
   try {
     if (await sent()) return { status: 'ALREADY_SENT' };
