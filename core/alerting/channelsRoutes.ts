@@ -15,6 +15,9 @@ const json = jsonResponse;
 const body = jsonBody;
 const security = sessionSecurity;
 const tags = ['alert-channels'];
+/** An EMAIL channel's link is mailed in the request; the mail service failing is said so, not hidden in a 500. */
+const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
+const MAIL_UNAVAILABLE_PATCH = 'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
 
 /** `GET /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */
 function confirmRoutes() {
@@ -57,7 +60,7 @@ function sessionChannelRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(AlertChannelCreate) }, responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once') } }),
+    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(AlertChannelCreate) }, responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once'), 503: { description: MAIL_UNAVAILABLE_CREATE } } }),
     async (c) => {
       const ctx = requestCtx(c);
       const input = c.req.valid('json');
@@ -70,7 +73,7 @@ function sessionChannelRoutes() {
     async (c) => c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated') } }),
+    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated'), 503: { description: MAIL_UNAVAILABLE_PATCH } } }),
     async (c) => c.json(await updateAlertChannel(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(

@@ -55,7 +55,9 @@ describe('e-mail channel confirmation', () => {
 
     // The create's mail fails: the request fails with it and leaves no channel behind; the retry makes one.
     failNextMail(t);
-    expect((await t.request('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } })).status).toBe(500);
+    const refused = await t.request('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } });
+    expect(expectError(refused, 503, 'MAIL_UNAVAILABLE').message).toMatch(/send the same request again/);
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(await named()).toEqual([]);
     const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'retry', type: 'EMAIL', config: { email: address } } });
     expect(created.status).toBe(201);
@@ -65,7 +67,7 @@ describe('e-mail channel confirmation', () => {
     // A PATCH naming the same, still unconfirmed address mails a fresh link (its mail failing once, then on the retry); the old link is void.
     const first = confirmLink(address);
     failNextMail(t);
-    expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(500);
+    expectError(await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } }), 503, 'MAIL_UNAVAILABLE');
     expect(mailTo(address)).toHaveLength(1);
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
     expect(mailTo(address)).toHaveLength(2);

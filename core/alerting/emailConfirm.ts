@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { randomToken, sha256Hex } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
-import { notFound } from '../http/errors.js';
+import { mailUnavailable, notFound } from '../http/errors.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 
 /**
@@ -20,11 +20,15 @@ export function newConfirmation(channelId: number): { token: string; confirmToke
 
 export async function mailConfirmation(deps: Deps, email: string, channelName: string, token: string): Promise<void> {
   const link = `${deps.config.publicUrl}/api/alert-channels/confirm/${token}`;
-  await deps.mailer.send({
-    to: email,
-    subject: 'Confirm Vigil alerts to this address',
-    text: `Someone set up the Vigil alert channel "${channelName}" to mail this address. To receive its alerts, open:\n${link}\n\nIgnore this mail and nothing will be sent to you.`,
-  });
+  await deps.mailer
+    .send({
+      to: email,
+      subject: 'Confirm Vigil alerts to this address',
+      text: `Someone set up the Vigil alert channel "${channelName}" to mail this address. To receive its alerts, open:\n${link}\n\nIgnore this mail and nothing will be sent to you.`,
+    })
+    .catch((err: unknown) => {
+      throw mailUnavailable(err);
+    });
 }
 
 /** Follows a confirmation link: 404 for anything but the channel's current token. */

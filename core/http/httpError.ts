@@ -34,6 +34,7 @@ export const ErrorCodes = {
   CHECK_TYPE_NOT_SUPPORTED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  MAIL_UNAVAILABLE: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -50,6 +51,7 @@ const statusNames: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** One field-level validation failure (the spec's `details[]`). */
@@ -79,6 +81,12 @@ export const unauthorized = (message = 'Missing or invalid credential'): HttpErr
   new HttpError('UNAUTHORIZED', message);
 export const badRequest = (message: string, details?: ErrorDetail[]): HttpError =>
   new HttpError('VALIDATION_ERROR', message, details);
+/**
+ * The mail service refused a mail a request had to send (a confirmation link). Neither the caller's
+ * fault nor a bug: the verb left things so that the same request, sent again, mails the link.
+ */
+export const mailUnavailable = (cause: unknown): HttpError =>
+  new HttpError('MAIL_UNAVAILABLE', 'The confirmation e-mail could not be sent; send the same request again in a minute', undefined, { 'Retry-After': '60' }, { cause });
 export const conflict = (message: string, code: ErrorCode = 'CONFLICT'): HttpError => new HttpError(code, message);
 
 export function errorBody(status: number, message: string, code?: string, details?: ErrorDetail[]): ErrorBody {
@@ -91,6 +99,8 @@ export function errorBody(status: number, message: string, code?: string, detail
 /** The single error handler: the spec's body for every failure, never a stack trace. */
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof HttpError) {
+    // A 5xx of our own is an outage the operator must see, not a mistake of the caller's.
+    if (err.status >= 500) console.error(`answered ${err.status} ${err.code}`, err.cause ?? err.message);
     for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
     return c.json(errorBody(err.status, err.message, err.code, err.details), err.status);
   }

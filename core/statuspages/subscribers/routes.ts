@@ -24,7 +24,9 @@ export function publicSubscriberRoutes() {
       path: '/{slug}/subscribe',
       tags,
       request: { params: SlugParam, body: jsonBody(SubscribeBody) },
-      responses: { 201: jsonResponse(WebhookAnswer, 'A webhook subscriber, its signing secret and unsubscribe URL'), 202: jsonResponse(PendingAnswer, 'A confirmation mail is on its way') },
+      responses: { 201: jsonResponse(WebhookAnswer, 'A webhook subscriber, its signing secret and unsubscribe URL'), 202: jsonResponse(PendingAnswer, 'A confirmation mail is on its way'),
+        503: { description: 'The confirmation mail could not be sent (code MAIL_UNAVAILABLE); the same request, sent again after Retry-After, mails it' },
+      },
     }),
     async (c) => {
       const { deps } = c.var;

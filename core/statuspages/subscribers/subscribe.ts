@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomToken, sha256Hex } from '../../auth/secrets.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, mailUnavailable, notFound } from '../../http/errors.js';
 import { decideTarget, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
 import { isConditionalFailure, undoIfFails } from '../../store/conditional.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
@@ -130,11 +130,15 @@ async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscr
   const name = oneLine(snapshot.page.name);
   await undoIfFails(
     () =>
-      deps.mailer.send({
-        to: to.email,
-        subject: `Confirm your subscription to ${name}`,
-        text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
-      }),
+      deps.mailer
+        .send({
+          to: to.email,
+          subject: `Confirm your subscription to ${name}`,
+          text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
+        })
+        .catch((err: unknown) => {
+          throw mailUnavailable(err);
+        }),
     () =>
       deps.store.entities.statusSubscriber
         .patch({ subscriberId: to.subscriberId })

@@ -85,7 +85,9 @@ describe('status page subscribers', () => {
     const address = `retry-${page.id}@example.com`;
     // The first send fails; the request fails with it and nothing was mailed.
     failNextMail(t);
-    expect((await subscribe(page.slug, { channel: 'EMAIL', email: address })).status).toBe(500);
+    const refused = await subscribe(page.slug, { channel: 'EMAIL', email: address });
+    expectError(refused, 503, 'MAIL_UNAVAILABLE');
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(mailTo(t, address)).toHaveLength(0);
 
     // The client's retry mails the link, whose confirmation works; a third request mails nothing more.
