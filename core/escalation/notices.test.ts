@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { failNextMail, mailTo, type User } from '../../test/support/alerting.js';
 import { schedule } from '../../test/support/escalation.js';
+import { claimDelivery } from '../alerting/deliveryClaim.js';
 import { sweepOnCallNotices } from './notices.js';
 
 /** Handoff and coverage-gap notices, by the sweep, once each; the clock starts at 2026-03-01T12:00Z. */
@@ -60,6 +61,41 @@ describe('a notice whose mail fails', () => {
     await sweepEvery(1, 1);
     expect(gapMails()).toHaveLength(1);
     await sweepEvery(1, 3);
+    expect(gapMails()).toHaveLength(1);
+  });
+});
+
+describe('a sweep that died while sending a notice', () => {
+  // Its claim is left behind with no marker: the notice is owed, not sent.
+  const diedSending = async (name: string) => {
+    const dave = await t.signup(name);
+    // Nobody from three days on: a coverage gap within the week.
+    const gapAt = new Date(t.clock.now().getTime() + 3 * 24 * 3_600_000).toISOString();
+    const scheduleId = await schedule(t, dave, [dave.userId], dave.workspaceId, { effectiveUntil: gapAt });
+    const gapMails = () => mailTo(t, dave.email).filter((m) => m.subject.startsWith('[On call] Nobody is on call'));
+    expect(await claimDelivery(t.deps, `gap#${scheduleId}#${gapAt}`, t.clock.now())).toBeDefined();
+    return gapMails;
+  };
+
+  it('leaves it to a later sweep, which mails it once the claim lapses, and once', async () => {
+    const gapMails = await diedSending('dave');
+    expect(await sweepOnCallNotices(t.deps, t.clock.now())).toMatchObject({ read: 1, gaps: 0 });
+    expect(gapMails()).toEqual([]);
+    // The schedule is looked at again when the claim lapses (60 s), not an hour later.
+    await sweepEvery(1, 1);
+    expect(gapMails()).toHaveLength(1);
+    await sweepEvery(1, 3);
+    await sweepEvery(60, 2);
+    expect(gapMails()).toHaveLength(1);
+  });
+
+  it('under a runtime that owns its store, is mailed by the first sweep after the restart', async () => {
+    const gapMails = await diedSending('erin');
+    t.clock.advanceSeconds(5);
+    const restarted = { ...t.deps, storeOwnedSince: t.clock.now() };
+    expect(await sweepOnCallNotices(restarted, t.clock.now())).toMatchObject({ gaps: 1 });
+    expect(gapMails()).toHaveLength(1);
+    await sweepEvery(60, 2);
     expect(gapMails()).toHaveLength(1);
   });
 });

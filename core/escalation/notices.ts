@@ -3,7 +3,8 @@ import type { MailMessage } from '../ports/index.js';
 import { membersById, peopleById } from '../oncall/people.js';
 import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
-import { isConditionalFailure, undoIfFails } from '../store/conditional.js';
+import { CLAIM_LEASE_MS, claimDelivery } from '../alerting/deliveryClaim.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js';
 
@@ -13,10 +14,11 @@ import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js
  * - coverage gaps: the schedule's workspace admins are mailed once per gap starting within 7 days.
  * It reads only the schedules due for a look (the escalation-due index under its own shard): a
  * schedule is due when created, edited or overridden, and then at its next handoff notice, at
- * most an hour later. Each notice is sent at most once: an alertSent marker under its key is
- * claimed before the mail goes (a crash between the two loses that notice rather than doubling it).
- * A mail that fails before any of the notice's mails went out gives the claim back, and the
- * schedule stays due, so the next sweep sends it.
+ * most an hour later. Each notice is sent as alerts are (alerting/delivery.ts): under a delivery
+ * claim, then recorded by an alertSent marker under its key, so a sweep that dies before the mail
+ * leaves the notice to the next one (once the claim is an orphan), never loses it; only a death
+ * between the mail and the marker sends it twice. A notice whose first mail fails is not recorded,
+ * and the schedule stays due, so the next sweep sends it.
  */
 export type NoticeSweepReport = { read: number; handoffs: number; gaps: number };
 
@@ -49,33 +51,49 @@ export async function sweepOnCallNotices(deps: Deps, now: Date): Promise<NoticeS
   return report;
 }
 
-/** Claims one notice by key; false when it was claimed before (sent, or lost to a crash: never twice). */
-async function claimNotice(deps: Deps, key: string, workspaceId: number, event: string, now: Date): Promise<boolean> {
+type Notice = { key: string; workspaceId: number; event: 'oncall.handoff' | 'oncall.coverage_gap' };
+
+/**
+ * What became of a notice: mailed now, recorded as mailed before, or held by another sweep's claim
+ * (one mailing it right now, or one that died doing so: its schedule is looked at again when the
+ * claim lapses, so a notice due within the hour is not left to an hourly look that comes too late).
+ */
+type NoticeOutcome = 'sent' | 'recorded' | 'held';
+
+/**
+ * Sends a notice's mails unless its marker says it was sent. The claim keeps two sweeps from
+ * mailing at once; the marker, written once the first mail went (also when a later one fails, so
+ * the recipients already mailed are not mailed again), is what says "sent" from then on.
+ */
+async function sendNotice(deps: Deps, notice: Notice, now: Date, mails: readonly MailMessage[]): Promise<NoticeOutcome> {
+  const release = await claimDelivery(deps, notice.key, now);
+  if (!release) return 'held';
   try {
-    await deps.store.entities.alertSent
-      .create({ deliveryKey: key, workspaceId, channelId: 0, event, sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS })
-      .go();
-    return true;
-  } catch (err) {
-    if (isConditionalFailure(err)) return false;
-    throw err;
+    if ((await deps.store.entities.alertSent.get({ deliveryKey: notice.key }).go({ consistent: true })).data) return 'recorded';
+    let mailed = 0;
+    try {
+      for (const mail of mails) {
+        await deps.mailer.send(mail);
+        mailed++;
+      }
+    } catch (err) {
+      if (mailed > 0) await markSent(deps, notice, now);
+      throw err;
+    }
+    await markSent(deps, notice, now);
+    return 'sent';
+  } finally {
+    await release();
   }
 }
 
-/**
- * Sends a claimed notice's mails. If the first fails, nothing went out under the claim: it is given
- * back (on the condition that it is still this sweep's) before the error leaves the schedule due.
- * A later one failing keeps the claim, so the recipients already mailed are not mailed twice.
- */
-async function mailClaimed(deps: Deps, key: string, now: Date, mails: readonly MailMessage[]): Promise<void> {
-  for (const [i, mail] of mails.entries()) {
-    const send = () => deps.mailer.send(mail);
-    const unclaim = () =>
-      deps.store.entities.alertSent
-        .delete({ deliveryKey: key })
-        .where((attr, op) => op.eq(attr.sentAt, now.toISOString()))
-        .go();
-    await (i === 0 ? undoIfFails(send, unclaim, `the on-call notice ${key}`) : send());
+async function markSent(deps: Deps, notice: Notice, now: Date): Promise<void> {
+  try {
+    await deps.store.entities.alertSent
+      .create({ deliveryKey: notice.key, workspaceId: notice.workspaceId, channelId: 0, event: notice.event, sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS })
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
   }
 }
 
@@ -83,6 +101,11 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
   const sent = { handoffs: 0, gaps: 0 };
   const lead = schedule.handoffNotificationMinutes;
   let next = new Date(now.getTime() + HOUR_MS);
+  let held = false;
+  const count = (outcome: NoticeOutcome, kind: keyof typeof sent) => {
+    if (outcome === 'sent') sent[kind]++;
+    held ||= outcome === 'held';
+  };
   if (schedule.enabled) {
     const spec = await scheduleSpec(deps, schedule, new Date(now.getTime() - 24 * HOUR_MS), new Date(now.getTime() + GAP_HORIZON_MS + 24 * HOUR_MS));
     if (lead !== undefined) {
@@ -91,16 +114,14 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
       const people = await membersById(deps, schedule.workspaceId, soon.map((s) => s.userId));
       for (const shift of soon) {
         const person = people.get(shift.userId);
-        const key = `handoff#${schedule.scheduleId}#${shift.userId}#${shift.startAt}`;
-        if (!person || !(await claimNotice(deps, key, schedule.workspaceId, 'oncall.handoff', now))) continue;
-        await mailClaimed(deps, key, now, [
-          {
-            to: person.email,
-            subject: `[On call] Your shift on "${oneLine(schedule.name)}" starts at ${shift.startAt}`,
-            text: `You are on call for the schedule "${oneLine(schedule.name)}" from ${shift.startAt} to ${shift.endAt} (UTC).`,
-          },
-        ]);
-        sent.handoffs++;
+        if (!person) continue;
+        const notice: Notice = { key: `handoff#${schedule.scheduleId}#${shift.userId}#${shift.startAt}`, workspaceId: schedule.workspaceId, event: 'oncall.handoff' };
+        const mail = {
+          to: person.email,
+          subject: `[On call] Your shift on "${oneLine(schedule.name)}" starts at ${shift.startAt}`,
+          text: `You are on call for the schedule "${oneLine(schedule.name)}" from ${shift.startAt} to ${shift.endAt} (UTC).`,
+        };
+        count(await sendNotice(deps, notice, now, [mail]), 'handoffs');
       }
       // The next look: when the next shift's notice falls due, if that is within the hour.
       const later = shiftsStartingIn(spec, new Date(window.getTime() + 1), new Date(now.getTime() + HOUR_MS + lead * MINUTE_MS))[0];
@@ -111,22 +132,17 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
       const admins = (await deps.store.entities.membership.query.byWorkspace({ workspaceId: schedule.workspaceId }).go({ pages: 'all' })).data.filter((m) => m.role === 'ADMIN' || m.role === 'OWNER');
       const people = await peopleById(deps, admins.map((m) => m.userId));
       for (const gap of gaps) {
-        const key = `gap#${schedule.scheduleId}#${gap.startAt}`;
-        if (!(await claimNotice(deps, key, schedule.workspaceId, 'oncall.coverage_gap', now))) continue;
-        await mailClaimed(
-          deps,
-          key,
-          now,
-          [...people.values()].map((person) => ({
-            to: person.email,
-            subject: `[On call] Nobody is on call for "${oneLine(schedule.name)}" from ${gap.startAt}`,
-            text: `The on-call schedule "${oneLine(schedule.name)}" has nobody on call from ${gap.startAt} to ${gap.endAt} (UTC). Add an override or a rotation to cover it.`,
-          })),
-        );
-        sent.gaps++;
+        const notice: Notice = { key: `gap#${schedule.scheduleId}#${gap.startAt}`, workspaceId: schedule.workspaceId, event: 'oncall.coverage_gap' };
+        const mails = [...people.values()].map((person) => ({
+          to: person.email,
+          subject: `[On call] Nobody is on call for "${oneLine(schedule.name)}" from ${gap.startAt}`,
+          text: `The on-call schedule "${oneLine(schedule.name)}" has nobody on call from ${gap.startAt} to ${gap.endAt} (UTC). Add an override or a rotation to cover it.`,
+        }));
+        count(await sendNotice(deps, notice, now, mails), 'gaps');
       }
     }
   }
+  if (held) next = new Date(Math.min(next.getTime(), now.getTime() + CLAIM_LEASE_MS));
   await nextLook(deps, schedule, schedule.enabled ? next : null);
   return sent;
 }
