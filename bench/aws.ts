@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { Pool } from 'undici';
 import { createApp } from '../core/app.js';
 import { loadConfig } from '../core/config.js';
+import { localFetch } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { percentile } from './load.js';
 import { machineBusyMs, mainThreadWaitMs } from './proc.js';
@@ -263,7 +264,8 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
   const deps = await createLocalDeps({ config: loadConfig({ VIGIL_TABLE_NAME: 'bench_relay' }), endpoint, queueEndpoint, autoDrain: true });
   const relay = meterRelayLag(deps);
   const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  // Served as `npm start` serves it (core/localServer.ts: new requests admitted a few per loop turn).
+  const server = serve({ fetch: localFetch(app.fetch), hostname: '127.0.0.1', port: 0 });
   if (!server.listening) await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Kept open from the warm-up through the measured window (the queue drain and the load

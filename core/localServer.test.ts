@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { startLocalServer } from './localServer.js';
+import { admittingPerTurn, startLocalServer } from './localServer.js';
 import { startEmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps } from './runtime.js';
 
@@ -104,5 +104,55 @@ describe('the embedded runtime (npm start)', () => {
   it('refuses a bad configuration value with one line naming it', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^invalid configuration: PORT: /);
     expect(() => loadConfig({ VIGIL_DEFAULT_PLAN: 'GOLD' })).toThrow(/VIGIL_DEFAULT_PLAN/);
+  });
+});
+
+describe('admitting new requests a few per loop turn', () => {
+  const numbered = (i: number) => new Request(`http://vigil.test/${i}`);
+  const numberOf = (request: Request) => Number(new URL(request.url).pathname.slice(1));
+
+  it('starts at most perTurn per turn, in arrival order, and lets other work of the loop run between batches', async () => {
+    const started: number[] = [];
+    const seenByOtherWork: number[] = [];
+    const admitted = admittingPerTurn((request: Request) => {
+      started.push(numberOf(request));
+      return new Response(String(numberOf(request)));
+    }, 4);
+    const answers = Array.from({ length: 10 }, (_, i) => admitted(numbered(i), {}));
+    expect(started).toEqual([]);
+    // Work queued for the loop meanwhile (as an answer from the store would be) runs after the first
+    // batch, not after all ten; and again after the second.
+    setImmediate(() => {
+      seenByOtherWork.push(started.length);
+      setImmediate(() => seenByOtherWork.push(started.length));
+    });
+    const bodies = await Promise.all(answers.map(async (answer) => (await answer).text()));
+    expect(seenByOtherWork).toEqual([4, 8]);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(bodies).toEqual(started.map(String));
+  });
+
+  it('answers a long queue completely and in order', async () => {
+    const started: number[] = [];
+    const admitted = admittingPerTurn(async (request: Request) => {
+      started.push(numberOf(request));
+      return new Response(null, { status: 204 });
+    }, 8);
+    const answers = await Promise.all(Array.from({ length: 3_000 }, (_, i) => admitted(numbered(i), {})));
+    expect(answers.every((answer) => answer.status === 204)).toBe(true);
+    expect(started).toEqual(Array.from({ length: 3_000 }, (_, i) => i));
+  });
+
+  it('fails only the request whose handler throws or rejects', async () => {
+    const admitted = admittingPerTurn((request: Request) => {
+      if (numberOf(request) === 1) throw new Error('thrown');
+      if (numberOf(request) === 2) return Promise.reject(new Error('rejected'));
+      return new Response('ok');
+    }, 2);
+    const [zero, one, two, three] = [0, 1, 2, 3].map((i) => admitted(numbered(i), {}));
+    await expect(one).rejects.toThrow('thrown');
+    await expect(two).rejects.toThrow('rejected');
+    expect(await (await zero)?.text()).toBe('ok');
+    expect(await (await three)?.text()).toBe('ok');
   });
 });
