@@ -18,13 +18,20 @@ export class OutputTail {
   }
 
   /**
-   * The tail as text. A cut inside a multi-byte character would leave a stray continuation byte
-   * (a replacement character at the start of the body), so the cut moves forward past it.
+   * The tail as bytes, at most `limit` (less `reserve`) of them: what is sent, so the body never
+   * outgrows the server's limit however the output decodes (binary output decoded as UTF-8 turns
+   * each stray byte into a 3-byte replacement character). A cut inside a multi-byte character
+   * would leave a stray continuation byte at the start, so the cut moves forward past it.
    */
-  text(): string {
+  bytes(reserve = 0): Buffer {
     const all = Buffer.concat(this.chunks);
-    let start = Math.max(0, all.byteLength - this.limit);
+    let start = Math.max(0, all.byteLength - Math.max(0, this.limit - reserve));
     while (start < all.byteLength && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
-    return all.subarray(start).toString('utf8');
+    return all.subarray(start);
+  }
+
+  /** The same tail decoded (for reading it, never for sending it). */
+  text(): string {
+    return this.bytes().toString('utf8');
   }
 }

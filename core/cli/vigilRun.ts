@@ -14,7 +14,10 @@ export const PING_BACKOFF_MS = [250, 750] as const;
 export const FORWARDED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 type ForwardedSignal = (typeof FORWARDED_SIGNALS)[number];
 
-const USAGE = 'usage: vigil-run [--url <ping-url>] -- <command> [args...]   (or set VIGIL_PING_URL)';
+const USAGE = 'usage: vigil-run [--url <ping-url>] [--report-dependencies] -- <command> [args...]   (VIGIL_PING_URL, when set, wins over --url)';
+
+/** The environment variable that names the ping URL; never passed on to the command. */
+export const PING_URL_VARIABLE = 'VIGIL_PING_URL';
 
 /** How the command ended, in the terms the caller's shell would see. */
 export type Outcome = { code: number | null; signal: NodeJS.Signals | null };
@@ -32,28 +35,38 @@ export type RunIo = {
   randomUUID: () => string;
 };
 
-type Parsed = { url: URL; command: string; args: string[] } | { usage: string; help?: true };
+type Parsed = { url: URL; command: string; args: string[]; reportDependencies: boolean; notice?: string } | { usage: string; help?: true };
 
 /** `util.parseArgs` (Node's own, maintained with Node); everything after `--` is the command. */
 export function parseCommandLine(argv: string[], env: Record<string, string | undefined>): Parsed {
   // `npx vigil-run -- --url X -- cmd` (npm's own advice for passing flags) may hand the first `--`
   // on. Only our own options right after it mark it as npm's: `-- sh -c x -- y` is a command.
-  if (argv[0] === '--' && /^(--url(=.*)?|--help|-h)$/.test(argv[1] ?? '')) argv = argv.slice(1);
-  let values: { url?: string | undefined; help?: boolean | undefined };
+  if (argv[0] === '--' && /^(--url(=.*)?|--help|-h|--report-dependencies)$/.test(argv[1] ?? '')) argv = argv.slice(1);
+  let values: { url?: string | undefined; help?: boolean | undefined; 'report-dependencies'?: boolean | undefined };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options: { url: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: { url: { type: 'string' }, help: { type: 'boolean', short: 'h' }, 'report-dependencies': { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    }));
   } catch (error) {
     return { usage: `vigil-run: ${error instanceof Error ? error.message : String(error)}\n${USAGE}` };
   }
   if (values.help) return { usage: USAGE, help: true };
   const [command, ...args] = positionals;
   if (command === undefined) return { usage: `vigil-run: no command given\n${USAGE}` };
-  const raw = values.url ?? env.VIGIL_PING_URL;
-  if (!raw) return { usage: `vigil-run: no ping URL (--url or VIGIL_PING_URL)\n${USAGE}` };
+  // The environment wins: a URL in argv is visible to every user of the machine (`ps`), the
+  // environment is not, so a crontab that sets the variable is the one that meant it.
+  const fromEnv = env[PING_URL_VARIABLE] || undefined;
+  const raw = fromEnv ?? values.url;
+  if (!raw) return { usage: `vigil-run: no ping URL (--url or ${PING_URL_VARIABLE})\n${USAGE}` };
   // The URL itself stays out of the message: it carries the check's token, and cron mails stderr around.
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) return { usage: `vigil-run: the ping URL is not an http(s) URL\n${USAGE}` };
-  return { url: new URL(raw), command, args };
+  const parsed: Parsed = { url: new URL(raw), command, args, reportDependencies: values['report-dependencies'] === true };
+  if (fromEnv !== undefined && values.url !== undefined && values.url !== fromEnv) parsed.notice = `both ${PING_URL_VARIABLE} and --url are set; pinging the one in ${PING_URL_VARIABLE}`;
+  return parsed;
 }
 
 /** `<ping>/<suffix>?rid=<runId>`, keeping whatever query the ping URL already had. */
@@ -73,13 +86,15 @@ const retryable = (status: number): boolean => status === 408 || status === 429 
  * stderr, because the job matters more than its report. Returns the final HTTP status, undefined
  * when no answer came.
  */
-export async function deliver(io: RunIo, url: URL, body: string, options: { warn?: (message: string) => void } = {}): Promise<number | undefined> {
+export async function deliver(io: RunIo, url: URL, body: string | Uint8Array, options: { warn?: (message: string) => void } = {}): Promise<number | undefined> {
   const warn = options.warn ?? ((message: string) => io.stderr.write(`vigil-run: ${message}\n`));
   let problem = '';
+  // The bytes as they are (a copy the fetch types accept): decoding them could only grow them.
+  const payload = typeof body === 'string' ? body : new Uint8Array(body);
   for (let attempt = 0; attempt < PING_ATTEMPTS; attempt++) {
     if (attempt > 0) await io.sleep(PING_BACKOFF_MS[Math.min(attempt, PING_BACKOFF_MS.length) - 1] ?? 0);
     try {
-      const response = await io.fetch(url, { method: 'POST', body, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+      const response = await io.fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
       await response.body?.cancel().catch(() => undefined);
       if (response.ok) return response.status;
       problem = `HTTP ${response.status}`;
@@ -95,8 +110,12 @@ export async function deliver(io: RunIo, url: URL, body: string, options: { warn
   return undefined;
 }
 
-/** Ping URLs carry the check's secret token; a warning in a cron mail shows only where it went. */
-const redact = (url: URL): string => `${url.origin}${url.pathname.replace(/\/ping\/[^/]+/, '/ping/…')}`;
+/**
+ * Ping URLs carry a secret: the check's token (`/ping/<token>`) or, in the deprecated key-in-URL
+ * form, a ping key (`/p/<pingKey>/<slug>`). A warning in a cron mail shows only where it went;
+ * the query is left out too.
+ */
+export const redact = (url: URL): string => `${url.origin}${url.pathname.replace(/\/ping\/[^/]+/, '/ping/…').replace(/\/p\/[^/]+/, '/p/…')}`;
 
 /** One warning per run: a Vigil that is down for the start ping is most likely down for the end one too. */
 function warnOnce(io: RunIo): (message: string) => void {
@@ -123,6 +142,7 @@ export async function vigilRun(argv: string[], io: RunIo): Promise<Outcome> {
     (parsed.help ? io.stdout : io.stderr).write(`${parsed.usage}\n`);
     return { code: parsed.help ? 0 : 2, signal: null };
   }
+  if (parsed.notice) io.stderr.write(`vigil-run: ${parsed.notice}\n`);
   const runId = io.randomUUID();
   const warn = warnOnce(io);
   const started = deliver(io, pingUrl(parsed.url, 'start', runId), '', { warn });
@@ -130,15 +150,60 @@ export async function vigilRun(argv: string[], io: RunIo): Promise<Outcome> {
   const outcome = await runCommand(io, parsed.command, parsed.args, tail);
   await started;
   const code = exitCodeOf(outcome.code, outcome.signal);
-  const body = tail.text();
+  const body = endBody(tail, parsed.reportDependencies);
   // `/<code>` (0-255) is the exit-code path: Vigil records the code with the signal, 0 as a success.
   await deliver(io, pingUrl(parsed.url, code === 0 ? '' : String(code), runId), body, { warn });
   return outcome;
 }
 
+/** Vigil reads a JSON body holding `dependencies` as a dependency report (spec "Signals"). */
+function readsAsReport(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && 'dependencies' in value;
+  } catch {
+    return false;
+  }
+}
+
+const NOT_A_REPORT = '[vigil-run] output follows; it is read as a dependency report only with --report-dependencies\n';
+
+/**
+ * The end ping's body, at most TAIL_BYTES bytes. Without `--report-dependencies` it is the output
+ * tail, and output that happens to read as a report (a job printing JSON with a `dependencies`
+ * key) goes behind a first line that keeps it text. With it, the last output line that is a
+ * report is sent as the report, with as much of the output tail as fits beside it (`output`).
+ */
+export function endBody(tail: OutputTail, reportDependencies: boolean): Buffer {
+  const text = tail.text();
+  if (!reportDependencies) {
+    if (!readsAsReport(text)) return tail.bytes();
+    const notice = Buffer.from(NOT_A_REPORT);
+    return Buffer.concat([notice, tail.bytes(notice.byteLength)]);
+  }
+  if (readsAsReport(text)) return tail.bytes();
+  const line = text
+    .split('\n')
+    .map((candidate) => candidate.trim())
+    .findLast(readsAsReport);
+  if (line === undefined) return tail.bytes();
+  const { dependencies } = JSON.parse(line) as { dependencies: unknown };
+  for (let output = text; ; ) {
+    const body = Buffer.from(JSON.stringify({ dependencies, output }));
+    if (body.byteLength <= TAIL_BYTES) return body;
+    // A report too large even alone is sent as the plain tail (Vigil takes at most 20 dependencies anyway).
+    if (output === '') return tail.bytes();
+    output = output.slice(Math.max(1, body.byteLength - TAIL_BYTES));
+  }
+}
+
 function runCommand(io: RunIo, command: string, args: string[], tail: OutputTail): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = io.spawn(command, args, { stdio: ['inherit', 'pipe', 'pipe'] });
+    // The ping URL is the check's secret: the command has no use for it, and whatever it runs
+    // (and logs its environment) should not learn it.
+    const env = { ...io.env };
+    delete env[PING_URL_VARIABLE];
+    const child = io.spawn(command, args, { stdio: ['inherit', 'pipe', 'pipe'], env });
     const unsubscribe = FORWARDED_SIGNALS.map((signal) => io.onSignal(signal, () => child.kill(signal)));
     // Backpressure passes through: a slow reader of our output slows the command, as it would unwrapped.
     const pipe = (from: NodeJS.ReadableStream | null, to: NodeJS.WritableStream) =>

@@ -6,6 +6,8 @@ import { listIncidentEvents } from '../incidents/repository.js';
 import { startLoopbackServer } from '../../test/support/outbound.js';
 import { runRound } from '../../test/support/probes.js';
 import { sweepHeartbeats } from '../sweep/index.js';
+import { sweepMissedRuns } from '../sweep/missedRuns.js';
+import { randomUUID } from 'node:crypto';
 import { checkOf, createJob, signalsOf, type Job } from '../../test/support/signals.js';
 import { atEveryCrashPoint } from '../../test/support/outbox.js';
 
@@ -136,6 +138,35 @@ describe('a crash after any write of a state change, then a sweep: the effect ha
       },
     });
     expect(points).toBeGreaterThanOrEqual(8);
+  });
+
+  it('a missed run: the sweep fails the job once, one incident opens and each channel is mailed once', async () => {
+    const points = await atEveryCrashPoint(t, {
+      setup: async () => {
+        // Hourly, so only the run (not the heartbeat) can be missed here.
+        const job = await createJob(t, user, key, { intervalSeconds: 3600, graceSeconds: 60 });
+        const name = (await t.request<{ name: string }>('GET', `/v1/jobs/${job.id}`, { token: key })).body.name;
+        await ping(job);
+        await t.deps.queue.drain();
+        t.clock.advanceSeconds(2);
+        await ping(job, `/start?rid=${randomUUID()}`);
+        t.clock.advanceSeconds(61);
+        return { ...job, name };
+      },
+      act: async () => {
+        await sweepMissedRuns(t.deps, t.clock.now());
+        await t.deps.queue.drain();
+      },
+      verify: async (job, after) => {
+        expect((await checkOf(t, job.token)).status).toBe('DOWN');
+        // As with a missed heartbeat, the FAIL signal is a record: never doubled, lost to a crash right after the flip.
+        expect((await signalsOf(t, job.id)).filter((s) => s.type === 'FAIL').length).toBeLessThanOrEqual(1);
+        const { incident, count } = await theIncident(job.id, after);
+        expect([incident.state, count('OPENED')]).toEqual(['ACTIVE', 1]);
+        expect(mailsAbout(job)).toEqual(eachChannel(['[P1] Incident opened']));
+      },
+    });
+    expect(points).toBeGreaterThanOrEqual(3);
   });
 
   it('a deployment pause: the incident of a DOWN check resolves once', async () => {

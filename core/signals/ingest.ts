@@ -3,7 +3,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
 import type { CheckTooFrequent, DependenciesReported } from '../checks/events.js';
 import { readJobRules } from '../checks/jobRulesStored.js';
-import { judgedBeforeWrite, judgeRun, openRuns, runAttribute, type RunState, type RunVerdict } from '../checks/runs.js';
+import { exceedsOpenRuns, judgedBeforeWrite, judgeRun, openRuns, RUN_DUE_SHARD, runAllowanceMs, runAttribute, type RunState, type RunVerdict } from '../checks/runs.js';
 import { statusChangeOwed } from '../checks/statusMessage.js';
 import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
@@ -45,7 +45,9 @@ export type PingResult =
   | { outcome: 'recorded'; previous: PingPrevious; signal: SignalItem; statusChange: StatusChange | null }
   | { outcome: 'deduplicated' }
   | { outcome: 'unknown' }
-  | { outcome: 'rate_limited'; retryAfterSeconds: number };
+  | { outcome: 'rate_limited'; retryAfterSeconds: number }
+  /** A `/start?rid=` of a job that already holds MAX_OPEN_RUNS open runs. */
+  | { outcome: 'too_many_runs' };
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 /** Anything else cannot be a check token: answered as unknown without a lookup. */
@@ -355,9 +357,11 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
   // A move's message is owed by the update itself: relayed now, or by the sweep if this fails.
   if (taken.pending) await relayAfterWrite(deps, checkKey(input.token), taken.pending);
   try {
-    const result = await recordSignal(deps, input, taken);
-    if (result.outcome === 'recorded' && taken.raw) await recordMissedRuns(deps, input, taken.previous, taken.raw);
-    return result;
+    if (kind === 'start' && input.rid !== undefined && taken.raw && exceedsOpenRuns(taken.raw, input.rid)) {
+      await withdrawRun(deps, input, input.rid);
+      return { outcome: 'too_many_runs' };
+    }
+    return await recordSignal(deps, input, taken);
   } catch (err) {
     // Whatever failed after the update, the client's retry must not be swallowed as a duplicate.
     await releaseDedup(deps, input.token, taken.previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
@@ -366,32 +370,35 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
 }
 
 /**
- * Open runs past their allowance, seen in the item a ping returned whole: each is recorded as a
- * FAIL signal (reason MISSED_RUN) and its attribute removed, on the condition that it still holds
- * the start that was seen (a concurrent ping records it once, not twice).
+ * A start past the job's cap on open runs (core/checks/runs.ts MAX_OPEN_RUNS), seen in the item
+ * its update returned whole (no read of its own): the run it just opened is taken back, on the
+ * condition that it still holds this start, and the ping is refused.
  */
-async function recordMissedRuns(deps: PingDeps, input: PingInput, previous: PingPrevious, raw: Record<string, unknown>): Promise<void> {
-  const { missed } = judgeRun(runStateOf(previous, raw), { kind: input.kind, rid: input.rid }, input.now);
-  for (const run of missed) {
-    try {
-      await deps.store.hot.send(
-        new UpdateItemCommand({
-          TableName: deps.store.table,
-          Key: marshall(checkKey(input.token)),
-          UpdateExpression: 'REMOVE #run',
-          ConditionExpression: '#run = :start',
-          ExpressionAttributeNames: { '#run': runAttribute(run.rid) },
-          ExpressionAttributeValues: marshall({ ':start': run.startedAt }),
-        }),
-      );
-    } catch (err) {
-      if (isConditionalFailure(err)) continue;
-      throw err;
-    }
-    const details = { reason: 'MISSED_RUN', rid: run.rid, startedAt: run.startedAt };
-    await putSignal(deps, signalItem(previous, { type: 'FAIL', source: 'SYSTEM', details }, input.now));
+async function withdrawRun(deps: PingDeps, input: PingInput, rid: string): Promise<void> {
+  try {
+    await deps.store.hot.send(
+      new UpdateItemCommand({
+        TableName: deps.store.table,
+        Key: marshall(checkKey(input.token)),
+        UpdateExpression: 'REMOVE #run',
+        ConditionExpression: '#run = :start',
+        ExpressionAttributeNames: { '#run': runAttribute(rid) },
+        ExpressionAttributeValues: marshall({ ':start': input.now.toISOString() }),
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
   }
 }
+
+/**
+ * Where a run's START goes in the missed-run index: at its start plus its allowance, read from the
+ * check the start's update returned whole. The sweep re-judges with the job as it is then.
+ */
+const runDueOf = (check: PingPrevious, now: Date): { runDueAt: string; runDueShard: string } => ({
+  runDueAt: new Date(now.getTime() + runAllowanceMs(check)).toISOString(),
+  runDueShard: RUN_DUE_SHARD,
+});
 
 /** Everything after the update: the signal, reported dependencies, the stream events. */
 async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing): Promise<PingResult> {
@@ -424,6 +431,7 @@ async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing):
       details: Object.keys(details).length > 0 ? details : undefined,
       signalId: taken.signalId,
       wake: taken.wake,
+      runDue: kind === 'start' && rid !== undefined ? runDueOf(returned, now) : undefined,
     },
     now,
   );

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { PingKind } from '../checks/status.js';
-import { isRunId } from '../checks/runs.js';
+import { isRunId, MAX_OPEN_RUNS } from '../checks/runs.js';
 import { clientIp } from '../http/clientIp.js';
 import { badRequest, HttpError } from '../http/httpError.js';
 import { DEFAULT_RATE_LIMIT, consumeRateLimit, enforce } from '../http/rateLimit.js';
@@ -85,6 +85,11 @@ export async function answerPing(
   if (result.outcome === 'rate_limited') {
     const refused = { allowed: false, limit: PING_RATE_LIMIT.limit, remaining: 0, resetSeconds: result.retryAfterSeconds };
     enforce(refused, 'Too many pings for this check');
+  }
+  if (result.outcome === 'too_many_runs') {
+    throw new HttpError('CONFLICT', `This job already has ${MAX_OPEN_RUNS} open runs: end some (or let them be counted missed) before starting more`, [
+      { path: 'rid', message: `at most ${MAX_OPEN_RUNS} runs may be open at once` },
+    ]);
   }
   if (result.outcome === 'unknown') {
     enforce(await consumeRateLimit(deps, UNKNOWN_TOKEN_LIMIT, `ip:${clientIp(c)}`));

@@ -78,6 +78,17 @@ describe('raw ping writes match what ElectroDB writes', () => {
       }),
     );
   });
+
+  it('puts the same START signal with its missed-run entry', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), iso, iso, fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), (checkId, receivedAt, runDueAt, signalId) => {
+        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'START', source: 'PING', expiresAt: 1, runDueAt, runDueShard: '0' };
+        const electro = store.entities.signal.put(item).params() as { Item: Record<string, unknown> };
+        expect(storedSignal(item)).toEqual(electro.Item);
+        expect(electro.Item.gsi5sk).toBeDefined();
+      }),
+    );
+  });
 });
 
 describe('compactPlaceholders', () => {

@@ -24,6 +24,12 @@ const wakeKeys = (wakeShard: string, wakeAt: string) => ({
   gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}`,
 });
 
+/** A run's missed-run entry keys (the signal entity's byRunDue index). */
+export const runDueKeys = (runDueShard: string, runDueAt: string) => ({
+  gsi5pk: `$vigil#rundueshard_${runDueShard.toLowerCase()}`,
+  gsi5sk: `$signal_1#rundueat_${runDueAt.toLowerCase()}`,
+});
+
 export type Guard = { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 
 /** Fields a ping writes besides its status changes (its dedup marker; on a move, the outbox), by table field name. */
@@ -138,6 +144,7 @@ export function storedSignal(item: SignalItem): Record<string, unknown> {
     ...item,
     ...signalKey(item.checkId, item.receivedAt, item.signalId),
     ...(item.wakeAt !== undefined && item.wakeShard !== undefined ? wakeKeys(item.wakeShard, item.wakeAt) : {}),
+    ...(item.runDueAt !== undefined && item.runDueShard !== undefined ? runDueKeys(item.runDueShard, item.runDueAt) : {}),
     __edb_e__: 'signal',
     __edb_v__: '1',
   };

@@ -21,6 +21,8 @@ export type NewSignal = {
   signalId?: string | undefined;
   /** The check's due time this signal's ping set, as its wake entry (core/sweep/wakes.ts). */
   wake?: { wakeAt: string; wakeShard: string } | undefined;
+  /** A run's START: when it becomes a missed run, as its entry in the missed-run index (core/sweep/missedRuns.ts). */
+  runDue?: { runDueAt: string; runDueShard: string } | undefined;
 };
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -65,6 +67,10 @@ export function signalItem(check: Pick<CheckItem, 'checkId' | 'workspaceId'>, si
   if (signal.wake) {
     item.wakeAt = signal.wake.wakeAt;
     item.wakeShard = signal.wake.wakeShard;
+  }
+  if (signal.runDue) {
+    item.runDueAt = signal.runDue.runDueAt;
+    item.runDueShard = signal.runDue.runDueShard;
   }
   return item;
 }

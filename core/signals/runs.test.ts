@@ -5,6 +5,8 @@ import { freshRateWindow, LONG_SESSIONS } from '../../test/support/checks.js';
 import { checkOf, signalsOf } from '../../test/support/signals.js';
 import type { JobV1 } from '../checks/schema.js';
 import { emailChannel, mailTo } from '../../test/support/alerting.js';
+import { runSweep } from '../sweep/index.js';
+import { sweepMissedRuns } from '../sweep/missedRuns.js';
 
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;
@@ -103,16 +105,31 @@ for (const [form, url] of Object.entries(FORMS)) {
       expectError(await ping(j, '/4', { query: '?rid=1234' }), 400, 'VALIDATION_ERROR');
     });
 
-    it('a start without its end within the grace is recorded as a missed run at the next start', async () => {
+    it('a start without its end within the grace is a missed run once the sweep passes its bound: the job goes DOWN with an incident', async () => {
       const j = await job({ graceSeconds: 300 });
+      expect((await ping(j)).status).toBe(200);
+      await t.deps.queue.drain();
+      t.clock.advanceSeconds(2);
       const lost = randomUUID();
       expect((await ping(j, '/start', { query: `?rid=${lost}` })).status).toBe(200);
-      t.clock.advanceSeconds(301);
-      expect((await ping(j, '/start', { query: `?rid=${randomUUID()}` })).status).toBe(200);
+      t.clock.advanceSeconds(299);
+      await runSweep(t.deps);
+      expect((await checkOf(t, j.token)).status).toBe('OK');
+      // No other ping comes: the sweep alone finds it, long before the job's next hourly run.
+      t.clock.advanceSeconds(2);
+      await runSweep(t.deps);
+      expect((await checkOf(t, j.token)).status).toBe('DOWN');
       const missed = (await signalsOf(t, j.id)).filter((s) => s.type === 'FAIL');
       expect(missed).toHaveLength(1);
       expect(missed[0]).toMatchObject({ source: 'SYSTEM', details: { reason: 'MISSED_RUN', rid: lost } });
-      expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toHaveLength(1);
+      expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toEqual([]);
+      await t.deps.queue.drain();
+      const incidents = (await t.deps.store.entities.incident.query.byCheck({ checkId: j.id }).go({ pages: 'all' })).data;
+      expect(incidents.map((i) => i.state)).toEqual(['ACTIVE']);
+      // Swept again: nothing more happens.
+      t.clock.advanceSeconds(60);
+      await runSweep(t.deps);
+      expect((await signalsOf(t, j.id)).filter((s) => s.type === 'FAIL')).toHaveLength(1);
     });
 
     it('duration bounds: a run shorter than min or longer than max records a FAIL with the reason', async () => {
@@ -160,6 +177,82 @@ for (const [form, url] of Object.entries(FORMS)) {
     });
   });
 }
+
+describe('missed runs, found by the sweep', () => {
+  const start = (j: Made, rid: string) => t.request('GET', `/signals/ping/${j.token}/start?rid=${rid}`);
+  const end = (j: Made, rid: string) => t.request('GET', `/signals/ping/${j.token}?rid=${rid}`);
+  const missedRuns = async (j: Made) => (await signalsOf(t, j.id)).filter((s) => (s.details as { reason?: string } | undefined)?.reason === 'MISSED_RUN');
+
+  it('waits for maxDurationSeconds when it is longer than the grace', async () => {
+    const j = await job({ graceSeconds: 60, maxDurationSeconds: 900 });
+    const rid = randomUUID();
+    expect((await start(j, rid)).status).toBe(200);
+    t.clock.advanceSeconds(61);
+    await sweepMissedRuns(t.deps, t.clock.now());
+    expect(await missedRuns(j)).toEqual([]);
+    t.clock.advanceSeconds(840);
+    const report = await sweepMissedRuns(t.deps, t.clock.now());
+    expect(report.missed).toBeGreaterThanOrEqual(1);
+    expect((await missedRuns(j)).map((s) => (s.details as { rid: string }).rid)).toEqual([rid]);
+    expect((await checkOf(t, j.token)).status).toBe('DOWN');
+  });
+
+  it('an end that lands just before the sweep wins: no missed run, the job stays OK', async () => {
+    const j = await job({ graceSeconds: 60 });
+    const rid = randomUUID();
+    expect((await start(j, rid)).status).toBe(200);
+    t.clock.advanceSeconds(61);
+    expect((await end(j, rid)).status).toBe(200);
+    await sweepMissedRuns(t.deps, t.clock.now());
+    expect(await missedRuns(j)).toEqual([]);
+    expect((await checkOf(t, j.token)).status).toBe('OK');
+    // The run's index entry is gone: later sweeps do not read it again.
+    const [started] = (await signalsOf(t, j.id)).filter((s) => s.type === 'START');
+    expect(started).toBeDefined();
+    expect([started?.runDueAt, started?.runDueShard]).toEqual([undefined, undefined]);
+  });
+
+  it('an end and the sweep at the same moment, and two sweeps at once: the run counts once, missed or ended, never both', async () => {
+    const j = await job({ graceSeconds: 60 });
+    const rid = randomUUID();
+    expect((await start(j, rid)).status).toBe(200);
+    t.clock.advanceSeconds(61);
+    const [ended] = await Promise.all([end(j, rid), sweepMissedRuns(t.deps, t.clock.now()), sweepMissedRuns(t.deps, t.clock.now())]);
+    expect(ended.status).toBe(200);
+    await sweepMissedRuns(t.deps, t.clock.now());
+    const missed = await missedRuns(j);
+    const success = (await signalsOf(t, j.id)).filter((s) => s.type === 'SUCCESS');
+    expect(success).toHaveLength(1);
+    expect(missed.length).toBeLessThanOrEqual(1);
+    // An end that came first carries the run's duration; one that came after the miss has none (the run was already counted).
+    expect(success[0]?.durationMs === undefined).toBe(missed.length === 1);
+    // Whatever the order, the end was the last word: a success.
+    expect((await checkOf(t, j.token)).status).toBe('OK');
+    expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toEqual([]);
+  });
+
+  it('caps open runs per job: a start past 100 open runs is refused with 409 and opens nothing; a restart and a start after an end are fine', async () => {
+    const j = await job({ graceSeconds: 86_400 });
+    const rids = Array.from({ length: 100 }, () => randomUUID());
+    for (const rid of rids) {
+      // One a second: the per-check ping rate limit (100 a minute) is not what this test is about.
+      t.clock.advanceSeconds(1);
+      expect((await start(j, rid)).status).toBe(200);
+    }
+    t.clock.advanceSeconds(1);
+    const refused = await start(j, randomUUID());
+    expectError(refused, 409, 'CONFLICT');
+    expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toHaveLength(100);
+    expect((await signalsOf(t, j.id)).filter((s) => s.type === 'START')).toHaveLength(100);
+    t.clock.advanceSeconds(1);
+    expect((await start(j, rids[0]!)).status).toBe(200);
+    t.clock.advanceSeconds(1);
+    expect((await end(j, rids[1]!)).status).toBe(200);
+    t.clock.advanceSeconds(1);
+    expect((await start(j, randomUUID())).status).toBe(200);
+    expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toHaveLength(100);
+  });
+});
 
 describe('check.too_frequent through the alert dispatch', () => {
   it('mails the workspace channels once per episode', async () => {

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { sweepHeartbeats } from './heartbeats.js';
+import { sweepMissedRuns } from './missedRuns.js';
 import { processDeployments } from '../deployments/processor.js';
 import { processMaintenanceWindows } from '../maintenance/processor.js';
 import { relayPendingOutboxes } from '../outbox/sweep.js';
@@ -23,6 +24,8 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'deployments', run: processDeployments },
   { name: 'maintenance-windows', run: processMaintenanceWindows },
   { name: 'heartbeats', run: sweepHeartbeats },
+  // Runs (`/start?rid=`) whose end has not come within their allowance: the missed-run index.
+  { name: 'missed-runs', run: sweepMissedRuns },
   { name: 'status-page-maintenance', run: processScheduledAnnouncements },
   // Escalation steps, repeats and ack timeouts that fell due (only those: the escalation-due index).
   { name: 'escalations', run: sweepEscalations },

@@ -40,6 +40,14 @@ export const createSignalEntity = (config: EntityConfiguration) =>
          */
         wakeShard: { type: 'string' },
         wakeAt: { type: 'string' },
+        /**
+         * Set on the START signal of a run (`/start?rid=`): when the run becomes a missed run if
+         * its end has not arrived (its start plus the larger of graceSeconds and
+         * maxDurationSeconds). Makes `byRunDue` a sparse index the missed-run sweep reads
+         * (core/sweep/missedRuns.ts); the sweep removes the entry once it has looked at the run.
+         */
+        runDueShard: { type: 'string' },
+        runDueAt: { type: 'string' },
       },
       indexes: {
         byCheck: {
@@ -50,6 +58,11 @@ export const createSignalEntity = (config: EntityConfiguration) =>
           index: 'gsi2',
           pk: { field: 'gsi2pk', composite: ['wakeShard'] },
           sk: { field: 'gsi2sk', composite: ['wakeAt'] },
+        },
+        byRunDue: {
+          index: 'gsi5',
+          pk: { field: 'gsi5pk', composite: ['runDueShard'] },
+          sk: { field: 'gsi5sk', composite: ['runDueAt'] },
         },
       },
     },
