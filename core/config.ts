@@ -27,6 +27,7 @@ export const ConfigSchema = z.object({
   // log2 of scrypt's N. Below 17 is for the test suite only (a sign-up costs ~0.3 s at 17).
   VIGIL_MAX_WORKSPACES_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   VIGIL_PASSWORD_HASH_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+  VIGIL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 export type Config = {
@@ -52,6 +53,8 @@ export type Config = {
   maxWorkspacesPerUser: number;
   /** scrypt cost: N = 2^passwordHashLogN (OWASP: at least 17). */
   passwordHashLogN: number;
+  /** scrypt runs in flight in one process at most (core/auth/hashSlots.ts); past it 429 at once. */
+  passwordHashConcurrency: number;
 };
 
 export class ConfigError extends Error {}
@@ -80,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cnameTarget: value.VIGIL_CNAME_TARGET,
     publicStatusRateLimit: value.VIGIL_PUBLIC_STATUS_RATE_LIMIT,
     passwordHashLogN: value.VIGIL_PASSWORD_HASH_LOG_N,
+    passwordHashConcurrency: value.VIGIL_PASSWORD_HASH_CONCURRENCY,
     maxWorkspacesPerUser: value.VIGIL_MAX_WORKSPACES_PER_USER,
   };
 }

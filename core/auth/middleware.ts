@@ -48,19 +48,23 @@ async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<
   if (familyId && (user.endedSessions ?? []).some((entry) => entry.endsWith(`:${familyId}`))) throw unauthorized('Session revoked');
 }
 
-/** Integration API and MCP: API keys only. A session token here is a 401. */
-export function apiKeyAuth(): MiddlewareHandler<AppEnv> {
+/**
+ * Integration API and MCP: API keys only. A session token here is a 401. `units` is the work the
+ * request carries in the key's rate limit (one, or each message of an MCP batch), read once the
+ * key is known.
+ */
+export function apiKeyAuth(options: { units?: (c: Context<AppEnv>) => Promise<number> } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const actor = await authenticateApiKey(c.var.deps, bearerToken(c), clientIp(c));
     // Ping keys travel in cron lines and URLs; they may ping, never drive the Integration API.
     if (actor.keyKind === 'ping') throw forbidden('Ping keys can only send pings; use a service key');
     c.set('actor', actor);
-    await limitAndContinue(c, `key:${actor.apiKeyId}`, next);
+    await limitAndContinue(c, `key:${actor.apiKeyId}`, next, options.units ? await options.units(c) : 1);
   };
 }
 
-async function limitAndContinue(c: Context<AppEnv>, scope: string, next: () => Promise<void>): Promise<void> {
-  const decision = await consumeRateLimit(c.var.deps, DEFAULT_RATE_LIMIT, scope);
+async function limitAndContinue(c: Context<AppEnv>, scope: string, next: () => Promise<void>, units = 1): Promise<void> {
+  const decision = await consumeRateLimit(c.var.deps, DEFAULT_RATE_LIMIT, scope, units);
   enforce(decision);
   await next();
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) c.res.headers.set(name, value);

@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { HttpError, badRequest, conflict } from '../http/errors.js';
 import { isConditionalFailure } from '../store/conditional.js';
+import { withHashSlot } from './hashSlots.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { requireUser, startSession, type TokenResponse } from './sessions.js';
 
@@ -15,15 +16,18 @@ export async function changePassword(ctx: Ctx, input: { currentPassword: string;
   const userId = actor.userId;
   const { user: users } = deps.store.entities;
   const user = requireUser((await users.get({ userId }).go({ consistent: true })).data);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash, deps.config.passwordHashLogN)).ok) {
-    throw new HttpError('BAD_REQUEST', 'Current password is incorrect', [{ path: 'currentPassword', message: 'Incorrect password' }]);
-  }
-  if (input.currentPassword === input.newPassword) {
-    throw new HttpError('VALIDATION_ERROR', 'The new password must differ from the current one', [
-      { path: 'newPassword', message: 'Same as the current password' },
-    ]);
-  }
-  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashLogN);
+  const logN = deps.config.passwordHashLogN;
+  const passwordHash = await withHashSlot(deps, async (slot) => {
+    if (!(await verifyPassword(slot, input.currentPassword, user.passwordHash, logN)).ok) {
+      throw new HttpError('BAD_REQUEST', 'Current password is incorrect', [{ path: 'currentPassword', message: 'Incorrect password' }]);
+    }
+    if (input.currentPassword === input.newPassword) {
+      throw new HttpError('VALIDATION_ERROR', 'The new password must differ from the current one', [
+        { path: 'newPassword', message: 'Same as the current password' },
+      ]);
+    }
+    return hashPassword(slot, input.newPassword, logN);
+  });
   let updated;
   try {
     updated = await users

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { loadConfig } from '../config.js';
+import { withHashSlot } from './hashSlots.js';
 import { hashPassword } from './secrets.js';
 
 // Every scrypt call's cost parameter, to compare the work of the token endpoint's two refusals.
@@ -35,7 +36,7 @@ describe('password hashing cost', () => {
 
   it('re-hashes an older, cheaper hash at the configured cost on the next successful login', async () => {
     const user = await t.signup('old-hash');
-    const weak = await hashPassword(user.password, t.config.passwordHashLogN - 2);
+    const weak = await withHashSlot(t.deps, (slot) => hashPassword(slot, user.password, t.config.passwordHashLogN - 2));
     await t.deps.store.entities.user.patch({ userId: user.userId }).set({ passwordHash: weak }).go();
     const wrong = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: 'not it at all' }, headers: { 'x-test-ip': '192.0.2.50' } });
     expect(wrong.status).toBe(401);

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import type { HashSlot } from './hashSlots.js';
 import { zlib } from './zlib.js';
 
 /** OWASP's scrypt floor is N=2^17, r=8, p=1; N comes from the configuration (`passwordHashLogN`). */
@@ -12,8 +13,11 @@ function scryptAsync(password: BinaryLike, salt: BinaryLike, keylen: number, opt
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can be raised later. */
-export async function hashPassword(password: string, logN: number): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash`: the parameters travel with the hash, so the cost can be raised later.
+ * Hashing and verifying take a held slot (hashSlots.ts): no caller hashes outside the process's bound.
+ */
+export async function hashPassword(_slot: HashSlot, password: string, logN: number): Promise<string> {
   const N = 2 ** logN;
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, SCRYPT.keylen, { N, r: SCRYPT.r, p: SCRYPT.p });
@@ -21,7 +25,7 @@ export async function hashPassword(password: string, logN: number): Promise<stri
 }
 
 /** `ok`, and whether the stored hash is cheaper than `logN` asks (re-hash it now that the password is known). */
-export async function verifyPassword(password: string, stored: string, logN: number): Promise<{ ok: boolean; stale: boolean }> {
+export async function verifyPassword(_slot: HashSlot, password: string, stored: string, logN: number): Promise<{ ok: boolean; stale: boolean }> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return { ok: false, stale: false };
   const expected = Buffer.from(hash, 'base64');
@@ -36,10 +40,10 @@ const dummies = new Map<number, Promise<string>>();
  * A hash of nothing at the configured cost: an unknown e-mail is verified against it, so the
  * token endpoint spends the same work whether or not the account exists (no timing oracle).
  */
-export function dummyHash(logN: number): Promise<string> {
+export function dummyHash(slot: HashSlot, logN: number): Promise<string> {
   let dummy = dummies.get(logN);
   if (!dummy) {
-    dummy = hashPassword(randomBytes(16).toString('base64'), logN);
+    dummy = hashPassword(slot, randomBytes(16).toString('base64'), logN);
     dummies.set(logN, dummy);
   }
   return dummy;

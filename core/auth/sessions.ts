@@ -7,6 +7,7 @@ import { isConditionalFailure } from '../store/conditional.js';
 import { createProjectItem } from '../store/projectLists.js';
 import type { UserItem } from '../store/entities/user.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
+import { withHashSlot, type HashSlot } from './hashSlots.js';
 import { dummyHash, hashPassword, randomToken, sha256Hex, verifyPassword } from './secrets.js';
 import { issueAccessToken } from './tokens.js';
 
@@ -44,9 +45,10 @@ export async function signup(deps: Deps, input: SignupInput) {
   }));
   if (taken) throw conflict('An account with this email already exists', 'CONFLICT');
   try {
+    const passwordHash = await withHashSlot(deps, (slot) => hashPassword(slot, input.password, deps.config.passwordHashLogN));
     const user = (
       await store.entities.user
-        .create({ userId, email, name: input.name, passwordHash: await hashPassword(input.password, deps.config.passwordHashLogN), sessionEpoch: 0, createdAt: iso, updatedAt: iso })
+        .create({ userId, email, name: input.name, passwordHash, sessionEpoch: 0, createdAt: iso, updatedAt: iso })
         .go()
     ).data;
     const workspace = await createWorkspace(deps, user.userId, input.workspaceName ?? `${input.name ?? email.split('@')[0]}'s workspace`);
@@ -96,17 +98,21 @@ export async function findUserByEmail(deps: Deps, email: string): Promise<UserIt
 /** OAuth password grant. Unknown email and wrong password answer the same. */
 export async function passwordGrant(deps: Deps, email: string, password: string): Promise<TokenResponse> {
   const logN = deps.config.passwordHashLogN;
-  const user = await findUserByEmail(deps, email);
-  // An unknown e-mail still pays one scrypt at the configured cost: the answer takes as long.
-  const verdict = await verifyPassword(password, user?.passwordHash ?? (await dummyHash(logN)), logN);
-  if (!user || !verdict.ok) throw new HttpError('INVALID_GRANT', 'Invalid email or password');
-  if (verdict.stale) await rehash(deps, user, password);
+  // The slot is taken before the lookup, so a busy process refuses an unknown e-mail and a known one alike.
+  const user = await withHashSlot(deps, async (slot) => {
+    const found = await findUserByEmail(deps, email);
+    // An unknown e-mail still pays one scrypt at the configured cost: the answer takes as long.
+    const verdict = await verifyPassword(slot, password, found?.passwordHash ?? (await dummyHash(slot, logN)), logN);
+    if (!found || !verdict.ok) throw new HttpError('INVALID_GRANT', 'Invalid email or password');
+    if (verdict.stale) await rehash(deps, slot, found, password);
+    return found;
+  });
   return startSession(deps, user);
 }
 
 /** Raises an old hash to the configured cost; a concurrent password change wins (its hash stays). */
-async function rehash(deps: Deps, user: UserItem, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password, deps.config.passwordHashLogN);
+async function rehash(deps: Deps, slot: HashSlot, user: UserItem, password: string): Promise<void> {
+  const passwordHash = await hashPassword(slot, password, deps.config.passwordHashLogN);
   try {
     await deps.store.entities.user
       .patch({ userId: user.userId })

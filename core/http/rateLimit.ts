@@ -15,17 +15,22 @@ export type RateLimitDeps = Pick<Deps, 'clock'> & { store: Pick<Store, 'hot' | '
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
 
 /**
- * Fixed windows counted in the table (`store/rateWindows.ts`). If the table itself fails the
- * limiter fails open: monitoring traffic matters more than limiting.
+ * Fixed windows counted in the table (`store/rateWindows.ts`). A request that carries several
+ * units of work (an MCP batch) spends all of them at once, or none when they do not fit (what is
+ * left then still serves smaller requests). If the table itself fails the limiter fails open:
+ * monitoring traffic matters more than limiting.
  */
-export async function consumeRateLimit(deps: RateLimitDeps, rule: RateLimitRule, scope: string): Promise<RateDecision> {
+export async function consumeRateLimit(deps: RateLimitDeps, rule: RateLimitRule, scope: string, units = 1): Promise<RateDecision> {
   const nowMs = deps.clock.now().getTime();
   const windowMs = rule.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;
   const resetSeconds = Math.max(1, Math.ceil((windowStartMs + windowMs - nowMs) / 1000));
   try {
-    const count = await countInWindow(deps.store, { rule: rule.name, scope, windowStartMs, windowMs }, rule.limit);
-    if (count === null) return { allowed: false, limit: rule.limit, remaining: 0, resetSeconds };
+    const count = await countInWindow(deps.store, { rule: rule.name, scope, windowStartMs, windowMs }, rule.limit, units);
+    if (count === null) {
+      const remaining = units > 1 ? (await peekRateLimit(deps, rule, scope)).remaining : 0;
+      return { allowed: false, limit: rule.limit, remaining, resetSeconds };
+    }
     return { allowed: true, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetSeconds };
   } catch (err) {
     console.error('rate limiter unavailable, failing open', err);

@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { requestCtx } from '../context.js';
@@ -11,6 +11,21 @@ import { createMcpServer, type DocumentReader } from './server.js';
 
 /** A JSON-RPC message with tool arguments is a few KB; `/mcp` sits outside the app's `/api` body cap. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
+/**
+ * Messages in one JSON-RPC batch. MCP clients send one message per request (batches left the
+ * protocol in 2025-06-18); a batch is served for older clients, each message counted in the key's
+ * rate limit, and a larger one is refused before any of it runs.
+ */
+export const MAX_MCP_BATCH = 10;
+
+/** The request's JSON body, read from a copy (the transport reads the request itself); undefined when it is not JSON. */
+const bodyOf = (c: Context<AppEnv>): Promise<unknown> => c.req.raw.clone().json().catch(() => undefined);
+
+/** Each message of a batch is a unit of the key's rate limit; an oversized batch costs one (it is refused unread). */
+async function messagesIn(c: Context<AppEnv>): Promise<number> {
+  const body = await bodyOf(c);
+  return Array.isArray(body) && body.length > 1 && body.length <= MAX_MCP_BATCH ? body.length : 1;
+}
 
 const limitBody = bodyLimit({
   maxSize: MAX_MCP_BODY_BYTES,
@@ -34,14 +49,18 @@ export function mcpRoutes(options: { readDocument: DocumentReader }): Hono<AppEn
     c.header('Allow', 'POST');
     return c.json(errorBody(405, `Method ${c.req.method} not allowed on ${c.req.path}; MCP here is stateless, POST only`, 'METHOD_NOT_ALLOWED'), 405);
   });
-  r.post('/', apiKeyAuth(), limitBody, async (c) => {
+  // The body limit comes first: the key's rate limit reads the body to count its messages.
+  r.post('/', limitBody, apiKeyAuth({ units: messagesIn }), async (c) => {
     const ctx = requestCtx(c);
     const key = keyOf(ctx);
     const tools = selectTools(c.req.query('tools'), key);
     if (tools.length === 0) throw badRequest('No tool this API key may use matches ?tools=', [{ path: 'tools', message: 'selects no tool' }]);
+    const body = await bodyOf(c);
+    if (Array.isArray(body) && body.length > MAX_MCP_BATCH) {
+      throw badRequest(`A JSON-RPC batch holds at most ${MAX_MCP_BATCH} messages`, [{ path: 'body', message: `${body.length} messages` }]);
+    }
     if (key.permission === 'read_only') {
-      // Read from a copy: the transport still reads the request itself.
-      const refusal = readOnlyRefusal(await c.req.raw.clone().json().catch(() => undefined));
+      const refusal = readOnlyRefusal(body);
       if (refusal) return c.json(refusal);
     }
     const server = createMcpServer(ctx, tools, options.readDocument);

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
+import { withHashSlot } from '../auth/hashSlots.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
 import { badRequest, conflict } from '../http/errors.js';
@@ -66,11 +67,16 @@ async function claim(deps: Deps, scope: string, value: string, pageId: number, f
   if (!ok) throw conflict(`${what} ${value} is already taken`, 'SLUG_TAKEN');
 }
 
+const hashPagePassword = (deps: Deps, password: string): Promise<string> =>
+  withHashSlot(deps, (slot) => hashPassword(slot, password, deps.config.passwordHashLogN));
+
 export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promise<StatusPageItem> {
   const { deps } = ctx;
   const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
   await authorize(deps, ctx.actor, workspaceId, 'ADMIN', 'Workspace');
   if (input.customDomain) checkDomain(deps, input.customDomain);
+  // Hashed before the slug is claimed: a busy process's 429 leaves no lock behind.
+  const passwordHash = input.password === undefined ? undefined : await hashPagePassword(deps, input.password);
   const statusPageId = await deps.store.nextId('statusPage');
   await claim(deps, SLUG_SCOPE, input.slug, statusPageId, 'slug', 'Slug');
   try {
@@ -87,7 +93,7 @@ export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promi
       name: input.name,
       slug: input.slug,
       visibility: input.visibility,
-      passwordHash: input.password === undefined ? undefined : await hashPassword(input.password, deps.config.passwordHashLogN),
+      passwordHash,
       passwordVersion: 1,
       logoUrl: input.logoUrl ?? undefined,
       primaryColor: input.primaryColor ?? undefined,
@@ -138,6 +144,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
   const domainPatch = patch.customDomain === undefined ? undefined : patch.customDomain === null ? null : normalizeDomain(patch.customDomain);
   const domainChanges = domainPatch !== undefined && domainPatch !== (current.customDomain ?? null);
   if (domainChanges && domainPatch) checkDomain(deps, domainPatch);
+  const passwordHash = patch.password === undefined ? undefined : await hashPagePassword(deps, patch.password);
   if (newSlug) await claim(deps, SLUG_SCOPE, newSlug, statusPageId, 'slug', 'Slug');
   if (domainChanges && domainPatch) {
     try {
@@ -147,7 +154,6 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
       throw err;
     }
   }
-  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password, deps.config.passwordHashLogN);
   const updated = await retryOnConflict(
     async (attempt) => {
       const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, 'ADMIN');

@@ -9,10 +9,10 @@ type WindowTable = Pick<Store, 'hot' | 'table'>;
 export type RateWindow = { rule: string; scope: string; windowStartMs: number; windowMs: number };
 
 /**
- * Counts one request in the fixed window `RL#<rule>#<scope>#<windowStart>`: one UpdateItem ADD
+ * Counts one request (or `units` of work) in the fixed window `RL#<rule>#<scope>#<windowStart>`: one UpdateItem ADD
  * with a condition on the limit, expired by TTL a minute after the window closes. Lambdas share
  * no memory, so the table is the counter. Returns the count after this request, or null when the
- * window is already full (nothing is written). Other failures propagate: the caller decides.
+ * window has no room for it (nothing is written). Other failures propagate: the caller decides.
  */
 const windowKey = (window: RateWindow) => ({ pk: `RL#${window.rule}#${window.scope}#${window.windowStartMs}`, sk: 'rl' });
 
@@ -22,18 +22,20 @@ export async function readWindow(store: WindowTable, window: RateWindow): Promis
   return Number(found.Item?.count?.N ?? 0);
 }
 
-export async function countInWindow(store: WindowTable, window: RateWindow, limit: number): Promise<number | null> {
+export async function countInWindow(store: WindowTable, window: RateWindow, limit: number, units = 1): Promise<number | null> {
+  // More units than the whole window holds can never fit (the condition below would let them in on a fresh window).
+  if (units > limit) return null;
   try {
     const result = await store.hot.send(
       new UpdateItemCommand({
         TableName: store.table,
         Key: marshall(windowKey(window)),
-        UpdateExpression: 'ADD #count :one SET #expiresAt = :expiresAt',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        UpdateExpression: 'ADD #count :units SET #expiresAt = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
         ExpressionAttributeNames: { '#count': 'count', '#expiresAt': 'expiresAt' },
         ExpressionAttributeValues: marshall({
-          ':one': 1,
-          ':limit': limit,
+          ':units': units,
+          ':room': limit - units,
           ':expiresAt': Math.floor((window.windowStartMs + window.windowMs) / 1000) + 60,
         }),
         ReturnValues: 'UPDATED_NEW',

@@ -4,7 +4,7 @@ import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../http/env.js';
 import { errorBody, HttpError } from '../../http/errors.js';
-import { AUTH_RULE, DATA_RULE, accessOf, inMemory, limitPublic, passwordLogin, PAGE_SESSION_SECONDS, sessionCookie, snapshotByDomain, snapshotBySlug } from '../public/access.js';
+import { DATA_RULE, accessOf, inMemory, limitPasswordAttempt, limitPublic, passwordLogin, PAGE_SESSION_SECONDS, sessionCookie, snapshotByDomain, snapshotBySlug } from '../public/access.js';
 import { componentBar, pageHistory, publicPage } from '../public/view.js';
 import type { PageSnapshot } from '../store/snapshot.js';
 import { cachedHtml, rememberHtml } from '../store/viewCache.js';
@@ -89,19 +89,18 @@ async function renderAllowed(c: Context<AppEnv>, snapshot: PageSnapshot, links: 
   return doc(<StatusPageView view={view} bars={bars} nonce={nonce} links={links} />);
 }
 
-async function login(c: Context<AppEnv>, find: Find, links: PageLinks, key: string) {
+async function login(c: Context<AppEnv>, links: PageLinks, key: string) {
   const { deps } = c.var;
   const nonce = randomBytes(16).toString('base64');
   secure(c, nonce);
   c.header('Cache-Control', 'no-store');
   if (Number(c.req.header('content-length') ?? '0') > MAX_FORM_BYTES) return c.html(await doc(<PasswordView nonce={nonce} links={links} error={true} />), 413);
-  await limitPublic(c, deps, AUTH_RULE, key);
+  await limitPasswordAttempt(c, deps, key);
   const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
   const password = typeof form.password === 'string' ? form.password.slice(0, 200) : '';
-  const snapshot = await find(c);
   try {
-    if (!snapshot) throw new HttpError('UNAUTHORIZED', 'unknown page');
-    const session = await passwordLogin(deps, snapshot.page.slug, password, deps.clock.now());
+    // `key` is the page's slug on both routes; an unknown one pays the same hash as a wrong password.
+    const session = await passwordLogin(deps, key, password, deps.clock.now());
     setCookie(c, sessionCookie(session.snapshot.page.id), session.token, {
       httpOnly: true,
       sameSite: 'Lax',
@@ -124,7 +123,7 @@ export function statusHtmlRoutes() {
   const r = new Hono<AppEnv>();
   r.get('/status/:slug', (c) => renderPage(c, bySlug, slugLinks(c.req.param('slug')), 'status', { by: 'slug', value: c.req.param('slug') }));
   r.get('/status/:slug/history', (c) => renderPage(c, bySlug, slugLinks(c.req.param('slug')), 'history', { by: 'slug', value: c.req.param('slug') }));
-  r.post('/status/:slug/auth', (c) => login(c, bySlug, slugLinks(c.req.param('slug')), c.req.param('slug')));
+  r.post('/status/:slug/auth', (c) => login(c, slugLinks(c.req.param('slug')), c.req.param('slug')));
   r.get('/status/*', async (c) => {
     const nonce = randomBytes(16).toString('base64');
     secure(c, nonce);
@@ -146,7 +145,7 @@ export function statusHtmlRoutes() {
   r.post('/auth', async (c) => {
     const snapshot = await byHost(c);
     if (!snapshot) return noRoute(c);
-    return login(c, async () => snapshot, domainLinks, snapshot.page.slug);
+    return login(c, domainLinks, snapshot.page.slug);
   });
   return r;
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { bearerToken } from '../../auth/middleware.js';
+import { withHashSlot } from '../../auth/hashSlots.js';
 import { dummyHash, verifyPassword } from '../../auth/secrets.js';
 import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
 import type { Deps } from '../../deps.js';
@@ -26,10 +27,21 @@ export const sessionCookie = (pageId: number): string => `vigil_page_${pageId}`;
 
 export const DATA_RULE = (deps: Deps, name: string): RateLimitRule => ({ name, limit: deps.config.publicStatusRateLimit, windowSeconds: 60 });
 export const AUTH_RULE: RateLimitRule = { name: 'sp-auth', limit: 5, windowSeconds: 300 };
+/** Password attempts per client address over every page: a new slug per attempt earns no new budget. */
+export const AUTH_ADDRESS_RULE: RateLimitRule = { name: 'sp-auth-ip', limit: 20, windowSeconds: 300 };
 
 /** 429 with Retry-After when the caller spent the page's budget (per page and client address). */
 export async function limitPublic(c: Context, deps: Deps, rule: RateLimitRule, key: string): Promise<void> {
   enforce(await consumeRateLimit(deps, rule, `${key}:${clientIp(c)}`));
+}
+
+/**
+ * A password attempt's two budgets, the address's over all pages first, then the page's. Both are
+ * spent before the page is looked up, so an unknown page and a wrong password are refused alike.
+ */
+export async function limitPasswordAttempt(c: Context, deps: Deps, key: string): Promise<void> {
+  enforce(await consumeRateLimit(deps, AUTH_ADDRESS_RULE, `ip:${clientIp(c)}`), 'Too many password attempts from this address');
+  await limitPublic(c, deps, AUTH_RULE, key);
 }
 
 /** The page id a lock names; only found pages are remembered (a new page must show at once). */
@@ -143,17 +155,23 @@ export async function requireFeedAccess(c: Context, deps: Deps, snapshot: PageSn
 
 const WRONG_PASSWORD = 'Wrong password or unknown page';
 
-/** Checks a page password; a wrong password, an unknown page and a page without one answer alike. */
+/**
+ * Checks a page password; a wrong password, an unknown page and a page without one answer alike.
+ * The hash slot is taken before the lookup, so a busy process refuses all of them alike too.
+ */
 export async function passwordLogin(deps: Deps, slug: string, password: string, now: Date): Promise<{ token: string; expiresIn: number; snapshot: PageSnapshot }> {
-  const snapshot = await snapshotBySlug(deps, slug);
-  const page = snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
-  if (!snapshot || !page?.passwordHash) {
-    // The same work as a real check, so timing does not tell an unknown page from a wrong password.
-    await verifyPassword(password, await dummyHash(deps.config.passwordHashLogN), deps.config.passwordHashLogN);
-    throw unauthorized(WRONG_PASSWORD);
-  }
-  if (!(await verifyPassword(password, page.passwordHash, deps.config.passwordHashLogN)).ok) throw unauthorized(WRONG_PASSWORD);
-  const current = { ...snapshot, page: { ...snapshot.page, passwordVersion: page.passwordVersion } };
+  const logN = deps.config.passwordHashLogN;
+  const current = await withHashSlot(deps, async (slot) => {
+    const snapshot = await snapshotBySlug(deps, slug);
+    const page = snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
+    if (!snapshot || !page?.passwordHash) {
+      // The same work as a real check, so timing does not tell an unknown page from a wrong password.
+      await verifyPassword(slot, password, await dummyHash(slot, logN), logN);
+      throw unauthorized(WRONG_PASSWORD);
+    }
+    if (!(await verifyPassword(slot, password, page.passwordHash, logN)).ok) throw unauthorized(WRONG_PASSWORD);
+    return { ...snapshot, page: { ...snapshot.page, passwordVersion: page.passwordVersion } };
+  });
   return { token: await issuePageSession(deps, current, now), expiresIn: PAGE_SESSION_SECONDS, snapshot: current };
 }
 

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { jsonBody, jsonResponse } from '../../http/openapi.js';
 import { notFound } from '../../http/errors.js';
 import { createRouter } from '../../http/router.js';
-import { AUTH_RULE, DATA_RULE, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
+import { DATA_RULE, limitPasswordAttempt, limitPublic, passwordLogin, requireAccess, snapshotBySlug } from './access.js';
 import { publicSurfaceRoutes } from './surfaceRoutes.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
 import { statusEvents } from './eventsRoutes.js';
@@ -42,7 +42,7 @@ export function publicStatusRoutes() {
     async (c) => {
       const { deps } = c.var;
       const { slug } = c.req.valid('param');
-      await limitPublic(c, deps, AUTH_RULE, slug);
+      await limitPasswordAttempt(c, deps, slug);
       const { token, expiresIn } = await passwordLogin(deps, slug, c.req.valid('json').password, deps.clock.now());
       c.header('Cache-Control', 'no-store');
       return c.json({ token, expiresIn }, 200);
