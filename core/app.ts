@@ -3,6 +3,7 @@ import { createAppShell } from './appShell.js';
 import type { Deps } from './deps.js';
 import type { AppEnv } from './http/env.js';
 import { createRouter } from './http/router.js';
+import { DOCUMENT_LICENSE, serveOpenApi } from './http/openapi.js';
 import { authRoutes } from './auth/routes.js';
 import { identityRoutes } from './identity/routes.js';
 import { meRoutes } from './identity/workspaceRoutes.js';
@@ -59,9 +60,11 @@ function dashboardRoutes() {
   dashboard.route('/status-pages', statusPageRoutes());
   dashboard.route('/public/status', publicStatusRoutes());
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
-  dashboard.doc31('/openapi.json', {
+  // Slug pings (`/signals/s/...`) take an API key.
+  dashboard.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
+  serveOpenApi(dashboard, '/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'Vigil dashboard API', version: '1' },
+    info: { title: 'Vigil dashboard API', version: '1', license: DOCUMENT_LICENSE },
     servers: [{ url: '/api' }],
   });
 

@@ -1,5 +1,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from './env.js';
 import { ErrorBody } from './errors.js';
+import { nameOperations } from './operationNames.js';
 
 /** Shorthands for route definitions, so each route reads as method, path, input, output. */
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -54,4 +56,21 @@ export function withErrorResponses(route: RegisteredRoute): RegisteredRoute {
 export function documentErrorResponses(registry: Registry): void {
   const registerPath = registry.registerPath.bind(registry);
   registry.registerPath = (route) => registerPath(withErrorResponses(route));
+}
+
+/** The license both documents name (`info.license`); generators copy it into the SDKs they write. */
+export const DOCUMENT_LICENSE = { name: 'MIT', url: 'https://opensource.org/license/mit' };
+
+type DocumentConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
+
+/**
+ * Serves the router's OpenAPI 3.1 document at `path` (instead of `doc31`), with every operation
+ * named (`operationNames.ts`). Built on the first request, once every route is registered.
+ */
+export function serveOpenApi(router: OpenAPIHono<AppEnv>, path: string, config: DocumentConfig): void {
+  let document: ReturnType<OpenAPIHono['getOpenAPI31Document']> | undefined;
+  router.get(path, (c) => {
+    document ??= nameOperations(router.getOpenAPI31Document(config));
+    return c.json(document);
+  });
 }

@@ -68,5 +68,5 @@ export async function declareIncident(ctx: Ctx, workspaceId: number, input: Decl
     now,
   );
   if (!created) throw new Error(`incident id ${incidentId} was taken twice`);
-  return incidentEnricher(ctx.deps, now)(created);
+  return incidentEnricher(ctx.deps, now, ctx.actor)(created);
 }

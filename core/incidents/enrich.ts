@@ -1,4 +1,6 @@
+import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
+import { seesPingToken } from '../checks/views.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { SignalItem } from '../store/entities/signal.js';
@@ -25,10 +27,12 @@ const SUCCESS_SEARCH_PAGES = 3;
 /**
  * The incident as the dashboard shows it: the stored fields plus project, check, dependency,
  * who acknowledged it, and what the check's newest signals say (read from the signal entity;
- * expired signals are ignored like everywhere else).
+ * expired signals are ignored like everywhere else). `check.token` is null for a read_only key,
+ * as on `/v1/jobs`: an incident must not hand out the secret its check's own view withholds.
  */
-export function incidentEnricher(deps: Deps, now: Date): (incident: IncidentItem) => Promise<IncidentResponse> {
+export function incidentEnricher(deps: Deps, now: Date, actor: Actor): (incident: IncidentItem) => Promise<IncidentResponse> {
   const { entities } = deps.store;
+  const revealToken = seesPingToken(actor);
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const project = memo(async (projectId: number) => (await entities.project.get({ projectId }).go()).data ?? undefined);
   const user = memo(async (userId: number) => (await entities.user.get({ userId }).go()).data ?? undefined);
@@ -66,7 +70,7 @@ export function incidentEnricher(deps: Deps, now: Date): (incident: IncidentItem
     return {
       ...toIncident(incident),
       project: projectItem ? { id: projectItem.projectId, name: projectItem.name } : null,
-      check: checkItem ? { id: checkItem.checkId, name: checkItem.name, token: checkItem.token } : null,
+      check: checkItem ? { id: checkItem.checkId, name: checkItem.name, token: revealToken ? checkItem.token : null } : null,
       dependency:
         incident.reason === 'DEPENDENCY_DOWN' && incident.dependencyId !== undefined && dependencyName !== null
           ? { id: incident.dependencyId, name: dependencyName }

@@ -84,13 +84,13 @@ export async function listIncidents(ctx: Ctx, filter: IncidentFilter) {
     keys = unprocessed;
   }
   const items = wanted.map(({ incidentId }) => byId.get(incidentId)).filter((item): item is IncidentItem => item !== undefined);
-  const enrich = incidentEnricher(ctx.deps, ctx.deps.clock.now());
+  const enrich = incidentEnricher(ctx.deps, ctx.deps.clock.now(), ctx.actor);
   return { ...envelope(items, all.length, filter.page, filter.limit), items: await Promise.all(items.map(enrich)) };
 }
 
 export async function getIncident(ctx: Ctx, incidentId: number) {
   const incident = await loadIncident(ctx, incidentId, 'VIEWER');
-  return incidentEnricher(ctx.deps, ctx.deps.clock.now())(incident);
+  return incidentEnricher(ctx.deps, ctx.deps.clock.now(), ctx.actor)(incident);
 }
 
 async function act(ctx: Ctx, incidentId: number, input: (now: Date) => IncidentInput) {
@@ -104,13 +104,13 @@ async function act(ctx: Ctx, incidentId: number, input: (now: Date) => IncidentI
 /** Idempotent: a second acknowledge returns the first one's acknowledgedBy/acknowledgedAt. 409 once resolved. */
 export async function acknowledgeIncident(ctx: Ctx, incidentId: number) {
   const { incident, now } = await act(ctx, incidentId, () => ({ type: 'acknowledge', by: actorRef(ctx.actor) }));
-  return incidentEnricher(ctx.deps, now)(incident);
+  return incidentEnricher(ctx.deps, now, ctx.actor)(incident);
 }
 
 /** ACTIVE -> MONITORING; idempotent; 409 once resolved. */
 export async function monitorIncident(ctx: Ctx, incidentId: number) {
   const { incident, now } = await act(ctx, incidentId, () => ({ type: 'monitor', by: actorRef(ctx.actor) }));
-  return incidentEnricher(ctx.deps, now)(incident);
+  return incidentEnricher(ctx.deps, now, ctx.actor)(incident);
 }
 
 /**
@@ -123,7 +123,7 @@ export async function resolveIncident(ctx: Ctx, incidentId: number) {
   if (!incident.declared && incident.checkId !== undefined) {
     await releaseResolvedEpisode(ctx.deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incident, now);
   }
-  return incidentEnricher(ctx.deps, now)(incident);
+  return incidentEnricher(ctx.deps, now, ctx.actor)(incident);
 }
 
 export async function incidentTimeline(ctx: Ctx, incidentId: number) {

@@ -51,7 +51,7 @@ export const Incident = z
     createdAt: z.string(),
     updatedAt: z.string(),
     project: ref('{id, name}', { name: z.string() }),
-    check: ref('{id, name, token}', { name: z.string(), token: z.string() }),
+    check: ref('{id, name, token}; token is null for a read_only API key', { name: z.string(), token: z.string().nullable() }),
     dependency: ref('{id, name}; DEPENDENCY_DOWN only', { name: z.string() }),
     acknowledgedByUser: ref('{id, email}; when acknowledged by a user', { email: z.string() }),
     lastSignalAt: z.string().nullable(),

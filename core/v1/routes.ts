@@ -3,7 +3,7 @@ import { keyWorkspaceId, whoAmI } from '../auth/keyScope.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
-import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
+import { apiKeySecurity, DOCUMENT_LICENSE, jsonBody, jsonResponse, serveOpenApi } from '../http/openapi.js';
 import { envelope, pageQuery, pageSchema } from '../http/pagination.js';
 import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
 import { createProject, getProject, pageProjects, toProject } from '../identity/projects.js';
@@ -80,6 +80,10 @@ export function v1Routes() {
   r.route('/', v1MetricsRoutes());
   r.route('/', v1StatusPageRoutes());
 
-  r.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'Vigil Integration API', version: '1' }, servers: [{ url: '/api/v1' }] });
+  serveOpenApi(r, '/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Vigil Integration API', version: '1', license: DOCUMENT_LICENSE },
+    servers: [{ url: '/api/v1' }],
+  });
   return r;
 }
