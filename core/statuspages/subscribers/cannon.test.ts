@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
 import { mailTo, startReceiver, type Receiver } from '../../../test/support/alerting.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 import { PLAN_LIMITS } from '../../auth/plans.js';
+import { handleAlertMessages } from '../../alerting/dispatch.js';
+import { FANOUT_BATCH } from '../../alerting/subscriberDispatch.js';
 import { verifyWebhook } from '../../alerting/webhookSignature.js';
 
 /**
@@ -104,6 +106,65 @@ describe('one subscription per page and URL or address', () => {
     expectStatus(await t.request('DELETE', `/status-pages/${page.id}/subscribers/${hook?.id}`, { token: owner.token }), 204);
     expect((expectStatus(await subscribe(page.slug, { channel: 'WEBHOOK', webhookUrl: receiver.url(path) }), 201) as Hook).status).toBe('ACTIVE');
   });
+});
+
+/** Writes ACTIVE e-mail subscribers straight into the store (many, fast): what years of sign-ups leave behind. */
+async function seedSubscribers(page: { id: number }, workspaceId: number, count: number, prefix: string): Promise<string[]> {
+  const now = t.clock.now().toISOString();
+  const emails: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `${prefix}-${i}-${page.id}@example.com`;
+    emails.push(email);
+    await t.deps.store.entities.statusSubscriber
+      .create({
+        subscriberId: await t.deps.store.nextId('statusSubscriber'),
+        statusPageId: page.id,
+        workspaceId,
+        channel: 'EMAIL',
+        state: 'ACTIVE',
+        email,
+        componentIds: [],
+        unsubscribeKey: randomBytes(12).toString('base64url'),
+        createdAt: now,
+      })
+      .go();
+  }
+  return emails;
+}
+
+describe('the page-wide fan-out runs through the queue in bounded batches', () => {
+  it(`each notify reads at most ${FANOUT_BATCH} subscribers and chains the next batch; everyone gets the change once, also when every message is handed over again`, async () => {
+    const page = await createPage(t, owner);
+    const { check } = await checkComponent(t, owner, page.id);
+    await changeStatus(t, check, owner, 'NEW', 'OK');
+    await t.deps.queue.drain();
+    const count = FANOUT_BATCH + 20;
+    const emails = await seedSubscribers(page, owner.workspaceId, count, 'fan');
+    const published: unknown[][] = [];
+    const queue = t.deps.queue;
+    const original = queue.publish.bind(queue);
+    const publish = vi.spyOn(queue, 'publish').mockImplementation(async (name, bodies) => {
+      published.push(bodies);
+      await original(name, bodies);
+    });
+    try {
+      await changeStatus(t, check, owner, 'OK', 'DOWN');
+      await t.deps.queue.drain();
+    } finally {
+      publish.mockRestore();
+    }
+    const typed = published.flat() as { type?: string; cursor?: string }[];
+    const chained = typed.filter((b) => b.type === 'statuspage.notify' && b.cursor !== undefined);
+    expect(chained.length).toBeGreaterThanOrEqual(1);
+    for (const bodies of published) expect((bodies as { type?: string }[]).filter((b) => b.type === 'statuspage.deliver').length).toBeLessThanOrEqual(FANOUT_BATCH);
+    expect(emails.map((email) => mailTo(t, email).length)).toEqual(emails.map(() => 1));
+
+    // Every notify and delivery handed over once more (redelivery): nothing is sent twice.
+    const again = typed.filter((b) => b.type === 'statuspage.notify' || b.type === 'statuspage.deliver').map((body, i) => ({ id: `again-${i}`, body }));
+    expect((await handleAlertMessages(t.deps, again)).failedIds).toEqual([]);
+    await t.deps.queue.drain();
+    expect(emails.map((email) => mailTo(t, email).length)).toEqual(emails.map(() => 1));
+  }, 180_000);
 });
 
 describe('a page holds at most its plan\'s subscribers', () => {
