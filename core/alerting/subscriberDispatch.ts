@@ -3,7 +3,8 @@ import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
 import { guardedRequest } from '../outbound/index.js';
 import type { StatusPageNotifyMessage } from '../statuspages/events.js';
-import { oneLine, pageSubscribers, readSubscriber, subscriberMailParts } from '../statuspages/subscribers/index.js';
+import { sha256Hex } from '../auth/secrets.js';
+import { oneLine, readSubscriber, subscriberMailParts } from '../statuspages/subscribers/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import type { StatusSubscriberItem } from '../store/entities/statusSubscriber.js';
 import { webhookIdFor } from './alertContent.js';
@@ -14,8 +15,9 @@ import { signWebhook } from './webhookSignature.js';
 
 /**
  * Status page subscribers on the alerts queue (design "Subscribers", reliability.md "Delivery
- * rules"): a `statuspage.notify` (owed by the snapshot rebuild, once per change) fans out to one
- * `statuspage.deliver` per ACTIVE subscriber whose filter matches; each delivery is keyed
+ * rules"): a `statuspage.notify` (owed by the snapshot rebuild, once per change) fans out, in
+ * batches of FANOUT_BATCH subscribers chained through the queue, to one `statuspage.deliver` per
+ * ACTIVE subscriber whose filter matches; each delivery is keyed
  * `statuspage#<eventKey>#<subscriberId>`, claimed while it sends and recorded once sent (an
  * alertSent marker), so a redelivered message or a repeated fan-out sends nothing twice. A
  * failure fails the message: the queue's backoff, Retry-After and DLQ are the alerts' own.
@@ -35,7 +37,12 @@ const Change = {
   data: z.record(z.string(), z.unknown()),
   at: instant,
 };
-export const StatusPageNotify = z.object({ type: z.literal('statuspage.notify'), ...Change }) satisfies z.ZodType<StatusPageNotifyMessage, unknown>;
+export const StatusPageNotify = z.object({
+  type: z.literal('statuspage.notify'),
+  ...Change,
+  /** Where this batch of the page's subscribers starts (the query cursor the previous batch ended on); absent: the first. */
+  cursor: z.string().min(1).max(4096).optional(),
+}) satisfies z.ZodType<StatusPageNotifyMessage, unknown>;
 export const StatusPageDeliver = z.object({ type: z.literal('statuspage.deliver'), subscriberId: id, ...Change });
 export type StatusPageDeliverMessage = z.infer<typeof StatusPageDeliver>;
 export const SubscriberMessage = z.discriminatedUnion('type', [StatusPageNotify, StatusPageDeliver]);
@@ -46,7 +53,8 @@ export const isSubscriberMessage = (body: unknown): boolean =>
 
 export type SubscriberOutcome = { status: 'DONE' | 'ALREADY_SENT' | 'SKIPPED' } | { status: 'FAILED'; message: string; retryAfterSeconds: number | null };
 
-const PUBLISH_BATCH = 100;
+/** Subscribers one notify message reads and fans out; the rest go to the next message, whatever the page's size. */
+export const FANOUT_BATCH = 100;
 const DELIVERY_TIMEOUT_MS = 10_000;
 const GONE = 'The endpoint answered 410 Gone: it asked for no more deliveries';
 
@@ -54,14 +62,36 @@ const hears = (subscriber: StatusSubscriberItem, componentIds: readonly number[]
   subscriber.componentIds.length === 0 || componentIds.length === 0 || componentIds.some((c) => subscriber.componentIds.includes(c));
 
 export async function handleSubscriberMessage(deps: Deps, message: SubscriberMessage, options: AlertDispatchOptions = {}): Promise<SubscriberOutcome> {
-  if (message.type === 'statuspage.notify') {
-    const { type: _type, ...change } = message;
-    const listeners = (await pageSubscribers(deps, message.statusPageId)).filter((s) => s.state === 'ACTIVE' && s.workspaceId === message.workspaceId && hears(s, message.componentIds));
-    const bodies: StatusPageDeliverMessage[] = listeners.map((s) => ({ type: 'statuspage.deliver', subscriberId: s.subscriberId, ...change }));
-    for (let i = 0; i < bodies.length; i += PUBLISH_BATCH) await deps.queue.publish('alerts', bodies.slice(i, i + PUBLISH_BATCH));
-    return { status: 'DONE' };
-  }
+  if (message.type === 'statuspage.notify') return fanOut(deps, message);
   return deliverToSubscriber(deps, message, options);
+}
+
+/**
+ * One batch of a page's fan-out: reads at most FANOUT_BATCH subscribers from the message's cursor,
+ * publishes a delivery for each that hears the change and, if the page has more, the notify for
+ * the next batch. A batch done once is marked (alertSent, keyed by event and cursor), so a
+ * redelivered message starts no second chain; a crash before the mark re-publishes the batch, whose
+ * deliveries are keyed per subscriber and send nothing twice.
+ */
+async function fanOut(deps: Deps, message: z.infer<typeof StatusPageNotify>): Promise<SubscriberOutcome> {
+  const { type: _type, cursor, ...change } = message;
+  const marker = deps.store.entities.alertSent;
+  const doneKey = `statuspage-fanout#${message.eventKey}#${cursor === undefined ? 'first' : sha256Hex(cursor)}`;
+  if ((await marker.get({ deliveryKey: doneKey }).go({ consistent: true })).data !== null) return { status: 'ALREADY_SENT' };
+  const batch = await deps.store.entities.statusSubscriber.query.byPage({ statusPageId: message.statusPageId }).go({ cursor: cursor ?? null, limit: FANOUT_BATCH });
+  const listeners = batch.data.filter((s) => s.statusPageId === message.statusPageId && s.state === 'ACTIVE' && s.workspaceId === message.workspaceId && hears(s, message.componentIds));
+  const bodies: StatusPageDeliverMessage[] = listeners.map((s) => ({ type: 'statuspage.deliver', subscriberId: s.subscriberId, ...change }));
+  if (bodies.length > 0) await deps.queue.publish('alerts', bodies);
+  if (batch.cursor) await deps.queue.publish('alerts', [{ ...message, cursor: batch.cursor }]);
+  const now = deps.clock.now();
+  try {
+    await marker
+      .create({ deliveryKey: doneKey, workspaceId: message.workspaceId, channelId: message.statusPageId, event: 'statuspage.fanout', sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS })
+      .go();
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+  return { status: 'DONE' };
 }
 
 async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage, options: AlertDispatchOptions): Promise<SubscriberOutcome> {

@@ -69,6 +69,7 @@ export const PlanLimits = z
     intervalFloorSeconds: z.number().int(),
     outboundIntervalFloorSeconds: z.number().int(),
     canMute: z.boolean(),
+    statusPageSubscribers: z.number().int().describe('Subscribers of one status page, pending ones included'),
   })
   .openapi('PlanLimits');
 

@@ -8,11 +8,13 @@ import type { IncidentAlertMessage } from '../../core/incidents/events.js';
 export type User = Awaited<ReturnType<TestContext['signup']>>;
 
 export type ReceivedRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
-export type PlannedAnswer = { status: number; headers?: Record<string, string> };
+export type PlannedAnswer = { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A webhook receiver on 127.0.0.1 (reachable only with VIGIL_PROBE_ALLOW_PRIVATE). Each path
- * answers its planned statuses in order, then 200; every request is kept.
+ * answers its planned statuses in order, then 200; every request is kept. Without a planned
+ * answer it echoes a `subscription.verification` challenge, as a subscriber endpoint that wants
+ * the deliveries does; `at` leaves those verification requests out (`verifications` has them).
  */
 export async function startReceiver() {
   const requests: ReceivedRequest[] = [];
@@ -21,10 +23,11 @@ export async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = plans.get(req.url ?? '')?.shift() ?? { status: 200 };
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const answer = plans.get(req.url ?? '')?.shift() ?? { status: 200, body: challengeOf(body) ?? 'ok' };
       res.writeHead(answer.status, answer.headers ?? {});
-      res.end('ok');
+      res.end(answer.body ?? 'ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,12 +37,23 @@ export async function startReceiver() {
     requests,
     /** Answers for the next requests to `path`, in order. */
     answer: (path: string, ...answers: PlannedAnswer[]) => void plans.set(path, [...(plans.get(path) ?? []), ...answers]),
-    /** Requests that reached one path. */
-    at: (path: string) => requests.filter((r) => r.url === path),
+    /** Requests that reached one path, verification requests left out. */
+    at: (path: string) => requests.filter((r) => r.url === path && challengeOf(r.body) === undefined),
+    /** `subscription.verification` requests that reached one path. */
+    verifications: (path: string) => requests.filter((r) => r.url === path && challengeOf(r.body) !== undefined),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+function challengeOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { type?: unknown; data?: { challenge?: unknown } };
+    return parsed.type === 'subscription.verification' && typeof parsed.data?.challenge === 'string' ? parsed.data.challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function createChannel(
   t: TestContext,

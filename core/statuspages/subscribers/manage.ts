@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
 import { loadStatusPage } from '../load.js';
 import { maskEmail } from './links.js';
+import { dropSubscriberQuota } from './quota.js';
 import type { Subscriber } from './schema.js';
 import { readSubscriber, removeSubscriber } from './subscribe.js';
 
@@ -47,4 +48,5 @@ export async function deleteSubscriber(ctx: Ctx, statusPageId: number, subscribe
 /** A deleted page takes its subscribers with it. */
 export async function deletePageSubscribers(deps: Deps, statusPageId: number): Promise<void> {
   for (const subscriber of await pageSubscribers(deps, statusPageId)) await removeSubscriber(deps, subscriber);
+  await dropSubscriberQuota(deps, statusPageId);
 }

@@ -24,7 +24,13 @@ export function publicSubscriberRoutes() {
       path: '/{slug}/subscribe',
       tags,
       request: { params: SlugParam, body: jsonBody(SubscribeBody) },
-      responses: { 201: jsonResponse(WebhookAnswer, 'A webhook subscriber, its signing secret and unsubscribe URL'), 202: jsonResponse(PendingAnswer, 'A confirmation mail is on its way'),
+      description:
+        'EMAIL: double opt-in; the same address again answers the same 202. WEBHOOK: the endpoint gets a signed `subscription.verification` event with a `challenge` within this request and is ACTIVE only if it answers 2xx echoing it (plain text or `{"challenge": ...}`). One subscription per page and address or URL; a page holds at most its plan\'s `statusPageSubscribers`.',
+      responses: {
+        201: jsonResponse(WebhookAnswer, 'A webhook subscriber, its signing secret, unsubscribe URL and whether it passed verification'),
+        202: jsonResponse(PendingAnswer, 'A confirmation mail is on its way'),
+        403: { description: 'The page has reached its subscriber limit (code PLAN_LIMIT_EXCEEDED)' },
+        409: { description: 'This webhook URL is already an ACTIVE subscriber of the page (code CONFLICT)' },
         503: { description: 'The confirmation mail could not be sent (code MAIL_UNAVAILABLE); the same request, sent again after Retry-After, mails it' },
       },
     }),

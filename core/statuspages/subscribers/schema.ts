@@ -13,7 +13,16 @@ export const SubscribeBody = z
 export type SubscribeBody = z.infer<typeof SubscribeBody>;
 
 export const PendingAnswer = z.object({ status: z.literal('PENDING_CONFIRMATION') }).openapi('SubscriptionPending');
-export const WebhookAnswer = z.object({ id, secret: z.string(), unsubscribeUrl: z.string() }).openapi('WebhookSubscription');
+export const WebhookAnswer = z
+  .object({
+    id,
+    secret: z.string(),
+    unsubscribeUrl: z.string(),
+    status: z
+      .enum(['ACTIVE', 'PENDING_VERIFICATION'])
+      .describe('ACTIVE when the endpoint echoed the `subscription.verification` challenge within this request; PENDING_VERIFICATION receives nothing (subscribe the same URL again to retry)'),
+  })
+  .openapi('WebhookSubscription');
 export const TokenQuery = z.object({ token: z.string().min(3).max(200) });
 
 /** A subscriber on the dashboard: e-mail addresses masked and webhook URLs cut to their origin below ADMIN. */

@@ -1,22 +1,24 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { randomToken, sha256Hex } from '../../auth/secrets.js';
 import type { Deps } from '../../deps.js';
-import { badRequest, mailUnavailable, notFound } from '../../http/errors.js';
-import { decideTarget, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
+import { mailUnavailable, notFound } from '../../http/errors.js';
+import type { GuardedRequestDeps } from '../../outbound/index.js';
 import { isConditionalFailure, undoIfFails } from '../../store/conditional.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
 import { acquireLock, lockOwner, releaseLock } from '../../store/locks.js';
 import type { PageSnapshot } from '../store/snapshotShape.js';
 import { confirmUrl, listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
+import { releaseSubscriberSlot, takeSubscriberSlot } from './quota.js';
 import type { SubscribeBody } from './schema.js';
+import { subscribeWebhook, webhookLockValue, type WebhookAnswer } from './webhook.js';
 
 /**
  * Subscribing (design "Subscribers"). EMAIL is double opt-in: the first request for an address on
  * a page takes the address's lock, stores a PENDING subscriber and mails one confirmation link;
  * later requests for that address answer the same 202 and mail nothing while the link is fresh
  * (one pending mail per address and page), so the endpoint cannot be used to flood a mailbox or
- * to learn who subscribed. WEBHOOK URLs pass the outbound guard before they are stored (and on
- * every delivery) and are ACTIVE at once, with a secret of their own.
+ * to learn who subscribed. WEBHOOK URLs are webhook.ts': guarded, verified by a challenge, one
+ * subscription per URL. Every new subscriber takes a slot of the page's cap (quota.ts).
  */
 
 export const SUBSCRIBER_LOCK_SCOPE = (statusPageId: number): string => `statuspage-subscriber#${statusPageId}`;
@@ -26,8 +28,6 @@ export const CONFIRMATION_RESEND_MS = 24 * 3600 * 1000;
 /** A lock younger than this whose subscriber is not written yet belongs to a request still running. */
 const LOCK_SETTLE_MS = 30_000;
 
-const whsec = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
 /** componentIds must all be components of the page (404 as every foreign id); empty or absent: all. */
 function pageComponents(snapshot: PageSnapshot, componentIds: readonly number[] | undefined): number[] {
   const ids = [...new Set(componentIds ?? [])];
@@ -36,40 +36,16 @@ function pageComponents(snapshot: PageSnapshot, componentIds: readonly number[] 
   return ids;
 }
 
-export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATION' } } | { status: 201; body: { id: number; secret: string; unsubscribeUrl: string } };
+export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATION' } } | { status: 201; body: WebhookAnswer };
 
 export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
   const componentIds = pageComponents(snapshot, body.componentIds);
-  if (body.channel === 'WEBHOOK') return subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound);
+  if (body.channel === 'WEBHOOK') {
+    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
+    return { status: 201, body: await subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound, hooks) };
+  }
   await subscribeEmail(deps, snapshot, body.email.toLowerCase(), componentIds);
   return { status: 202, body: { status: 'PENDING_CONFIRMATION' } };
-}
-
-async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, url: string, componentIds: number[], outbound: GuardedRequestDeps): Promise<SubscribeResult> {
-  const parsed = parseTargetUrl(url);
-  const refuse = (message: string) => badRequest(`Validation failed: webhookUrl: ${message}`, [{ path: 'webhookUrl', message }]);
-  if (!parsed.ok) throw refuse(parsed.message);
-  const decision = await decideTarget(parsed.target, { resolve: outbound.resolve ?? systemResolver, allowLoopback: outbound.allowLoopback ?? deps.config.probeAllowPrivate });
-  // The reason in words only: the addresses a name resolved to are nobody's business.
-  if (!decision.ok) throw refuse(decision.failureReason === 'SSRF_BLOCKED' ? 'the address is not a public address' : 'the host name does not resolve');
-  const now = deps.clock.now().toISOString();
-  const created = await deps.store.entities.statusSubscriber
-    .create({
-      subscriberId: await deps.store.nextId('statusSubscriber'),
-      statusPageId: snapshot.page.id,
-      workspaceId: snapshot.page.workspaceId,
-      channel: 'WEBHOOK',
-      state: 'ACTIVE',
-      webhookUrl: parsed.target.url.toString(),
-      secret: whsec(),
-      componentIds,
-      unsubscribeKey: randomToken(24),
-      confirmedAt: now,
-      createdAt: now,
-    })
-    .go();
-  const s = created.data;
-  return { status: 201, body: { id: s.subscriberId, secret: s.secret ?? '', unsubscribeUrl: unsubscribeUrl(deps, snapshot.page.slug, s) } };
 }
 
 async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string, componentIds: number[]): Promise<void> {
@@ -80,6 +56,8 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
     now.getTime() - Date.parse(lockedAt) < LOCK_SETTLE_MS || (await readSubscriber(deps, Number(owner))) !== null;
   if (await acquireLock(deps.store, scope, emailLockValue(email), String(subscriberId), now, alive)) {
     const token = `${subscriberId}.${randomToken()}`;
+    const giveBackLock = () => releaseLock(deps.store, scope, emailLockValue(email), String(subscriberId));
+    await undoIfFails(() => takeSubscriberSlot(deps, snapshot.page), giveBackLock, `the address lock of subscriber ${subscriberId}`);
     await deps.store.entities.statusSubscriber
       .create({
         subscriberId,
@@ -183,9 +161,17 @@ export async function unsubscribe(deps: Deps, slug: string, token: string): Prom
   await removeSubscriber(deps, subscriber);
 }
 
+/** Deletes the subscriber and gives back what it held (its address or URL lock, its slot), once even when two removals race. */
 export async function removeSubscriber(deps: Deps, subscriber: StatusSubscriberItem): Promise<void> {
-  await deps.store.entities.statusSubscriber.delete({ subscriberId: subscriber.subscriberId }).go();
-  if (subscriber.email) await releaseLock(deps.store, SUBSCRIBER_LOCK_SCOPE(subscriber.statusPageId), emailLockValue(subscriber.email), String(subscriber.subscriberId));
+  try {
+    await deps.store.entities.statusSubscriber.remove({ subscriberId: subscriber.subscriberId }).go();
+  } catch (err) {
+    if (isConditionalFailure(err)) return;
+    throw err;
+  }
+  const value = subscriber.email ? emailLockValue(subscriber.email) : subscriber.webhookUrl ? webhookLockValue(subscriber.webhookUrl) : undefined;
+  if (value !== undefined) await releaseLock(deps.store, SUBSCRIBER_LOCK_SCOPE(subscriber.statusPageId), value, String(subscriber.subscriberId));
+  await releaseSubscriberSlot(deps, subscriber.statusPageId);
 }
 
 /** What every subscriber mail carries: the unsubscribe link in the text and RFC 8058 headers. */

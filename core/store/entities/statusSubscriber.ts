@@ -2,17 +2,17 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const SUBSCRIBER_CHANNELS = ['EMAIL', 'WEBHOOK'] as const;
 export type SubscriberChannel = (typeof SUBSCRIBER_CHANNELS)[number];
-export const SUBSCRIBER_STATES = ['PENDING_CONFIRMATION', 'ACTIVE', 'DISABLED'] as const;
+export const SUBSCRIBER_STATES = ['PENDING_CONFIRMATION', 'PENDING_VERIFICATION', 'ACTIVE', 'DISABLED'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 
 /**
  * A status page subscriber (design "Subscribers"): an e-mail address (double opt-in: PENDING
- * until its confirmation link is followed; only the token's SHA-256 is kept) or a webhook (ACTIVE
- * at once, signed with its own `whsec_` secret). `unsubscribeKey` is the secret half of the
+ * until its confirmation link is followed; only the token's SHA-256 is kept) or a webhook
+ * (PENDING_VERIFICATION until it echoes a challenge, then ACTIVE; signed with its own `whsec_` secret). `unsubscribeKey` is the secret half of the
  * `<subscriberId>.<key>` token every mail and the webhook's answer carry. Read by id (links), and
  * by page (fan-out, dashboard list) through gsi1. An address holds the lock
- * `statuspage-subscriber#<pageId>` / `email:<address>` while subscribed, so it has one
- * subscription (and one pending mail) per page.
+ * `statuspage-subscriber#<pageId>` / `email:<address>` (a webhook `webhook:<sha256 of its URL>`)
+ * while subscribed, so it has one subscription (and one pending mail) per page.
  */
 export const createStatusSubscriberEntity = (config: EntityConfiguration) =>
   new Entity(
