@@ -1,7 +1,13 @@
 import type { Deps } from './deps.js';
 
 /** A signed-in person (dashboard session). */
-export type UserActor = { kind: 'user'; userId: number; email: string };
+export type UserActor = {
+  kind: 'user';
+  userId: number;
+  email: string;
+  /** The sign-in (refresh family) of the access token, when it names one: its logout ends the streams it opened. */
+  sessionId?: string | undefined;
+};
 
 /** An API key (Integration API, MCP, slug pings). A key belongs to exactly one workspace. */
 export type ApiKeyActor = {

@@ -98,6 +98,7 @@ async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage
   const subscriber = await readSubscriber(deps, message.subscriberId);
   // Unsubscribed, disabled or not (yet) confirmed meanwhile: nothing to send, nothing to retry.
   if (!subscriber || subscriber.state !== 'ACTIVE' || subscriber.statusPageId !== message.statusPageId) return { status: 'SKIPPED' };
+  if (!(await pageStillOpenTo(deps, subscriber))) return { status: 'SKIPPED' };
   const key = `statuspage#${message.eventKey}#${subscriber.subscriberId}`;
   const marker = deps.store.entities.alertSent;
   const sent = async () => (await marker.get({ deliveryKey: key }).go({ consistent: true })).data !== null;
@@ -127,6 +128,16 @@ async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage
   } finally {
     await release();
   }
+}
+
+/**
+ * Whether the page still lets this subscriber in, read at delivery time (one get): a page deleted,
+ * disabled or turned PRIVATE, or given a new password after the subscriber came, delivers nothing more.
+ */
+async function pageStillOpenTo(deps: Deps, subscriber: StatusSubscriberItem): Promise<boolean> {
+  const page = (await deps.store.entities.statusPage.get({ statusPageId: subscriber.statusPageId }).go()).data;
+  if (!page || !page.enabled || page.visibility === 'PRIVATE') return false;
+  return page.visibility === 'PUBLIC' || page.passwordSetAt === undefined || page.passwordSetAt <= subscriber.createdAt;
 }
 
 type SendResult = { ok: boolean; statusCode: number | null; message: string; retryAfterSeconds: number | null };

@@ -23,7 +23,7 @@ export function sessionAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.var.deps;
     const claims = await authenticateSession(deps, bearerToken(c));
-    c.set('actor', { kind: 'user', userId: claims.userId, email: claims.email });
+    c.set('actor', { kind: 'user', userId: claims.userId, email: claims.email, sessionId: claims.familyId });
     await limitAndContinue(c, `user:${claims.userId}`, next);
   };
 }
@@ -41,7 +41,7 @@ export async function authenticateSession(deps: Deps, token: string | undefined)
  * Access tokens are stateless, so "logout everywhere and password change revoke all" needs one
  * read: a token minted before the user's current session epoch is refused.
  */
-async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<void> {
+export async function requireCurrentSession(deps: Deps, claims: AccessClaims): Promise<void> {
   const user = (await deps.store.entities.user.get({ userId: claims.userId }).go({ consistent: true })).data;
   if (!user || user.sessionEpoch !== claims.epoch) throw unauthorized('Session revoked');
   const familyId = claims.familyId;

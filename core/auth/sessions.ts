@@ -228,6 +228,8 @@ export async function logout(ctx: Ctx, refreshToken: string | undefined, everywh
     if (token && token.userId === userId) {
       await revokeFamily(deps, token.familyId);
       await endSessionAccess(deps, userId, token.familyId);
+      // Streams opened with this sign-in's access tokens end with it; the user's other sessions keep theirs.
+      await deps.broadcaster.closeSessionStreams(userId, token.familyId);
     }
   }
   if (everywhere || !refreshToken) await bumpSessionEpoch(deps, userId);

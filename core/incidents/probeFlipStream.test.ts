@@ -61,8 +61,8 @@ describe('probe flips on the streams', () => {
     const apiMock = mockClient(api);
     apiMock.on(PostToConnectionCommand).resolves({});
     const aws = { ...t.deps, broadcaster: new WebSocketBroadcaster(t.deps.store, t.clock, api) };
-    await subscribeConnection(t.deps.store, { connectionId: 'dashboard', subscriptions: [{ channel: `workspace:${user.workspaceId}`, topic: ALL_TOPICS }], userId: user.userId, now: t.clock.now() });
-    await subscribeConnection(t.deps.store, { connectionId: 'elsewhere', subscriptions: [{ channel: 'workspace:999999', topic: ALL_TOPICS }], userId: 999999, now: t.clock.now() });
+    await subscribeConnection(t.deps.store, { address: '192.0.2.1', connectionId: 'dashboard', subscriptions: [{ channel: `workspace:${user.workspaceId}`, topic: ALL_TOPICS }], userId: user.userId, now: t.clock.now() });
+    await subscribeConnection(t.deps.store, { address: '192.0.2.1', connectionId: 'elsewhere', subscriptions: [{ channel: 'workspace:999999', topic: ALL_TOPICS }], userId: 999999, now: t.clock.now() });
     const check = await downCheck();
     const [message] = pendingMessages(t, 'check.status_changed', check.id);
     expect(await handleIncidentMessages(aws, [{ id: 'flip', body: message }])).toEqual({ failedIds: [] });

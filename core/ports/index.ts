@@ -73,6 +73,13 @@ export interface Broadcaster {
    * removed, logout everywhere, password change) and a stream must not outlive it.
    */
   closeUserStreams(userId: number): Promise<void>;
+  /** Ends the streams opened with one sign-in's access tokens (a logout with its refresh token). */
+  closeSessionStreams(userId: number, sessionId: string): Promise<void>;
+  /**
+   * Ends every stream of a status page whose access rule became stricter (PRIVATE, disabled,
+   * deleted, a new password). Clients reconnect and are checked again, as at any connect.
+   */
+  closePageStreams(statusPageId: number): Promise<void>;
 }
 
 export type MailMessage = {

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../context.js';
 import type { AppEnv } from '../http/env.js';
+import { clientIp } from '../http/clientIp.js';
+import { admitStream } from '../streams/registry.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { hears } from '../ports/index.js';
@@ -28,6 +30,8 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
   const scope = await resolveSignalScope({ deps, actor }, token);
   const broadcaster = deps.broadcaster;
   if (!canSubscribe(broadcaster)) throw new HttpError('NOT_FOUND', 'This deployment serves the signal stream over WebSocket');
+  // Over the open-stream caps (per address, per user) this is the 429 the spec's error handler writes.
+  const admission = admitStream(broadcaster.streams, { address: clientIp(c), userId: actor.userId, sessionId: actor.sessionId });
 
   return streamSSE(c, async (stream) => {
     let backlog = 0;
@@ -40,10 +44,11 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
         .catch(() => undefined)
         .finally(() => backlog--);
     };
-    // Ends on the client's disconnect, or when the user's access changes (closeUserStreams or the re-check).
+    // Ends on the client's disconnect, when the user's access changes (closeUserStreams or the re-check), or at its session's logout.
     let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
     stream.onAbort(() => end());
+    admission.onClose(() => end());
 
     const unsubscribe = broadcaster.subscribe((hubEvent) => {
       const event = toStreamEvent(hubEvent);
@@ -62,6 +67,7 @@ export async function signalStream(c: Context<AppEnv>, token: string | undefined
     keepAlive.unref();
     send(async () => void (await stream.write(': connected\n\n')));
     await ended;
+    admission.release();
     clearInterval(keepAlive);
     unsubscribe();
     unwatch();

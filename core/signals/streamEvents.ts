@@ -1,4 +1,5 @@
 import type { BroadcastEvent, Broadcaster } from '../ports/index.js';
+import type { StreamRegistry } from '../streams/registry.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { toSignal } from './record.js';
@@ -61,11 +62,14 @@ export async function broadcast(deps: { broadcaster: Pick<Broadcaster, 'publish'
 export type SubscribableBroadcaster = Broadcaster & {
   subscribe(listener: (event: BroadcastEvent) => void): () => void;
   onUserStreamsClosed(listener: (userId: number) => void): () => void;
+  /** The open streams of this process: each stream is admitted here (connection caps) and closed from here. */
+  streams: StreamRegistry;
 };
 
 export const canSubscribe = (broadcaster: Broadcaster): broadcaster is SubscribableBroadcaster =>
   typeof (broadcaster as Partial<SubscribableBroadcaster>).subscribe === 'function' &&
-  typeof (broadcaster as Partial<SubscribableBroadcaster>).onUserStreamsClosed === 'function';
+  typeof (broadcaster as Partial<SubscribableBroadcaster>).onUserStreamsClosed === 'function' &&
+  typeof (broadcaster as Partial<SubscribableBroadcaster>).streams === 'object';
 
 /** Turns a hub event back into the stream's format, or undefined for events of other streams. */
 export function toStreamEvent(event: BroadcastEvent): StreamEvent | undefined {

@@ -13,6 +13,8 @@ import { checkTopic, workspaceChannel } from './streamEvents.js';
 export type SignalScope = {
   userId: number;
   sessionEpoch: number;
+  /** The sign-in whose access token opened the stream (when the token names one). */
+  sessionId: string | undefined;
   workspaceIds: number[];
   checkId: number | undefined;
   subscriptions: Subscription[];
@@ -29,6 +31,7 @@ export async function resolveSignalScope(ctx: Ctx, token: string | undefined): P
     return {
       userId: user.userId,
       sessionEpoch: user.sessionEpoch,
+      sessionId: actor.sessionId,
       workspaceIds: [check.workspaceId],
       checkId: check.checkId,
       subscriptions: signalSubscriptions([check.workspaceId], check.checkId),
@@ -38,6 +41,7 @@ export async function resolveSignalScope(ctx: Ctx, token: string | undefined): P
   return {
     userId: user.userId,
     sessionEpoch: user.sessionEpoch,
+    sessionId: actor.sessionId,
     workspaceIds,
     checkId: undefined,
     subscriptions: signalSubscriptions(workspaceIds, undefined),
@@ -50,12 +54,14 @@ export const signalSubscriptions = (workspaceIds: readonly number[], checkId: nu
 
 /**
  * Whether the access a scope was granted still holds: the session was not revoked (logout
- * everywhere, password change) and every workspace it listens to still counts the user as member.
+ * of that sign-in or everywhere, password change) and every workspace it listens to still counts the user as member.
  * Long-lived streams call this on each keep-alive, as a backstop to `closeUserStreams`.
  */
 export async function signalScopeStillHolds(deps: Deps, scope: SignalScope): Promise<boolean> {
   const user = (await deps.store.entities.user.get({ userId: scope.userId }).go({ consistent: true })).data;
   if (!user || user.sessionEpoch !== scope.sessionEpoch) return false;
+  const sessionId = scope.sessionId;
+  if (sessionId !== undefined && (user.endedSessions ?? []).some((entry) => entry.endsWith(`:${sessionId}`))) return false;
   const current = new Set(await workspacesOf(deps, scope.userId));
   return scope.workspaceIds.every((workspaceId) => current.has(workspaceId));
 }

@@ -180,6 +180,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
       if (passwordHash !== undefined) {
         set.passwordHash = passwordHash;
         set.passwordVersion = page.passwordVersion + 1;
+        set.passwordSetAt = set.updatedAt;
       }
       if (patch.visibility !== undefined && patch.visibility !== 'PASSWORD_PROTECTED' && page.passwordHash !== undefined) {
         // The password goes with the visibility that needs it, and so do its sessions.
@@ -199,7 +200,18 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
   if (newSlug) await releaseLock(deps.store, SLUG_SCOPE, current.slug, String(statusPageId));
   if (domainChanges && current.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, current.customDomain, String(statusPageId));
   await refreshSnapshot(deps, statusPageId);
+  if (accessNarrowed(current, updated)) await deps.broadcaster.closePageStreams(statusPageId);
   return updated;
+}
+
+/**
+ * Whether viewers let in under the old rule may no longer be: the page was disabled, got a new
+ * password, or left PUBLIC. Its open streams then end (after the snapshot carries the new rule, so
+ * a reconnect is judged by it), and its subscribers' deliveries stop (core/alerting/subscriberDispatch.ts).
+ */
+function accessNarrowed(before: StatusPageItem, after: StatusPageItem): boolean {
+  if (after.enabled && after.visibility === 'PUBLIC') return false;
+  return before.enabled !== after.enabled || before.visibility !== after.visibility || before.passwordVersion !== after.passwordVersion;
 }
 
 /** Deletes the page with its components, announcements and snapshot, and frees its slug and domain. */
@@ -215,6 +227,7 @@ export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<
   forgetPage(deps.store, statusPageId);
   await releaseLock(deps.store, SLUG_SCOPE, page.slug, String(statusPageId));
   if (page.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, page.customDomain, String(statusPageId));
+  await deps.broadcaster.closePageStreams(statusPageId);
 }
 
 /** Resolves CNAME records of a host name; injected so tests never touch real DNS. */

@@ -124,7 +124,11 @@ describe('$connect: the signal stream', () => {
 
   it('allows 30 connections per 60 s per user, the limit the SSE path counts too', async () => {
     const viewer = await t.signup('ws-busy');
-    for (let i = 0; i < 30; i++) expect((await connect({ stream: 'signals', access_token: viewer.token })).result.statusCode).toBe(200);
+    for (let i = 0; i < 30; i++) {
+      const opened = await connect({ stream: 'signals', access_token: viewer.token });
+      expect(opened.result.statusCode).toBe(200);
+      await handler(event('$disconnect', opened.connectionId)); // closed ones count too; open ones are capped apart
+    }
     const refused = await connect({ stream: 'signals', access_token: viewer.token });
     expect(refused.result.statusCode).toBe(429);
     expect(JSON.parse(refused.result.body ?? '{}')).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
@@ -241,7 +245,11 @@ describe('$connect: the public status stream', () => {
   });
 
   it('limits anonymous connections to 30 per 60 s per address', async () => {
-    for (let i = 0; i < 30; i++) expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.9')).result.statusCode).toBe(200);
+    for (let i = 0; i < 30; i++) {
+      const opened = await connect({ stream: 'status', slug: 'acme' }, '198.51.100.9');
+      expect(opened.result.statusCode).toBe(200);
+      await handler(event('$disconnect', opened.connectionId));
+    }
     expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.9')).result.statusCode).toBe(429);
     expect((await connect({ stream: 'status', slug: 'acme' }, '198.51.100.10')).result.statusCode).toBe(200);
   });

@@ -1,6 +1,7 @@
-import { forgetConnection, subscribeConnection } from '../adapters/aws/streamConnections.js';
+import { forgetConnection, openConnections, subscribeConnection } from '../adapters/aws/streamConnections.js';
 import type { Deps } from '../deps.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions } from './connect.js';
+import { STREAM_LIMITS, tooManyStreams } from './limits.js';
 
 /** The parts of an API Gateway WebSocket (v2) event the stream handler reads. */
 export type WebSocketEvent = {
@@ -14,11 +15,13 @@ export type WebSocketEvent = {
   isBase64Encoded?: boolean;
 };
 
-export type WebSocketResult = { statusCode: number; body?: string };
+export type WebSocketResult = { statusCode: number; body?: string; headers?: Record<string, string> };
 
 /**
  * The one Lambda behind the WebSocket API. `$connect` runs the shared connect logic and stores
- * the connection's subscriptions (a non-2xx answer refuses the upgrade: 400, 401, 404, 429);
+ * the connection's subscriptions (a non-2xx answer refuses the upgrade: 400, 401, 404, 429, the
+ * last also for an address or user already at its open-connection cap, counted on the table's
+ * by-address and by-user indexes);
  * `$disconnect` forgets it; `$default` answers each client message, the route returning the
  * reply to the sender (`{"action":"ping"}` -> `{"event":"pong"}`). Events reach connections
  * through the broadcaster (core/adapters/aws/broadcaster.ts), never through this handler.
@@ -28,12 +31,18 @@ export function streamsHandler(deps: Deps, options: ConnectOptions = {}) {
     const { routeKey, connectionId } = event.requestContext;
     if (routeKey === '$connect') {
       try {
-        const scope = await connectStream(deps, event.queryStringParameters ?? {}, { ip: event.requestContext.identity?.sourceIp ?? 'unknown' }, options);
-        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, now: deps.clock.now() });
+        const address = event.requestContext.identity?.sourceIp ?? 'unknown';
+        const scope = await connectStream(deps, event.queryStringParameters ?? {}, { ip: address }, options);
+        const now = deps.clock.now();
+        const open = await openConnections(deps.store, { address, userId: scope.userId, now });
+        if (open.fromAddress >= STREAM_LIMITS.perAddress) throw tooManyStreams('address');
+        if (open.ofUser >= STREAM_LIMITS.perUser) throw tooManyStreams('user');
+        const sessionId = scope.stream === 'signals' ? scope.sessionId : undefined;
+        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, address, sessionId, now });
         return { statusCode: 200 };
       } catch (err) {
-        const { status, body } = refusal(err);
-        return { statusCode: status, body };
+        const { status, body, headers } = refusal(err);
+        return { statusCode: status, body, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
       }
     }
     if (routeKey === '$disconnect') {

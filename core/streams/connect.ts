@@ -16,7 +16,7 @@ export { statusPageChannel };
 
 /** What an accepted connection hears, and whose it is (so a change of that user's access ends it). */
 export type StreamScope =
-  | { stream: 'signals'; userId: number; subscriptions: Subscription[]; signal: SignalScope }
+  | { stream: 'signals'; userId: number; sessionId: string | undefined; subscriptions: Subscription[]; signal: SignalScope }
   | { stream: 'status'; userId: undefined; subscriptions: Subscription[]; statusPageId: string };
 
 /**
@@ -53,8 +53,8 @@ export async function connectStream(
   if (query.stream === 'signals') {
     const claims = await authenticateSession(deps, query.access_token);
     enforce(await consumeRateLimit(deps, STREAM_CONNECTION_LIMIT, `user:${claims.userId}`));
-    const signal = await resolveSignalScope({ deps, actor: { kind: 'user', userId: claims.userId, email: claims.email } }, query.token);
-    return { stream: 'signals', userId: signal.userId, subscriptions: signal.subscriptions, signal };
+    const signal = await resolveSignalScope({ deps, actor: { kind: 'user', userId: claims.userId, email: claims.email, sessionId: claims.familyId } }, query.token);
+    return { stream: 'signals', userId: signal.userId, sessionId: claims.familyId, subscriptions: signal.subscriptions, signal };
   }
   enforce(await consumeRateLimit(deps, STATUS_STREAM_CONNECTION_LIMIT, `ip:${client.ip}`));
   const { statusPageId } = await (options.statusPages ?? statusStreamAccess)(deps, {
@@ -78,10 +78,11 @@ export function answerClientMessage(raw: string): string {
 export const errorEvent = (statusCode: number, message: string): string => JSON.stringify({ event: 'error', data: { statusCode, message } });
 
 /** An HttpError as the status and spec error body a refused connect answers with; anything else rethrows. */
-export function refusal(err: unknown): { status: number; body: string } {
+export function refusal(err: unknown): { status: number; body: string; headers: Record<string, string> } {
   if (!(err instanceof HttpError)) throw err;
   return {
     status: err.status,
     body: JSON.stringify(errorBody(err.status, err.message, err.code, err.details)),
+    headers: err.headers ?? {},
   };
 }

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
+import { canSubscribe } from '../signals/streamEvents.js';
 import { createJob, type Job } from '../../test/support/signals.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
 
@@ -82,6 +83,16 @@ function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Waits (bounded, by event-loop turns, not time) until the server has released closed streams down to `n`. */
+async function settled(n: number): Promise<void> {
+  const hub = t.deps.broadcaster;
+  if (!canSubscribe(hub)) throw new Error('no local hub');
+  for (let turn = 0; hub.streams.size > n; turn++) {
+    if (turn > 10_000) throw new Error(`${hub.streams.size} streams still open`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 async function ping(job: Job) {
@@ -182,11 +193,14 @@ describe('ws://localhost:3000/api/ws', () => {
     expect(await client.closed()).toBe(4401);
   });
 
-  it('allows 30 connections per 60 s per user', async () => {
+  it('allows 30 connections per 60 s per user (closed ones count too)', async () => {
     const busy = await t.signup('lws-busy');
-    const clients = [];
-    for (let i = 0; i < 30; i++) clients.push(await open(signals(busy)));
+    for (let i = 0; i < 30; i++) {
+      const client = await open(signals(busy));
+      client.ws.close();
+      await client.closed();
+      await settled(0);
+    }
     await expect(open(signals(busy))).rejects.toMatchObject({ status: 429 });
-    for (const client of clients) client.ws.close();
   });
 });

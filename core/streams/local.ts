@@ -7,6 +7,8 @@ import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { canSubscribe } from '../signals/streamEvents.js';
 import { signalScopeStillHolds } from '../signals/streamScope.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions, type StreamScope } from './connect.js';
+import { STREAM_LIMITS } from './limits.js';
+import { admitStream } from './registry.js';
 
 /** The local WebSocket path, under `{base_url}` like everything else. */
 export const LOCAL_STREAM_PATH = '/api/ws';
@@ -14,6 +16,8 @@ export const LOCAL_STREAM_PATH = '/api/ws';
 const MAX_BUFFERED_BYTES = 1 << 20;
 /** Close codes in the application range: the access granted at connect no longer holds. */
 const ACCESS_CHANGED = 4401;
+/** An anonymous connection that sent nothing for the idle bound ends as API Gateway ends idle ones ("going away"). */
+const IDLE = 1001;
 
 export type LocalStreams = { clients(): number; close(): void };
 
@@ -27,24 +31,40 @@ type UpgradeSource = { on(event: 'upgrade', listener: (request: IncomingMessage,
  * spec's error body, as API Gateway answers a refused `$connect`.
  */
 export function attachLocalStreams(server: UpgradeSource, deps: Deps, options: ConnectOptions = {}): LocalStreams {
-  const wss = new WebSocketServer({ noServer: true });
+  // ws closes a connection whose frame or message passes maxPayload with 1009 (message too big).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: STREAM_LIMITS.maxPayloadBytes });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== LOCAL_STREAM_PATH) return refuse(socket, 404, JSON.stringify({ statusCode: 404, message: 'Not found', error: 'Not Found' }));
     const query = Object.fromEntries(url.searchParams);
-    connectStream(deps, query, { ip: request.socket.remoteAddress ?? 'unknown' }, options).then(
-      (scope) => wss.handleUpgrade(request, socket, head, (ws) => serve(deps, ws, scope)),
-      (err: unknown) => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    connectStream(deps, query, { ip: address }, options)
+      .then((scope) => {
+        // Over a cap the upgrade is refused with 429 and Retry-After, as API Gateway refuses a `$connect`.
+        const admission = canSubscribe(deps.broadcaster)
+          ? admitStream(deps.broadcaster.streams, {
+              address,
+              userId: scope.userId,
+              sessionId: scope.stream === 'signals' ? scope.sessionId : undefined,
+              statusPageId: scope.stream === 'status' ? scope.statusPageId : undefined,
+            })
+          : undefined;
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          admission?.onClose(() => ws.close(ACCESS_CHANGED, 'access changed'));
+          ws.once('close', () => admission?.release());
+          serve(deps, ws, scope);
+        });
+      })
+      .catch((err: unknown) => {
         try {
-          const { status, body } = refusal(err);
-          refuse(socket, status, body);
+          const { status, body, headers } = refusal(err);
+          refuse(socket, status, body, headers);
         } catch (unexpected) {
           console.error('stream connect failed', unexpected);
           refuse(socket, 500, JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }));
         }
-      },
-    );
+      });
   });
   return {
     clients: () => wss.clients.size,
@@ -78,11 +98,22 @@ function serve(deps: Deps, ws: WebSocket, scope: StreamScope): void {
         }, KEEP_ALIVE_MS)
       : undefined;
   recheck?.unref();
+  // An anonymous connection lives while its client speaks (`{"action":"ping"}`), as on API Gateway.
+  let heardAt = deps.clock.now().getTime();
+  const idle =
+    scope.stream === 'status'
+      ? setInterval(() => {
+          if (deps.clock.now().getTime() - heardAt >= STREAM_LIMITS.anonymousIdleSeconds * 1000) ws.close(IDLE, 'idle');
+        }, KEEP_ALIVE_MS)
+      : undefined;
+  idle?.unref();
   ws.on('message', (data, isBinary) => {
+    heardAt = deps.clock.now().getTime();
     ws.send(answerClientMessage(isBinary ? '' : rawText(data)));
   });
   ws.on('error', () => ws.terminate());
   ws.once('close', () => {
+    clearInterval(idle);
     clearInterval(recheck);
     unsubscribe();
     unwatch();
@@ -91,10 +122,12 @@ function serve(deps: Deps, ws: WebSocket, scope: StreamScope): void {
 
 const rawText = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 
-function refuse(socket: Duplex, status: number, body: string): void {
+function refuse(socket: Duplex, status: number, body: string, headers: Record<string, string> = {}): void {
   if (!socket.writable) return void socket.destroy();
   const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }[status] ?? 'Error';
+  // Our own header values only (Retry-After, RateLimit-*): nothing a client sent is echoed here.
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

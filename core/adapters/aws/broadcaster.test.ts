@@ -33,9 +33,9 @@ describe('WebSocketBroadcaster', () => {
 
   it('posts the event to every live connection of the channel and no other', async () => {
     const channel = `workspace:${ulid()}`;
-    await subscribeConnection(store, { connectionId: 'c1', subscriptions: whole([channel, 'other']), userId: 7, now: clock.now() });
-    await subscribeConnection(store, { connectionId: 'c2', subscriptions: whole([channel]), now: clock.now() });
-    await subscribeConnection(store, { connectionId: 'c3', subscriptions: whole(['other']), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'c1', subscriptions: whole([channel, 'other']), userId: 7, now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'c2', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'c3', subscriptions: whole(['other']), now: clock.now() });
 
     const event = { channel, type: 'check.updated', data: { checkId: 1, status: 'DOWN' } };
     await new WebSocketBroadcaster(store, clock, api).publish(event);
@@ -49,16 +49,16 @@ describe('WebSocketBroadcaster', () => {
 
   it('skips connections whose TTL has passed even before AWS deletes them', async () => {
     const channel = `workspace:${ulid()}`;
-    await subscribeConnection(store, { connectionId: 'old', subscriptions: whole([channel]), now: new Date('2026-03-01T09:00:00.000Z') });
-    await subscribeConnection(store, { connectionId: 'new', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'old', subscriptions: whole([channel]), now: new Date('2026-03-01T09:00:00.000Z') });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'new', subscriptions: whole([channel]), now: clock.now() });
     expect(await connectionsOf(store, channel, clock.now())).toEqual(['new']);
   });
 
   it('forgets a connection that answers Gone, on every channel it had', async () => {
     const channel = `workspace:${ulid()}`;
     const second = `status:${ulid()}`;
-    await subscribeConnection(store, { connectionId: 'gone', subscriptions: whole([channel, second]), now: clock.now() });
-    await subscribeConnection(store, { connectionId: 'alive', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'gone', subscriptions: whole([channel, second]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'alive', subscriptions: whole([channel]), now: clock.now() });
     apiMock
       .on(PostToConnectionCommand, { ConnectionId: 'gone' })
       .rejects(new GoneException({ message: 'gone', $metadata: { httpStatusCode: 410 } }));
@@ -71,8 +71,8 @@ describe('WebSocketBroadcaster', () => {
 
   it('keeps going when one post fails for another reason', async () => {
     const channel = `workspace:${ulid()}`;
-    await subscribeConnection(store, { connectionId: 'a', subscriptions: whole([channel]), now: clock.now() });
-    await subscribeConnection(store, { connectionId: 'b', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'a', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'b', subscriptions: whole([channel]), now: clock.now() });
     apiMock.on(PostToConnectionCommand, { ConnectionId: 'a' }).rejects(new Error('LimitExceededException'));
 
     await expect(new WebSocketBroadcaster(store, clock, api).publish({ channel, type: 't', data: 1 })).resolves.toBeUndefined();
@@ -83,7 +83,7 @@ describe('WebSocketBroadcaster', () => {
   it('reaches every connection of a busy channel, 25 posts at a time', async () => {
     const channel = `workspace:${ulid()}`;
     const ids = Array.from({ length: 60 }, (_, i) => `conn-${String(i).padStart(3, '0')}`);
-    for (const connectionId of ids) await subscribeConnection(store, { connectionId, subscriptions: whole([channel]), now: clock.now() });
+    for (const connectionId of ids) await subscribeConnection(store, { address: '192.0.2.1', connectionId, subscriptions: whole([channel]), now: clock.now() });
     await new WebSocketBroadcaster(store, clock, api).publish({ channel, type: 't', data: 'y' });
     const posted = apiMock.commandCalls(PostToConnectionCommand).map((call) => call.args[0].input.ConnectionId);
     expect(posted.sort()).toEqual(ids);
@@ -91,7 +91,7 @@ describe('WebSocketBroadcaster', () => {
 
   it('does nothing without a WebSocket API (no endpoint configured)', async () => {
     const channel = `workspace:${ulid()}`;
-    await subscribeConnection(store, { connectionId: 'x', subscriptions: whole([channel]), now: clock.now() });
+    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'x', subscriptions: whole([channel]), now: clock.now() });
     await new WebSocketBroadcaster(store, clock, undefined).publish({ channel, type: 't', data: 1 });
     expect(apiMock.calls()).toHaveLength(0);
   });

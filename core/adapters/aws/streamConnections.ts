@@ -11,7 +11,7 @@ const epochSeconds = (at: Date): number => Math.floor(at.getTime() / 1000);
  */
 export async function subscribeConnection(
   store: Store,
-  input: { connectionId: string; subscriptions: Subscription[]; userId?: number | undefined; now: Date },
+  input: { connectionId: string; subscriptions: Subscription[]; userId?: number | undefined; address: string; sessionId?: string | undefined; now: Date },
 ): Promise<void> {
   const expiresAt = epochSeconds(input.now) + STREAM_CONNECTION_TTL_SECONDS;
   const rows = input.subscriptions.map(({ channel, topic }) => ({
@@ -19,6 +19,8 @@ export async function subscribeConnection(
     topic,
     connectionId: input.connectionId,
     userId: input.userId ?? NO_USER,
+    address: input.address,
+    ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
     connectedAt: input.now.toISOString(),
     expiresAt,
   }));
@@ -31,4 +33,26 @@ export { connectionsOf, forgetConnection } from './connectionRows.js';
 export async function connectionsOfUser(store: Store, userId: number): Promise<string[]> {
   const result = await store.entities.streamConnection.query.byUser({ userId }).go({ pages: 'all', attributes: ['connectionId'] });
   return [...new Set(result.data.map((row) => row.connectionId))];
+}
+
+/** Connection ids one sign-in opened: the user's rows (at most the per-user cap of connections), those of that session. */
+export async function connectionsOfSession(store: Store, userId: number, sessionId: string): Promise<string[]> {
+  const result = await store.entities.streamConnection.query.byUser({ userId }).go({ pages: 'all', attributes: ['connectionId', 'sessionId'] });
+  return [...new Set(result.data.filter((row) => row.sessionId === sessionId).map((row) => row.connectionId))];
+}
+
+/**
+ * How many live connections an address and a user hold now (the caps at `$connect`): one query
+ * each on the by-address and by-user indexes, expired rows not counted. Two connects racing may
+ * both pass at the cap; the next one sees both.
+ */
+export async function openConnections(store: Store, input: { address: string; userId?: number | undefined; now: Date }): Promise<{ fromAddress: number; ofUser: number }> {
+  const live = (rows: { connectionId: string; expiresAt: number }[]) => new Set(rows.filter((row) => row.expiresAt > epochSeconds(input.now)).map((row) => row.connectionId)).size;
+  const [byAddress, byUser] = await Promise.all([
+    store.entities.streamConnection.query.byAddress({ address: input.address }).go({ pages: 'all', attributes: ['connectionId', 'expiresAt'] }),
+    input.userId === undefined || input.userId === NO_USER
+      ? Promise.resolve({ data: [] })
+      : store.entities.streamConnection.query.byUser({ userId: input.userId }).go({ pages: 'all', attributes: ['connectionId', 'expiresAt'] }),
+  ]);
+  return { fromAddress: live(byAddress.data), ofUser: live(byUser.data) };
 }

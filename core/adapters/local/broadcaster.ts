@@ -1,4 +1,5 @@
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
+import { StreamRegistry } from '../../streams/registry.js';
 
 type Listener = (event: BroadcastEvent) => void;
 type CloseListener = (userId: number) => void;
@@ -7,6 +8,8 @@ type CloseListener = (userId: number) => void;
 export class LocalBroadcaster implements Broadcaster {
   private readonly listeners = new Set<Listener>();
   private readonly closeListeners = new Set<CloseListener>();
+  /** Every open stream of this process, SSE and WebSocket: the connection caps and the closes by session or page. */
+  readonly streams = new StreamRegistry();
 
   async publish(event: BroadcastEvent): Promise<void> {
     notify(this.listeners, event);
@@ -14,6 +17,14 @@ export class LocalBroadcaster implements Broadcaster {
 
   async closeUserStreams(userId: number): Promise<void> {
     notify(this.closeListeners, userId);
+  }
+
+  async closeSessionStreams(userId: number, sessionId: string): Promise<void> {
+    this.streams.closeWhere((stream) => stream.userId === userId && stream.sessionId === sessionId);
+  }
+
+  async closePageStreams(statusPageId: number): Promise<void> {
+    this.streams.closeWhere((stream) => stream.statusPageId === String(statusPageId));
   }
 
   subscribe(listener: Listener): () => void {

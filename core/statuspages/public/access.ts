@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { bearerToken } from '../../auth/middleware.js';
+import { bearerToken, requireCurrentSession } from '../../auth/middleware.js';
 import { withHashSlot } from '../../auth/hashSlots.js';
 import { dummyHash, verifyPassword } from '../../auth/secrets.js';
 import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
@@ -114,6 +114,8 @@ async function isMember(deps: Deps, snapshot: PageSnapshot, token: string | unde
   if (!token || token.startsWith(`${deps.config.keyPrefix}_`)) return false;
   try {
     const claims = await verifyAccessToken(deps, token, now);
+    // A logged-out or revoked session opens no PRIVATE page: one consistent get of the user, as every dashboard request pays.
+    await requireCurrentSession(deps, claims);
     const membership = await deps.store.entities.membership.get({ workspaceId: snapshot.page.workspaceId, userId: claims.userId }).go();
     return membership.data !== null;
   } catch (err) {

@@ -20,6 +20,8 @@ export const createStatusPageEntity = (config: EntityConfiguration) =>
         visibility: { type: PAGE_VISIBILITIES, required: true },
         passwordHash: { type: 'string' },
         passwordVersion: { type: 'number', required: true },
+        /** When a page's password was last changed after its creation: subscribers who came in before it hear no more. */
+        passwordSetAt: { type: 'string' },
         logoUrl: { type: 'string' },
         primaryColor: { type: 'string' },
         backgroundColor: { type: 'string' },

@@ -14,7 +14,8 @@ export const NO_USER = 0;
  * readers skip expired rows.
  *
  * Version 2 added the topic to the sort key and the by-user index; version 1 rows (at most two
- * hours old) are simply never read again.
+ * hours old) are simply never read again. The address and session (and the by-address index)
+ * came later in version 2: older rows lack them, count for no address and close with no session.
  */
 export const createStreamConnectionEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -26,6 +27,10 @@ export const createStreamConnectionEntity = (config: EntityConfiguration) =>
         connectionId: { type: 'string', required: true },
         /** Who opened it (`NO_USER` on public status streams), so a change of their access can close it. */
         userId: { type: 'number', required: true },
+        /** The client address that opened it: the per-address cap counts the rows under it. */
+        address: { type: 'string' },
+        /** The sign-in (refresh family) whose access token opened it: a logout with that refresh token closes it. */
+        sessionId: { type: 'string' },
         connectedAt: { type: 'string', required: true },
         expiresAt: { type: 'number', required: true },
       },
@@ -45,6 +50,12 @@ export const createStreamConnectionEntity = (config: EntityConfiguration) =>
           condition: (attrs) => attrs.userId !== NO_USER,
           pk: { field: 'gsi2pk', composite: ['userId'] },
           sk: { field: 'gsi2sk', composite: ['connectionId', 'channel', 'topic'] },
+        },
+        /** Every row written since the address was recorded (older rows lack it, stay out and expire within 2 hours). */
+        byAddress: {
+          index: 'gsi3',
+          pk: { field: 'gsi3pk', composite: ['address'] },
+          sk: { field: 'gsi3sk', composite: ['connectionId', 'channel', 'topic'] },
         },
       },
     },
