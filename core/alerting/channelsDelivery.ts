@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
-import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
+import { guardedRequest, retryAfterSeconds, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { getAlertChannel } from './channels.js';
 import { signWebhook } from './webhookSignature.js';
@@ -74,13 +74,12 @@ export async function deliverToChannel(
     return { ok: false, statusCode: result.statusCode ?? null, failureReason: result.failureReason, message: result.message, retryAfterSeconds: null };
   }
   const ok = result.statusCode >= 200 && result.statusCode < 300;
-  const retryAfter = Number(result.headers['retry-after']);
   return {
     ok,
     statusCode: result.statusCode,
     failureReason: ok ? null : 'UNEXPECTED_STATUS',
     message: ok ? `Delivered (HTTP ${result.statusCode})` : `The endpoint answered HTTP ${result.statusCode}`,
-    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+    retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()),
   };
 }
 

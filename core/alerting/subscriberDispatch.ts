@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
-import { guardedRequest } from '../outbound/index.js';
+import { guardedRequest, retryAfterSeconds } from '../outbound/index.js';
 import type { StatusPageNotifyMessage } from '../statuspages/events.js';
 import { oneLine, pageSubscribers, readSubscriber, subscriberMailParts } from '../statuspages/subscribers/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
@@ -140,8 +140,7 @@ async function send(deps: Deps, subscriber: StatusSubscriberItem, message: Statu
   );
   if (!result.ok) return { ok: false, statusCode: result.statusCode ?? null, message: `${result.failureReason}: ${result.message}`, retryAfterSeconds: null };
   const ok = result.statusCode >= 200 && result.statusCode < 300;
-  const retryAfter = Number(result.headers['retry-after']);
-  return { ok, statusCode: result.statusCode, message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null };
+  return { ok, statusCode: result.statusCode, message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()) };
 }
 
 async function note(deps: Deps, subscriber: StatusSubscriberItem, set: Partial<Pick<StatusSubscriberItem, 'state' | 'disabledReason' | 'lastError' | 'lastErrorAt'>>): Promise<void> {
