@@ -15,15 +15,20 @@ import { awaitingConfirmation, mailConfirmation, newConfirmation } from './email
 
 type Destination = { email?: string; webhookUrl?: string; url?: string };
 
-/** `role`: the caller's; a Slack webhook URL is a credential, whole only from ADMIN up. */
+/**
+ * `role`: the caller's. A Slack webhook URL is a credential (its path), and so is many a webhook
+ * URL (a token in its path or query): both are whole only from ADMIN up, who manage channels.
+ */
 export function toAlertChannel(ch: AlertChannelItem, role: Role) {
+  const whole = roleAtLeast(role, 'ADMIN');
   const webhookUrl = ch.webhookUrl ?? '';
+  const url = ch.url ?? '';
   const config =
     ch.type === 'EMAIL'
       ? { email: ch.email ?? '' }
       : ch.type === 'SLACK'
-        ? { webhookUrl: roleAtLeast(role, 'ADMIN') ? webhookUrl : maskUrl(webhookUrl) }
-        : { url: ch.url ?? '', secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
+        ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
+        : { url: whole ? url : maskUrl(url), secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
   return {
     id: ch.channelId,
     workspaceId: ch.workspaceId,
@@ -102,7 +107,7 @@ export async function listAlertChannels(ctx: Ctx, workspaceId: number): Promise<
   return result.data.sort((a, b) => a.channelId - b.channelId);
 }
 
-/** The channels as the caller may see them (Slack URLs masked below ADMIN). */
+/** The channels as the caller may see them (Slack and webhook URLs masked below ADMIN). */
 export async function viewAlertChannels(ctx: Ctx, workspaceId: number) {
   const { role } = await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
   return (await listAlertChannels(ctx, workspaceId)).map((channel) => toAlertChannel(channel, role));

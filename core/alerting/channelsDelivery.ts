@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
-import { guardedRequest, type GuardedRequestDeps } from '../outbound/index.js';
+import { guardedRequest, retryAfterSeconds, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { getAlertChannel } from './channels.js';
 import { signWebhook } from './webhookSignature.js';
@@ -74,29 +74,48 @@ export async function deliverToChannel(
     return { ok: false, statusCode: result.statusCode ?? null, failureReason: result.failureReason, message: result.message, retryAfterSeconds: null };
   }
   const ok = result.statusCode >= 200 && result.statusCode < 300;
-  const retryAfter = Number(result.headers['retry-after']);
   return {
     ok,
     statusCode: result.statusCode,
     failureReason: ok ? null : 'UNEXPECTED_STATUS',
     message: ok ? `Delivered (HTTP ${result.statusCode})` : `The endpoint answered HTTP ${result.statusCode}`,
-    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+    retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()),
   };
 }
 
 /** A test send reaches a user-chosen address: a few per channel per minute, not a mailing cannon. */
 export const CHANNEL_TEST_LIMIT: RateLimitRule = { name: 'channel-test', limit: 5, windowSeconds: 60 };
 
+const FAILURE_WORDS: Record<string, string> = {
+  SSRF_BLOCKED: 'address not allowed',
+  DNS_ERROR: 'the host name could not be resolved',
+  CONNECTION_ERROR: 'the connection failed',
+  TLS_ERROR: 'the TLS handshake failed',
+  TIMEOUT: 'no complete answer in time',
+  TOO_MANY_REDIRECTS: 'the endpoint redirected',
+  HTTP_DOWNGRADE_BLOCKED: 'the endpoint redirected',
+  MAIL_ERROR: 'The mail could not be sent',
+  EMAIL_UNCONFIRMED: 'The address has not followed its confirmation link yet',
+};
+
 /**
- * What a test send tells its caller: the reason code in words, never the delivery's own message,
- * which can name the addresses a host resolved to (an internal network map for whoever asks).
+ * A failed delivery in words fit to show a workspace (a test send's answer, a channel's or a
+ * subscriber's `lastError`): the reason code in words, never the outbound module's own message,
+ * which names the addresses a host resolved to ("resolves to 10.0.0.5", "connect ECONNREFUSED
+ * 10.0.0.5:443"), an internal network map for whoever asks. The full message goes to the log.
  */
+export function failureWords(result: Pick<DeliveryResult, 'failureReason' | 'statusCode'>): string {
+  if (result.failureReason === 'UNEXPECTED_STATUS') return `The endpoint answered HTTP ${result.statusCode ?? '?'}`;
+  return FAILURE_WORDS[result.failureReason ?? ''] ?? 'Not delivered';
+}
+
+/** `REASON: words`, as a channel's and a subscriber's `lastError` show it. */
+export const lastErrorOf = (result: Pick<DeliveryResult, 'failureReason' | 'statusCode'>): string => `${result.failureReason ?? 'FAILED'}: ${failureWords(result)}`;
+
 function testMessage(result: DeliveryResult): string {
   if (result.ok) return 'Delivered';
-  if (result.failureReason === 'UNEXPECTED_STATUS') return `The endpoint answered HTTP ${result.statusCode ?? '?'}`;
-  if (result.failureReason === 'MAIL_ERROR') return 'The mail could not be sent';
-  if (result.failureReason === 'EMAIL_UNCONFIRMED') return 'The address has not followed its confirmation link yet';
-  return `Not delivered: ${result.failureReason ?? 'UNKNOWN'}`;
+  if (result.failureReason === 'UNEXPECTED_STATUS' || result.failureReason === 'MAIL_ERROR' || result.failureReason === 'EMAIL_UNCONFIRMED') return failureWords(result);
+  return `Not delivered: ${lastErrorOf(result)}`;
 }
 
 /** `POST /alert-channels/:id/test`: ADMIN sends a test message and sees what happened. */

@@ -3,7 +3,7 @@ import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
-import { deliverToChannel, type ChannelMessage } from './channelsDelivery.js';
+import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { claimDelivery } from './deliveryClaim.js';
 
@@ -74,8 +74,9 @@ export async function deliverOnce(
       return outcome('DISABLED', 'the endpoint answered 410 Gone; channel disabled');
     }
     const honoured = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null;
+    // The log gets the whole story; the channel, which the workspace reads, gets words naming no address.
     const failed = outcome('FAILED', `${result.failureReason ?? 'FAILED'}: ${result.message}`, honoured);
-    await noteLastError(deps, channel, failed.message, now);
+    await noteLastError(deps, channel, lastErrorOf(result), now);
     return failed;
   } catch (err) {
     return outcome('FAILED', err instanceof Error ? err.message : String(err));

@@ -49,6 +49,39 @@ describe('alert delivery retries', () => {
     expect(await t.deps.queue.pending('alerts')).toEqual([]);
   });
 
+  it('honours a Retry-After given as an HTTP-date on the test clock (RFC 9110: delay-seconds or HTTP-date)', async () => {
+    const { user, incident, path } = await setup('after-date');
+    const at = new Date(t.clock.now().getTime() + 300_000).toUTCString();
+    receiver.answer(path, { status: 503, headers: { 'retry-after': at } });
+    await t.deps.queue.publish('alerts', [openedMessage(t, user, incident.id)]);
+    await t.deps.queue.deliverDue();
+    expect(receiver.at(path)).toHaveLength(1);
+    // The normal backoff (at most 30 s for a first retry) is long past; the date is not.
+    t.clock.advanceSeconds(299);
+    await t.deps.queue.deliverDue();
+    expect(receiver.at(path)).toHaveLength(1);
+    t.clock.advanceSeconds(1);
+    await t.deps.queue.deliverDue();
+    expect(receiver.at(path)).toHaveLength(2);
+    expect(await alertsSent(t, user, incident.id)).toHaveLength(1);
+  });
+
+  it('retries with the normal backoff after a Retry-After date already past, or one that is no delay-seconds nor HTTP-date', async () => {
+    for (const value of [new Date(t.clock.now().getTime() - 3_600_000).toUTCString(), '1e3', '600.5', 'Sun, 31 Feb 2099 10:00:00 GMT']) {
+      const { user, incident, path } = await setup('after-odd');
+      receiver.answer(path, { status: 429, headers: { 'retry-after': value } });
+      await t.deps.queue.publish('alerts', [openedMessage(t, user, incident.id)]);
+      await t.deps.queue.deliverDue();
+      expect(receiver.at(path)).toHaveLength(1);
+      t.clock.advanceSeconds(14);
+      await t.deps.queue.deliverDue();
+      expect(receiver.at(path), value).toHaveLength(1);
+      t.clock.advanceSeconds(16);
+      await t.deps.queue.deliverDue();
+      expect(receiver.at(path), value).toHaveLength(2);
+    }
+  });
+
   it('backs off between attempts, dead-letters after the last one, and leaves the last error on the channel', async () => {
     const { user, incident, path, channelId } = await setup('failing');
     receiver.answer(path, ...Array.from({ length: MAX_RECEIVE_COUNT }, () => ({ status: 500 })));

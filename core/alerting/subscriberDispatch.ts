@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
-import { guardedRequest } from '../outbound/index.js';
+import { guardedRequest, retryAfterSeconds } from '../outbound/index.js';
 import type { StatusPageNotifyMessage } from '../statuspages/events.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { oneLine, readSubscriber, subscriberMailParts } from '../statuspages/subscribers/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import type { StatusSubscriberItem } from '../store/entities/statusSubscriber.js';
 import { webhookIdFor } from './alertContent.js';
+import { lastErrorOf } from './channelsDelivery.js';
 import type { AlertDispatchOptions } from './delivery.js';
 import { claimDelivery } from './deliveryClaim.js';
 import { SENT_MARKER_TTL_SECONDS } from './warningDispatch.js';
@@ -123,7 +124,8 @@ async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage
       await note(deps, subscriber, { state: 'DISABLED', disabledReason: GONE, lastError: GONE, lastErrorAt: now.toISOString() });
       return { status: 'SKIPPED' };
     }
-    await note(deps, subscriber, { lastError: result.message.slice(0, 500), lastErrorAt: now.toISOString() });
+    // The page's owners read lastError: words naming no address; the log keeps the message.
+    await note(deps, subscriber, { lastError: lastErrorOf(result), lastErrorAt: now.toISOString() });
     return { status: 'FAILED', message: result.message, retryAfterSeconds: result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterSeconds : null };
   } finally {
     await release();
@@ -140,7 +142,7 @@ async function pageStillOpenTo(deps: Deps, subscriber: StatusSubscriberItem): Pr
   return page.visibility === 'PUBLIC' || page.passwordSetAt === undefined || page.passwordSetAt <= subscriber.createdAt;
 }
 
-type SendResult = { ok: boolean; statusCode: number | null; message: string; retryAfterSeconds: number | null };
+type SendResult = { ok: boolean; statusCode: number | null; failureReason: string | null; message: string; retryAfterSeconds: number | null };
 
 async function send(deps: Deps, subscriber: StatusSubscriberItem, message: StatusPageDeliverMessage, webhookId: string, options: AlertDispatchOptions): Promise<SendResult> {
   const { footer, headers } = subscriberMailParts(deps, message.slug, subscriber);
@@ -152,9 +154,9 @@ async function send(deps: Deps, subscriber: StatusSubscriberItem, message: Statu
         text: `${message.summary}\n\n${deps.config.publicUrl}/status/${encodeURIComponent(message.slug)}${footer}`,
         headers,
       });
-      return { ok: true, statusCode: null, message: 'mailed', retryAfterSeconds: null };
+      return { ok: true, statusCode: null, failureReason: null, message: 'mailed', retryAfterSeconds: null };
     } catch (err) {
-      return { ok: false, statusCode: null, message: `MAIL_ERROR: ${err instanceof Error ? err.message : String(err)}`, retryAfterSeconds: null };
+      return { ok: false, statusCode: null, failureReason: 'MAIL_ERROR', message: `MAIL_ERROR: ${err instanceof Error ? err.message : String(err)}`, retryAfterSeconds: null };
     }
   }
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
@@ -179,10 +181,9 @@ async function send(deps: Deps, subscriber: StatusSubscriberItem, message: Statu
     },
     { allowLoopback: deps.config.probeAllowPrivate, ...options.outbound },
   );
-  if (!result.ok) return { ok: false, statusCode: result.statusCode ?? null, message: `${result.failureReason}: ${result.message}`, retryAfterSeconds: null };
+  if (!result.ok) return { ok: false, statusCode: result.statusCode ?? null, failureReason: result.failureReason, message: `${result.failureReason}: ${result.message}`, retryAfterSeconds: null };
   const ok = result.statusCode >= 200 && result.statusCode < 300;
-  const retryAfter = Number(result.headers['retry-after']);
-  return { ok, statusCode: result.statusCode, message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null };
+  return { ok, statusCode: result.statusCode, failureReason: ok ? null : 'UNEXPECTED_STATUS', message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()) };
 }
 
 async function note(deps: Deps, subscriber: StatusSubscriberItem, set: Partial<Pick<StatusSubscriberItem, 'state' | 'disabledReason' | 'lastError' | 'lastErrorAt'>>): Promise<void> {

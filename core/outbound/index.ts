@@ -11,6 +11,7 @@ export type { GuardDecision, GuardOptions } from './guard.js';
 export { createNodeConnect, nodeConnect, pinnedLookup } from './connect.js';
 export type { NodeConnectOptions } from './connect.js';
 export { guardedRequest } from './request.js';
+export { parseHttpDate, retryAfterSeconds } from './retryAfter.js';
 export { runProbe, PROBE_METHODS, PROBE_FAILURE_REASONS } from './probe.js';
 export type { HttpProbeConfig, ProbeDeps, ProbeFailureReason, ProbeMethod, ProbeRunResult } from './probe.js';
 export {
