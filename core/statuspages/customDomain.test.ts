@@ -77,6 +77,20 @@ describe('custom domains: verified before they are held', () => {
     expect((await pageOf(user, page.id)).customDomainVerification?.status).toBe('PENDING');
   });
 
+  it('gives a domain saved before TXT tokens existed its token at the first verification, and no lock', async () => {
+    const domain = newDomain();
+    const page = await createPage(t, user, { customDomain: domain });
+    await t.deps.store.entities.statusPage.patch({ statusPageId: page.id }).remove(['customDomainToken', 'customDomainClaimedAt', 'domainDueShard', 'domainDueAt']).go();
+    expect((await pageOf(user, page.id)).customDomainVerification?.txtValue).toBeNull();
+    dns.cname.set(domain, ['localhost']);
+    expectError(await verify(user, page.id), 422, 'DOMAIN_NOT_VERIFIED');
+    const now = await pageOf(user, page.id);
+    expect(now.customDomainVerification?.txtValue).toMatch(/^vigil-verify=/);
+    expect(await lockOf(domain)).toBeUndefined();
+    publish(now);
+    expectStatus(await verify(user, page.id), 200);
+  });
+
   it('verifies with both records: locked to the page, served on the domain; a second page cannot verify it', async () => {
     const domain = newDomain();
     const page = await createPage(t, user, { customDomain: domain });

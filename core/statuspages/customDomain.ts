@@ -116,6 +116,8 @@ export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<Veri
   const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
   const domain = page.customDomain;
   if (!domain) throw badRequest('The page has no custom domain', [{ path: 'customDomain', message: 'Not set' }]);
+  // A domain saved before TXT tokens existed gets its token (and its 7 days) now; verification waits for it.
+  if (page.customDomainToken === undefined) Object.assign(page, await startClaim(deps, statusPageId, domain));
   const records = await readRecords(deps, domain, page.customDomainToken);
   const target = cnameTargetOf(deps.config);
   if (!records.txtOk || !records.cnameOk) {
@@ -151,6 +153,21 @@ export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<Veri
   }
   await refreshSnapshot(deps, statusPageId);
   return { verified: true, expected: target, found: records.cnameFound, customDomainVerification: verificationView(deps.config, written) as DomainVerification };
+}
+
+async function startClaim(deps: Deps, statusPageId: number, domain: string): Promise<StatusPageItem> {
+  try {
+    const written = await deps.store.entities.statusPage
+      .patch({ statusPageId })
+      .set(newClaim(deps.clock.now()))
+      .add({ revision: 1 })
+      .where((attr, op) => `${op.eq(attr.customDomain, domain)} AND ${op.notExists(attr.customDomainToken)}`)
+      .go({ response: 'all_new' });
+    return written.data as StatusPageItem;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    throw conflict('The page’s domain changed meanwhile; verify again');
+  }
 }
 
 /** Sweep step: claims due to lapse and verified domains due for their re-check, O(due) through the sparse index. */
