@@ -19,6 +19,9 @@ export type Deps = {
    * where other processes share the store (AWS, an external endpoint).
    */
   storeOwnedSince?: Date;
-  /** CNAME lookups for status-page custom domains; the system resolver when absent. Tests inject one. */
-  cnameResolver?: (hostname: string) => Promise<string[]>;
+  /**
+   * TXT and CNAME lookups for status-page custom domains (core/statuspages/customDomain.ts);
+   * node:dns/promises when absent. Tests inject a fake: they never touch real DNS.
+   */
+  domainResolver?: { resolveTxt(hostname: string): Promise<string[][]>; resolveCname(hostname: string): Promise<string[]> };
 };

@@ -8,7 +8,9 @@ import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import { retryOnConflict } from '../store/conditional.js';
 import type { StatusPageItem } from '../store/entities/statusPage.js';
 import { acquireLock, lockOwner, releaseLock } from '../store/locks.js';
-import { customDomainProblem, normalizeDomain, sameHost } from './domain.js';
+import type { Config } from '../config.js';
+import { customDomainProblem, normalizeDomain } from './domain.js';
+import { CLAIM_FIELDS, DOMAIN_SCOPE, newClaim, verificationView } from './customDomain.js';
 import { sanitizeTenantHtml } from './render/sanitize.js';
 import { passwordProblem, slugShape, type StatusPage, type StatusPageCreate, type StatusPageDetail, type StatusPageUpdate } from './schema.js';
 import { byPosition, readComponents, refreshSnapshot } from './store/snapshot.js';
@@ -19,9 +21,9 @@ import { deletePageSubscribers } from './subscribers/manage.js';
 import { loadStatusPage } from './load.js';
 
 export const SLUG_SCOPE = 'status-page-slug';
-export const DOMAIN_SCOPE = 'status-page-domain';
+export { DOMAIN_SCOPE };
 
-export const toStatusPage = (p: StatusPageItem): StatusPage => ({
+export const toStatusPage = (p: StatusPageItem): Omit<StatusPage, 'customDomainVerification'> => ({
   id: p.statusPageId,
   workspaceId: p.workspaceId,
   name: p.name,
@@ -44,6 +46,11 @@ export const toStatusPage = (p: StatusPageItem): StatusPage => ({
   updatedAt: p.updatedAt,
 });
 
+/** The dashboard's page: its fields and, with a domain, the records that verify it. */
+export const statusPageView =
+  (config: Config) =>
+  (p: StatusPageItem): StatusPage => ({ ...toStatusPage(p), customDomainVerification: verificationView(config, p) });
+
 /** The install's own host names: a page may not claim them as its custom domain. */
 const installHosts = (deps: Deps): string[] => {
   const hosts = [new URL(deps.config.publicUrl).hostname];
@@ -57,14 +64,14 @@ function checkDomain(deps: Deps, domain: string): void {
 }
 
 /** A lock whose owner page is gone (or moved on) is an orphan: it may be taken over. */
-const ownerHolds = (deps: Deps, field: 'slug' | 'customDomain', value: string) => async (ownerId: string) => {
+const ownerHolds = (deps: Deps, slug: string) => async (ownerId: string) => {
   const page = (await deps.store.entities.statusPage.get({ statusPageId: Number(ownerId) }).go({ consistent: true })).data;
-  return page !== null && page[field] === value;
+  return page !== null && page.slug === slug;
 };
 
-async function claim(deps: Deps, scope: string, value: string, pageId: number, field: 'slug' | 'customDomain', what: string): Promise<void> {
-  const ok = await acquireLock(deps.store, scope, value, String(pageId), deps.clock.now(), ownerHolds(deps, field, value));
-  if (!ok) throw conflict(`${what} ${value} is already taken`, 'SLUG_TAKEN');
+async function claimSlug(deps: Deps, slug: string, pageId: number): Promise<void> {
+  const ok = await acquireLock(deps.store, SLUG_SCOPE, slug, String(pageId), deps.clock.now(), ownerHolds(deps, slug));
+  if (!ok) throw conflict(`Slug ${slug} is already taken`, 'SLUG_TAKEN');
 }
 
 const hashPagePassword = (deps: Deps, password: string): Promise<string> =>
@@ -78,14 +85,10 @@ export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promi
   // Hashed before the slug is claimed: a busy process's 429 leaves no lock behind.
   const passwordHash = input.password === undefined ? undefined : await hashPagePassword(deps, input.password);
   const statusPageId = await deps.store.nextId('statusPage');
-  await claim(deps, SLUG_SCOPE, input.slug, statusPageId, 'slug', 'Slug');
-  try {
-    if (input.customDomain) await claim(deps, DOMAIN_SCOPE, input.customDomain, statusPageId, 'customDomain', 'Domain');
-  } catch (err) {
-    await releaseLock(deps.store, SLUG_SCOPE, input.slug, String(statusPageId));
-    throw err;
-  }
-  const iso = deps.clock.now().toISOString();
+  await claimSlug(deps, input.slug, statusPageId);
+  // A domain is only a claim until verified (customDomain.ts): nothing is locked for it here.
+  const now = deps.clock.now();
+  const iso = now.toISOString();
   const created = await deps.store.entities.statusPage
     .create({
       statusPageId,
@@ -106,6 +109,7 @@ export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promi
       footerHtml: input.footerHtml ? sanitizeTenantHtml(input.footerHtml) : undefined,
       enabled: input.enabled,
       customDomain: input.customDomain ?? undefined,
+      ...(input.customDomain ? newClaim(now) : {}),
       revision: 0,
       createdAt: iso,
       updatedAt: iso,
@@ -124,7 +128,7 @@ export async function listStatusPages(ctx: Ctx, requestedWorkspaceId: number | u
 export async function getStatusPageDetail(ctx: Ctx, statusPageId: number): Promise<StatusPageDetail> {
   const page = await loadStatusPage(ctx, statusPageId);
   const components = byPosition((await readComponents(ctx.deps, statusPageId)).map((c) => ({ ...toComponent(c), id: c.componentId })));
-  return { ...toStatusPage(page), components };
+  return { ...statusPageView(ctx.deps.config)(page), components };
 }
 
 /** `check-slug`: never an error for a well-formed query; malformed, reserved and taken are all "not available". */
@@ -132,7 +136,7 @@ export async function isSlugAvailable(deps: Deps, slug: string): Promise<boolean
   if (slugShape(slug) !== 'OK') return false;
   const owner = await lockOwner(deps.store, SLUG_SCOPE, slug);
   if (owner === undefined) return true;
-  return !(await ownerHolds(deps, 'slug', slug)(owner));
+  return !(await ownerHolds(deps, slug)(owner));
 }
 
 export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: StatusPageUpdate): Promise<StatusPageItem> {
@@ -145,15 +149,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
   const domainChanges = domainPatch !== undefined && domainPatch !== (current.customDomain ?? null);
   if (domainChanges && domainPatch) checkDomain(deps, domainPatch);
   const passwordHash = patch.password === undefined ? undefined : await hashPagePassword(deps, patch.password);
-  if (newSlug) await claim(deps, SLUG_SCOPE, newSlug, statusPageId, 'slug', 'Slug');
-  if (domainChanges && domainPatch) {
-    try {
-      await claim(deps, DOMAIN_SCOPE, domainPatch, statusPageId, 'customDomain', 'Domain');
-    } catch (err) {
-      if (newSlug) await releaseLock(deps.store, SLUG_SCOPE, newSlug, String(statusPageId));
-      throw err;
-    }
-  }
+  if (newSlug) await claimSlug(deps, newSlug, statusPageId);
   const updated = await retryOnConflict(
     async (attempt) => {
       const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, 'ADMIN');
@@ -188,8 +184,11 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
         set.passwordVersion = page.passwordVersion + 1;
       }
       if (domainChanges) {
+        // A new name is a new claim: a new token, 7 days to verify it, and no verification carried over.
         assign('customDomain', domainPatch);
-        if (page.customDomainVerifiedAt !== undefined) remove.push('customDomainVerifiedAt');
+        const claim = domainPatch ? newClaim(deps.clock.now()) : {};
+        Object.assign(set, claim);
+        for (const field of CLAIM_FIELDS) if (!(field in claim) && page[field] !== undefined) remove.push(field);
       }
       const write = deps.store.entities.statusPage.patch({ statusPageId }).set(set);
       const withRemove = remove.length > 0 ? write.remove(remove as Parameters<typeof write.remove>[0]) : write;
@@ -198,6 +197,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
     { what: 'status page update' },
   );
   if (newSlug) await releaseLock(deps.store, SLUG_SCOPE, current.slug, String(statusPageId));
+  // Only held when it was verified; releasing is conditional on this page being the owner.
   if (domainChanges && current.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, current.customDomain, String(statusPageId));
   await refreshSnapshot(deps, statusPageId);
   if (accessNarrowed(current, updated)) await deps.broadcaster.closePageStreams(statusPageId);
@@ -229,34 +229,3 @@ export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<
   if (page.customDomain) await releaseLock(deps.store, DOMAIN_SCOPE, page.customDomain, String(statusPageId));
   await deps.broadcaster.closePageStreams(statusPageId);
 }
-
-/** Resolves CNAME records of a host name; injected so tests never touch real DNS. */
-export type CnameResolver = (hostname: string) => Promise<string[]>;
-
-export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<{ verified: boolean; expected: string; found: string[] }> {
-  const { deps } = ctx;
-  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
-  if (!page.customDomain) throw badRequest('The page has no custom domain', [{ path: 'customDomain', message: 'Not set' }]);
-  const expected = deps.config.cnameTarget ?? new URL(deps.config.publicUrl).hostname;
-  const resolve = deps.cnameResolver ?? defaultResolver;
-  let found: string[] = [];
-  try {
-    found = await resolve(page.customDomain);
-  } catch {
-    found = [];
-  }
-  const verified = found.some((name) => sameHost(name, expected));
-  if (verified !== (page.customDomainVerifiedAt !== undefined)) {
-    const write = deps.store.entities.statusPage.patch({ statusPageId });
-    await (verified ? write.set({ customDomainVerifiedAt: deps.clock.now().toISOString() }) : write.remove(['customDomainVerifiedAt']))
-      .where((attr, op) => op.eq(attr.customDomain, page.customDomain ?? ''))
-      .go();
-    await refreshSnapshot(deps, statusPageId);
-  }
-  return { verified, expected, found };
-}
-
-const defaultResolver: CnameResolver = async (hostname) => {
-  const { resolveCname } = await import('node:dns/promises');
-  return resolveCname(hostname);
-};

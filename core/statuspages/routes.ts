@@ -17,13 +17,16 @@ import {
   ComponentIdParam,
   ComponentReorder,
   ComponentUpdate,
+  CustomDomainVerification,
   StatusPage,
   StatusPageCreate,
   StatusPageDetail,
   StatusPageIdParam,
   StatusPageUpdate,
 } from './schema.js';
-import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, toStatusPage, updateStatusPage, verifyDomain } from './pages.js';
+import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, statusPageView, updateStatusPage } from './pages.js';
+import { verifyDomain } from './customDomain.js';
+import { ErrorBody } from '../http/errors.js';
 import { createComponent, deleteComponent, listComponents, reorderComponents, updateComponent } from './components.js';
 import { subscriberDashboardRoutes } from './subscribers/routes.js';
 import { createAnnouncement, listAnnouncements, loadAnnouncement, patchAnnouncement, postAnnouncementEntry, toAnnouncementView, withTimelines } from './announcements.js';
@@ -31,7 +34,9 @@ import { createAnnouncement, listAnnouncements, loadAnnouncement, patchAnnouncem
 const security = sessionSecurity;
 const tags = ['status-pages'];
 const WorkspaceQuery = z.object({ workspaceId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
-const VerifyDomainResult = z.object({ verified: z.boolean(), expected: z.string(), found: z.array(z.string()) }).openapi('VerifyDomainResult');
+const VerifyDomainResult = z
+  .object({ verified: z.literal(true), expected: z.string(), found: z.array(z.string()), customDomainVerification: CustomDomainVerification })
+  .openapi('VerifyDomainResult');
 
 /** Dashboard `/status-pages` (session token): pages, components, announcements. */
 export function statusPageRoutes() {
@@ -44,11 +49,11 @@ export function statusPageRoutes() {
   );
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: jsonResponse(z.array(StatusPage), 'Pages') } }),
-    async (c) => c.json((await listStatusPages(requestCtx(c), c.req.valid('query').workspaceId)).map(toStatusPage), 200),
+    async (c) => c.json((await listStatusPages(requestCtx(c), c.req.valid('query').workspaceId)).map(statusPageView(c.var.deps.config)), 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(StatusPageCreate) }, responses: { 201: jsonResponse(StatusPage, 'Created') } }),
-    async (c) => c.json(toStatusPage(await createStatusPage(requestCtx(c), c.req.valid('json'))), 201),
+    async (c) => c.json(statusPageView(c.var.deps.config)(await createStatusPage(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(StatusPageDetail, 'Page with components') } }),
@@ -56,7 +61,7 @@ export function statusPageRoutes() {
   );
   r.openapi(
     createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: StatusPageIdParam, body: jsonBody(StatusPageUpdate) }, responses: { 200: jsonResponse(StatusPage, 'Updated') } }),
-    async (c) => c.json(toStatusPage(await updateStatusPage(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(statusPageView(c.var.deps.config)(await updateStatusPage(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 204: { description: 'Deleted with its components and announcements' } } }),
@@ -66,7 +71,11 @@ export function statusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/verify-domain', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(VerifyDomainResult, 'CNAME check') } }),
+    createRoute({ method: 'post', path: '/{id}/verify-domain', tags, security, request: { params: StatusPageIdParam }, responses: {
+        200: jsonResponse(VerifyDomainResult, 'Both records found: the domain is locked to this page and served'),
+        409: jsonResponse(ErrorBody, 'Another page has verified the domain (DOMAIN_TAKEN)'),
+        422: jsonResponse(ErrorBody, 'The TXT or CNAME record is missing (DOMAIN_NOT_VERIFIED; details say which)'),
+      } }),
     async (c) => c.json(await verifyDomain(requestCtx(c), c.req.valid('param').id), 200),
   );
 

@@ -207,6 +207,17 @@ export const Component = z
   .openapi('StatusPageComponent');
 export type Component = z.infer<typeof Component>;
 
+export const CustomDomainVerification = z
+  .object({
+    txtName: z.string().describe('The TXT record to publish: `_vigil-challenge.<domain>`'),
+    txtValue: z.string().nullable().describe('Its value, `vigil-verify=<token>` (a new token with every domain saved)'),
+    cnameTarget: z.string().describe('Where the domain’s CNAME must point'),
+    status: z.enum(['PENDING', 'VERIFIED']).describe('PENDING: saved, not served, nothing locked; VERIFIED: served, and held by this page alone'),
+    checkedAt: z.string().nullable().describe('The last DNS look (verification or the daily re-check)'),
+    expiresAt: z.string().nullable().describe('When an unverified claim lapses (7 days after it was saved or detached)'),
+  })
+  .openapi('CustomDomainVerification');
+
 export const StatusPage = z
   .object({
     id: z.number().int(),
@@ -226,6 +237,7 @@ export const StatusPage = z
     enabled: z.boolean(),
     customDomain: z.string().nullable(),
     customDomainVerifiedAt: z.string().nullable(),
+    customDomainVerification: CustomDomainVerification.nullable().describe('With a custom domain: the DNS records that verify it (null without one)'),
     hasPassword: z.boolean().describe('The password itself is never returned'),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -7,6 +7,7 @@ import { relayPendingOutboxes } from '../outbox/sweep.js';
 import { sweepEscalations } from '../escalation/sweep.js';
 import { sweepOnCallNotices } from '../escalation/notices.js';
 import { processScheduledAnnouncements } from '../statuspages/announcements.js';
+import { processCustomDomains } from '../statuspages/customDomain.js';
 
 /**
  * One step of the evaluator sweep (locally every `VIGIL_SWEEP_SECONDS`, on AWS once a minute). A
@@ -27,6 +28,8 @@ export const SWEEP_STEPS: readonly SweepStep[] = [
   // Runs (`/start?rid=`) whose end has not come within their allowance: the missed-run index.
   { name: 'missed-runs', run: sweepMissedRuns },
   { name: 'status-page-maintenance', run: processScheduledAnnouncements },
+  // Unverified custom-domain claims that lapsed (7 days) and verified domains due for their daily DNS re-check.
+  { name: 'status-page-domains', run: processCustomDomains },
   // Escalation steps, repeats and ack timeouts that fell due (only those: the escalation-due index).
   { name: 'escalations', run: sweepEscalations },
   // Handoff and coverage-gap notices of the schedules due for a look (the same index, its own shard).

@@ -32,3 +32,33 @@ export async function changeStatus(t: TestContext, check: { id: number }, user: 
   if (stored.data) await t.deps.store.entities.check.patch({ token: stored.data.token }).set({ status: to as 'OK' }).go();
   await t.deps.queue.drain();
 }
+
+/**
+ * A fake DNS for custom domains (tests never touch real DNS): records the test sets and removes,
+ * ENODATA for anything else, as node:dns/promises answers a name without such a record.
+ */
+export function fakeDns() {
+  const txt = new Map<string, string[][]>();
+  const cname = new Map<string, string[]>();
+  const lookups: string[] = [];
+  const absent = () => Object.assign(new Error('queryTxt ENODATA'), { code: 'ENODATA' });
+  return {
+    txt,
+    cname,
+    lookups,
+    resolver: {
+      async resolveTxt(hostname: string): Promise<string[][]> {
+        lookups.push(`TXT ${hostname}`);
+        const found = txt.get(hostname);
+        if (!found) throw absent();
+        return found;
+      },
+      async resolveCname(hostname: string): Promise<string[]> {
+        lookups.push(`CNAME ${hostname}`);
+        const found = cname.get(hostname);
+        if (!found) throw absent();
+        return found;
+      },
+    },
+  };
+}
