@@ -365,6 +365,9 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
   } catch (err) {
     // Whatever failed after the update, the client's retry must not be swallowed as a duplicate.
     await releaseDedup(deps, input.token, taken.previous, kind, now).catch((cause: unknown) => console.error('could not release ping dedup', cause));
+    // A run whose START (and so its missed-run entry) may not have landed is taken back: the
+    // client sends the start again, and no open run is left that the sweep would never look at.
+    if (kind === 'start' && input.rid !== undefined) await withdrawRun(deps, input, input.rid).catch((cause: unknown) => console.error('could not withdraw the run', cause));
     throw err;
   }
 }

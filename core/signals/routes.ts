@@ -14,6 +14,7 @@ import { signalStream } from './stream.js';
 
 const errors = {
   404: jsonResponse(ErrorBody, 'Unknown check (code CHECK_NOT_FOUND)'),
+  409: jsonResponse(ErrorBody, 'A /start with a new rid while the job already has 100 open runs (code CONFLICT); nothing stored'),
   413: { description: 'Payload over 10,240 bytes; nothing stored' },
   429: { description: 'Rate limited (per check token, or per address for unknown tokens)' },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { freshRateWindow, LONG_SESSIONS } from '../../test/support/checks.js';
 import { checkOf, signalsOf } from '../../test/support/signals.js';
@@ -229,6 +229,30 @@ describe('missed runs, found by the sweep', () => {
     // Whatever the order, the end was the last word: a success.
     expect((await checkOf(t, j.token)).status).toBe('OK');
     expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toEqual([]);
+  });
+
+  it('a start whose START signal could not be stored answers 500 and leaves no open run the sweep could not see', async () => {
+    const j = await job({ graceSeconds: 60 });
+    const rid = randomUUID();
+    const client = t.deps.store.hot;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
+        return next(args);
+      },
+      { step: 'initialize', name: 'failPuts' },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failed = await start(j, rid);
+    client.middlewareStack.remove('failPuts');
+    logged.mockRestore();
+    expectError(failed, 500);
+    expect(Object.keys(await rawCheck(j.token)).filter((name) => name.startsWith('run_'))).toEqual([]);
+    // The client's retry opens the run, and the sweep finds it missed.
+    expect((await start(j, rid)).status).toBe(200);
+    t.clock.advanceSeconds(61);
+    await sweepMissedRuns(t.deps, t.clock.now());
+    expect((await missedRuns(j)).map((s) => (s.details as { rid: string }).rid)).toEqual([rid]);
   });
 
   it('caps open runs per job: a start past 100 open runs is refused with 409 and opens nothing; a restart and a start after an end are fine', async () => {
