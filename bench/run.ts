@@ -1,21 +1,21 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { queueDataDir, startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
 import { loadConfig } from '../core/config.js';
-import type { Actor } from '../core/context.js';
 import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
+import { drivePingsApart } from './apart.js';
 import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
 import { escalationBenchmark } from './escalation.js';
 import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { checkScale } from './scale.js';
-import { seedChecks, type SeedTarget } from './seed.js';
+import { passwordFloodBenchmark } from './passwordFlood.js';
+import { seedChecks, signUp } from './seed.js';
+import { SectionRunner, selectSections } from './sections.js';
 import { statusPageBenchmark } from './statusPage.js';
 import { streamBenchmark } from './streams.js';
 
@@ -23,8 +23,9 @@ import { streamBenchmark } from './streams.js';
  * `npm run bench`: the heartbeat pipeline on this machine, as `npm start` runs it. The embedded
  * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
  * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
- * in a third process ping it. Prints one `name: value` per line. `BENCH_ONLY=pings,sweep,scale,cold,streams,pages,outbox,escalation`
- * runs some sections only.
+ * in a third process ping it. Prints one `name: value` per line, under a `section: <name>` line.
+ * `BENCH_ONLY=cold,pings,scale,sweep,streams,pages,outbox,escalation,password` runs some sections
+ * only (bench/sections.ts: each one's ceiling, and the budget they add up to).
  */
 const CLIENTS = 50;
 const PING_CHECKS = Number(process.env.BENCH_PING_CHECKS ?? 4_000);
@@ -33,8 +34,7 @@ const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
 const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'pings,sweep,scale,cold,streams,pages,outbox,escalation').split(','));
-const exec = promisify(execFile);
+const sections = new SectionRunner(selectSections(process.env.BENCH_ONLY), process.env.BENCH_BUDGET_SECONDS ? Number(process.env.BENCH_BUDGET_SECONDS) : undefined);
 
 /**
  * Counts requests and items read at the SDK clients (the document client and the ping path's
@@ -71,35 +71,7 @@ function meterQueue(deps: LocalDeps) {
   return counts;
 }
 
-async function signUp(origin: string): Promise<SeedTarget & { actor: Actor }> {
-  const signup = await fetch(`${origin}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${process.pid}@example.com`, password: 'benchmark password', name: 'bench' }),
-  });
-  const created = (await signup.json()) as { access_token: string; workspace: { id: number }; user: { id: number; email: string } };
-  const projects = await fetch(`${origin}/api/projects?workspaceId=${created.workspace.id}`, { headers: { authorization: `Bearer ${created.access_token}` } });
-  const [project] = (await projects.json()) as { id: number }[];
-  if (!project) throw new Error('sign-up made no project');
-  return { workspaceId: created.workspace.id, projectId: project.id, actor: { kind: 'user', userId: created.user.id, email: created.user.email } };
-}
-
 const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
-
-/** Runs bench/loadgen.ts in its own process and returns what it measured. */
-async function drivePingsApart(origin: string, tokens: readonly string[], options: { clients: number; maxPings: number; maxSeconds: number }) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-load-'));
-  try {
-    const file = join(dir, 'job.json');
-    writeFileSync(file, JSON.stringify({ origin, tokens, ...options }));
-    const { stdout } = await exec(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./loadgen.ts', import.meta.url).pathname, file], {
-      maxBuffer: 1 << 20,
-    });
-    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { completed: number; failed: number; seconds: number; p50: number; p99: number };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
   // What `npm start` runs, against the stores started above (it would start the same two itself).
@@ -111,7 +83,7 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
   const origin = server.baseUrl.replace(/\/api$/, '');
   try {
     const target = await signUp(origin);
-    if (ONLY.has('pings')) {
+    await sections.run('pings', async () => {
       // Checks that are up and pinging: steady state has no status change.
       const now = deps.clock.now();
       const nextDueAt = new Date(now.getTime() + 3_600_000).toISOString();
@@ -154,15 +126,15 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       print('other_cpu_ms_per_ping', (machineUsed - storeUsed - appMs) / sent, 3);
       print('server_rss_mb', process.memoryUsage().rss / 1048576, 0);
       print('store_rss_mb', processRssMb(storePid), 0);
-    }
-    if (ONLY.has('scale')) {
+    });
+    await sections.run('scale', async () => {
       const scale = await checkScale(deps, target.actor, { count: SCALE_CHECKS, clients: 4, listPages: 200 });
       print('check_create_ms_p99', scale.createP99Ms);
       print('check_create_ms_p99_first_1000', scale.createP99FirstMs);
       print('check_create_ms_p99_last_1000', scale.createP99LastMs);
       print('check_list_page_ms_p99', scale.listPageP99Ms);
       print('scale_rss_mb', process.memoryUsage().rss / 1048576, 0);
-    }
+    });
   } finally {
     await server.stop();
   }
@@ -190,33 +162,40 @@ async function sweepBenchmark(endpoint: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const budgetSeconds = Number(process.env.BENCH_BUDGET_SECONDS ?? 295);
   const budget = setTimeout(() => {
-    console.error(`bench: over its ${budgetSeconds}-second budget`);
+    console.error(`bench: over its ${sections.budgetSeconds}-second budget, in ${sections.current}`);
     process.exit(1);
-  }, budgetSeconds * 1000);
+  }, sections.budgetSeconds * 1000);
   budget.unref();
   console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
-  if (ONLY.has('cold')) await coldStart(print);
-  if (!['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation'].some((section) => ONLY.has(section))) return;
-  // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
-  // And the queue lanes' own store beside it, as `npm start` runs them (core/localServer.ts).
-  const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, { isolate: 'child' }), startEmbeddedStore(queueDataDir(storeDir), 0, { isolate: 'child' })]);
-  try {
-    if (ONLY.has('pings') || ONLY.has('scale')) await pingBenchmark(store.endpoint, queueStore.endpoint, store.pid, dataDir);
-    if (ONLY.has('sweep')) await sweepBenchmark(store.endpoint);
-    // 500 WebSocket clients across 50 workspaces: ping -> signal event received (bench/streams.ts).
-    if (ONLY.has('streams')) print('broadcast_ms_p99', (await streamBenchmark(store.endpoint)).p99);
-    if (ONLY.has('pages')) await statusPageBenchmark(store.endpoint, meter, print);
-    // Status change written -> published under ping load, and what a steady ping costs on AWS (bench/aws.ts).
-    if (ONLY.has('outbox')) await outboxAndCostBenchmark(store.endpoint, queueStore.endpoint);
-    // The escalation sweep's reads per due step, and check flip -> step-0 webhook (bench/escalation.ts).
-    if (ONLY.has('escalation')) await escalationBenchmark(store.endpoint, meter, print);
-  } finally {
-    await Promise.all([store.close(), queueStore.close()]);
-    rmSync(dataDir, { recursive: true, force: true });
+  console.log(`budget_seconds: ${sections.budgetSeconds}`);
+  await sections.run('cold', () => coldStart(print));
+  if ((['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation', 'password'] as const).some((name) => sections.has(name))) {
+    // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+    const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
+    // And the queue lanes' own store beside it, as `npm start` runs them (core/localServer.ts).
+    const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, { isolate: 'child' }), startEmbeddedStore(queueDataDir(storeDir), 0, { isolate: 'child' })]);
+    try {
+      if (sections.has('pings') || sections.has('scale')) await pingBenchmark(store.endpoint, queueStore.endpoint, store.pid, dataDir);
+      await sections.run('sweep', () => sweepBenchmark(store.endpoint));
+      // 500 WebSocket clients across 50 workspaces: ping -> signal event received (bench/streams.ts).
+      await sections.run('streams', async () => print('broadcast_ms_p99', (await streamBenchmark(store.endpoint)).p99));
+      await sections.run('pages', () => statusPageBenchmark(store.endpoint, meter, print));
+      // Status change written -> published under ping load, and what a steady ping costs on AWS (bench/aws.ts).
+      await sections.run('outbox', () => outboxAndCostBenchmark(store.endpoint, queueStore.endpoint));
+      // The escalation sweep's reads per due step, and check flip -> step-0 webhook (bench/escalation.ts).
+      await sections.run('escalation', () => escalationBenchmark(store.endpoint, meter, print));
+      // 300 concurrent status-page password attempts on new slugs under ping load (bench/passwordFlood.ts).
+      await sections.run('password', () => passwordFloodBenchmark(store.endpoint, queueStore.endpoint, dataDir, print));
+    } finally {
+      await Promise.all([store.close(), queueStore.close()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (sections.failed.length > 0) {
+    console.error(`bench: failed sections: ${sections.failed.join(', ')}`);
+    process.exitCode = 1;
   }
 }
 

@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Actor } from '../core/context.js';
 import type { Deps } from '../core/deps.js';
 import { countBulkRefs } from '../core/store/checkLists.js';
 import type { CheckItem } from '../core/store/entities/check.js';
 
 export type SeedTarget = { workspaceId: number; projectId: number };
+
+/** A user signed up over HTTP, as a person would: their workspace, its project, and them as an actor. */
+export async function signUp(origin: string, name = 'bench'): Promise<SeedTarget & { actor: Actor }> {
+  const signup = await fetch(`${origin}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `${name}-${process.pid}@example.com`, password: 'benchmark password', name }),
+  });
+  const created = (await signup.json()) as { access_token: string; workspace: { id: number }; user: { id: number; email: string } };
+  const projects = await fetch(`${origin}/api/projects?workspaceId=${created.workspace.id}`, { headers: { authorization: `Bearer ${created.access_token}` } });
+  const [project] = (await projects.json()) as { id: number }[];
+  if (!project) throw new Error('sign-up made no project');
+  return { workspaceId: created.workspace.id, projectId: project.id, actor: { kind: 'user', userId: created.user.id, email: created.user.email } };
+}
 
 /**
  * Heartbeat checks written straight into the table in batches (the same items the check verbs

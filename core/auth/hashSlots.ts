@@ -21,13 +21,20 @@ export const hashesInFlight = (): number => inFlight;
 
 export const HASH_RETRY_AFTER_SECONDS = 1;
 
+const busy = (): HttpError =>
+  new HttpError('RATE_LIMITED', 'Too many password checks in progress; try again in a second', undefined, { 'Retry-After': String(HASH_RETRY_AFTER_SECONDS) });
+
+/**
+ * Refuses now when no slot is free, without taking one: an anonymous route calls it before its
+ * rate-limit writes, so a flood that finds every slot busy costs no store request either.
+ */
+export function requireFreeHashSlot(deps: Pick<Deps, 'config'>): void {
+  if (inFlight >= deps.config.passwordHashConcurrency) throw busy();
+}
+
 /** Runs `work` (one or more hashes, one after the other) in a slot, or refuses at once when none is free. */
 export async function withHashSlot<T>(deps: Pick<Deps, 'config'>, work: (slot: HashSlot) => Promise<T>): Promise<T> {
-  if (inFlight >= deps.config.passwordHashConcurrency) {
-    throw new HttpError('RATE_LIMITED', 'Too many password checks in progress; try again in a second', undefined, {
-      'Retry-After': String(HASH_RETRY_AFTER_SECONDS),
-    });
-  }
+  requireFreeHashSlot(deps);
   inFlight++;
   try {
     return await work(SLOT);

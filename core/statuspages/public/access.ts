@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { bearerToken, requireCurrentSession } from '../../auth/middleware.js';
-import { withHashSlot } from '../../auth/hashSlots.js';
+import { requireFreeHashSlot, withHashSlot } from '../../auth/hashSlots.js';
 import { dummyHash, verifyPassword } from '../../auth/secrets.js';
 import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
 import type { Deps } from '../../deps.js';
@@ -38,8 +38,10 @@ export async function limitPublic(c: Context, deps: Deps, rule: RateLimitRule, k
 /**
  * A password attempt's two budgets, the address's over all pages first, then the page's. Both are
  * spent before the page is looked up, so an unknown page and a wrong password are refused alike.
+ * While every hash slot is busy the attempt is refused before either (no store request at all).
  */
 export async function limitPasswordAttempt(c: Context, deps: Deps, key: string): Promise<void> {
+  requireFreeHashSlot(deps);
   enforce(await consumeRateLimit(deps, AUTH_ADDRESS_RULE, `ip:${clientIp(c)}`), 'Too many password attempts from this address');
   await limitPublic(c, deps, AUTH_RULE, key);
 }

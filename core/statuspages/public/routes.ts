@@ -37,7 +37,13 @@ export function publicStatusRoutes() {
       path: '/{slug}/auth',
       tags,
       request: { params: SlugParam, body: jsonBody(AuthBody) },
-      responses: { 200: jsonResponse(z.object({ token: z.string(), expiresIn: z.number().int() }), 'A page session (12 h)') },
+      responses: {
+        200: jsonResponse(z.object({ token: z.string(), expiresIn: z.number().int() }), 'A page session (12 h)'),
+        429: {
+          description:
+            'More than 5 attempts on this page or 20 on all pages from this address in 5 minutes, or every password hash of the server busy (`Retry-After: 1`); an unknown page answers as a wrong password does',
+        },
+      },
     }),
     async (c) => {
       const { deps } = c.var;
