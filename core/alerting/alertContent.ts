@@ -3,6 +3,7 @@ import type { CheckLatencyWarning, CheckSslExpiryWarning, CheckTooFrequent } fro
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { toIncident } from '../incidents/enrich.js';
 import type { IncidentItem } from '../store/entities/incident.js';
+import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 import type { ChannelMessage } from './channelsDelivery.js';
 
 /** The event types alert channels receive for incidents (DESIGN 8). */
@@ -54,11 +55,11 @@ const HEADLINES: Record<IncidentAlertEvent, (severity: string) => string> = {
   'incident.resolved': () => 'Incident resolved',
 };
 
-/** Tenant strings land in a mail subject and a Slack line: no line breaks, bounded length. */
-const oneLine = (value: string, max: number): string => {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
+/**
+ * Tenant strings land in a mail subject and a Slack line: no line breaks or bidi overrides,
+ * bounded length. Escaping for the channel's own syntax is the sender's (channelsDelivery.ts).
+ */
+const oneLine = (value: string, max: number): string => singleLine(value, max);
 
 export type AlertContext = {
   message: IncidentAlertMessage;
@@ -76,7 +77,7 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
   const headline = HEADLINES[notification.event](message.severity);
   const lines = [
     oneLine(incident.title, 500),
-    ...(detail ? [detail] : []),
+    ...(detail ? [oneLine(detail, 1000)] : []),
     '',
     `Severity: ${message.severity}`,
     `State: ${incident.state}`,
@@ -86,7 +87,7 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
     ...(check ? [`Check: ${oneLine(check.name, 255)} (#${check.checkId})`] : []),
     ...(incident.dependencyName ? [`Dependency: ${oneLine(incident.dependencyName, 255)}`] : []),
     `Incident: #${incident.incidentId} (${incident.publicId})`,
-    ...(incident.summary ? ['', incident.summary] : []),
+    ...(incident.summary ? ['', plainText(incident.summary)] : []),
   ];
   return {
     id,

@@ -7,6 +7,7 @@ import { getAlertChannel } from './channels.js';
 import { signWebhook } from './webhookSignature.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
+import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -29,6 +30,13 @@ export type DeliveryResult = {
 };
 
 const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Slack reads `&`, `<` and `>` as control characters (`<!channel>`, `<@U123>`, `<url|label>`); a
+ * message is text throughout, so every one is escaped as Slack's formatting reference says
+ * (&amp; &lt; &gt;). mrkdwn marks (`*`, `_`, `~`, backticks) have no escape in Slack and only style.
+ */
+export const slackEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const USER_AGENT = 'Vigil-Webhooks/1.0';
 
 /**
@@ -47,7 +55,8 @@ export async function deliverToChannel(
       return { ok: false, statusCode: null, failureReason: 'EMAIL_UNCONFIRMED', message: 'The address has not confirmed yet', retryAfterSeconds: null };
     }
     try {
-      await deps.mailer.send({ to: channel.email ?? '', subject: message.subject, text: message.text });
+      // Subject and body are plain text: one header line (no CR/LF), no bidi overrides.
+      await deps.mailer.send({ to: channel.email ?? '', subject: singleLine(message.subject, 300), text: plainText(message.text) });
       return { ok: true, statusCode: null, failureReason: null, message: `Mail sent to ${channel.email}`, retryAfterSeconds: null };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -60,7 +69,7 @@ export async function deliverToChannel(
   let headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (channel.type === 'SLACK') {
     url = channel.webhookUrl ?? '';
-    body = JSON.stringify({ text: `*${message.subject}*\n${message.text}` });
+    body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}` });
   } else {
     url = channel.url ?? '';
     body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data: message.data });
@@ -130,7 +139,7 @@ export async function testAlertChannel(ctx: { deps: Deps; actor: Actor }, channe
       id: `msg_${ulid(now.getTime()).toLowerCase()}`,
       type: 'alert_channel.test',
       subject: 'Vigil test alert',
-      text: `This is a test message for the alert channel "${channel.name}". If you can read it, alerts will reach you here.`,
+      text: `This is a test message for the alert channel "${singleLine(channel.name)}". If you can read it, alerts will reach you here.`,
       data: { channelId: channel.channelId, workspaceId: channel.workspaceId, name: channel.name, sentAt: now.toISOString() },
     },
     outbound,

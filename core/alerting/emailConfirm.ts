@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
 import { mailUnavailable, notFound } from '../http/errors.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { singleLine } from '../statuspages/render/sanitize.js';
 
 /**
  * An ADMIN may type any address into an e-mail channel, so the address must say yes before it
@@ -24,7 +25,7 @@ export async function mailConfirmation(deps: Deps, email: string, channelName: s
     .send({
       to: email,
       subject: 'Confirm Vigil alerts to this address',
-      text: `Someone set up the Vigil alert channel "${channelName}" to mail this address. To receive its alerts, open:\n${link}\n\nIgnore this mail and nothing will be sent to you.`,
+      text: `Someone set up the Vigil alert channel "${singleLine(channelName)}" to mail this address. To receive its alerts, open:\n${link}\n\nIgnore this mail and nothing will be sent to you.`,
     })
     .catch((err: unknown) => {
       throw mailUnavailable(err);

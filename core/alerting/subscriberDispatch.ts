@@ -151,7 +151,7 @@ async function send(deps: Deps, subscriber: StatusSubscriberItem, message: Statu
       await deps.mailer.send({
         to: subscriber.email ?? '',
         subject: oneLine(`[${message.pageName}] ${message.summary}`),
-        text: `${message.summary}\n\n${deps.config.publicUrl}/status/${encodeURIComponent(message.slug)}${footer}`,
+        text: `${oneLine(message.summary, 2000)}\n\n${deps.config.publicUrl}/status/${encodeURIComponent(message.slug)}${footer}`,
         headers,
       });
       return { ok: true, statusCode: null, failureReason: null, message: 'mailed', retryAfterSeconds: null };

@@ -5,6 +5,7 @@ import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
 import { CLAIM_LEASE_MS, claimDelivery } from '../alerting/deliveryClaim.js';
 import { isConditionalFailure } from '../store/conditional.js';
+import { singleLine } from '../statuspages/render/sanitize.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js';
 
@@ -162,4 +163,5 @@ async function nextLook(deps: Deps, schedule: OnCallScheduleItem, at: Date | nul
   }
 }
 
-const oneLine = (value: string): string => value.replace(/\s+/g, ' ').trim().slice(0, 200);
+/** A schedule's name in a subject or a sentence: no line breaks or bidi overrides, bounded. */
+const oneLine = (value: string): string => singleLine(value, 200);

@@ -91,6 +91,16 @@ export function singleLine(text: string, maxLength = 255): string {
   return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
 }
 
+/**
+ * For tenant text in a multi-line plain-text slot (an e-mail body, a chat message): line breaks
+ * stay (as \n), every other control character and the bidi overrides go, so the text cannot
+ * render reversed or carry a terminal escape.
+ */
+export function plainText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ');
+}
+
 /** Announcement Markdown as plain text (feed summaries, text e-mail): rendered, cleaned, tags dropped. */
 export function markdownToText(source: string): string {
   const html = renderMarkdown(source);

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
+import { singleLine } from '../render/sanitize.js';
 
 /** The links a subscriber holds: `<subscriberId>.<secret>` tokens under the page's public path. */
 const base = (deps: Deps, slug: string) => `${deps.config.publicUrl}/api/public/status/${encodeURIComponent(slug)}`;
@@ -21,5 +22,5 @@ export function maskEmail(email: string): string {
   return `${email.slice(0, 1)}***${email.slice(at)}`;
 }
 
-/** One line for a mail header or subject: no control characters (no header injection), bounded. */
-export const oneLine = (value: string, max = 200): string => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, max);
+/** One line for a mail header or subject: no control characters (no header injection) or bidi overrides, bounded. */
+export const oneLine = (value: string, max = 200): string => singleLine(value, max);
