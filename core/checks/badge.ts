@@ -6,33 +6,42 @@ import type { CheckItem } from '../store/entities/check.js';
 import { readCheckById } from './repository.js';
 
 /**
- * Public status badges. The badge address must not reveal the ping token (a secret that lets
- * anyone ping the check), so it is `<checkId>-<HMAC(install secret, checkId)>`: stable, needs no
- * storage, and cannot be made up for a check without the install's secret.
+ * Public status badges. The badge address must neither reveal the ping token (a secret that lets
+ * anyone ping the check) nor be made up from a check id (ids are sequential: walking them would
+ * list the status of every check of the install). It is `<checkId>-<HMAC(install secret, checkId)>`,
+ * both on the redirect (`/checks/<key>/badge`) and on the SVG: stable, needs no storage, and cannot
+ * be made up for a check without the install's secret. A bare numeric id answers 404.
  */
 const MAC_HEX = 32;
-export const BADGE_FILE = /^([1-9][0-9]{0,15})-([0-9a-f]{32})\.svg$/;
+const BADGE_KEY = /^([1-9][0-9]{0,15})-([0-9a-f]{32})$/;
+export const BADGE_FILE = /^([1-9][0-9]{0,15}-[0-9a-f]{32})\.svg$/;
 
-async function macFor(deps: Deps, checkId: number): Promise<string> {
-  const secret = await signingSecret(deps.store, deps.clock.now());
-  return createHmac('sha256', secret).update(`vigil:check-badge:${checkId}`).digest('hex').slice(0, MAC_HEX);
-}
+/** Synchronous once the install secret is at hand, so a list of checks costs one secret read. */
+export const badgeKeyWith = (secret: Uint8Array, checkId: number): string =>
+  `${checkId}-${createHmac('sha256', secret).update(`vigil:check-badge:${checkId}`).digest('hex').slice(0, MAC_HEX)}`;
 
 export async function badgeKeyFor(deps: Deps, checkId: number): Promise<string> {
-  return `${checkId}-${await macFor(deps, checkId)}`;
+  return badgeKeyWith(await signingSecret(deps.store, deps.clock.now()), checkId);
 }
 
-/** The check a badge file names, or 404 for a wrong MAC, a deleted or an unknown check. */
-export async function checkForBadge(deps: Deps, file: string): Promise<CheckItem> {
-  const match = BADGE_FILE.exec(file);
-  if (!match || !match[1] || !match[2]) throw notFound('Badge');
+/** The check a badge key names, or 404 for a bare id, a wrong MAC, a deleted or an unknown check. */
+export async function checkForBadgeKey(deps: Deps, key: string): Promise<CheckItem> {
+  const match = BADGE_KEY.exec(key);
+  if (!match || !match[1]) throw notFound('Badge');
   const checkId = Number(match[1]);
-  const expected = Buffer.from(await macFor(deps, checkId));
-  const given = Buffer.from(match[2]);
+  const expected = Buffer.from(await badgeKeyFor(deps, checkId));
+  const given = Buffer.from(key);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound('Badge');
   const check = await readCheckById(deps, checkId);
   if (!check) throw notFound('Badge');
   return check;
+}
+
+/** The check a badge file (`<key>.svg`) names. */
+export async function checkForBadge(deps: Deps, file: string): Promise<CheckItem> {
+  const match = BADGE_FILE.exec(file);
+  if (!match || !match[1]) throw notFound('Badge');
+  return checkForBadgeKey(deps, match[1]);
 }
 
 const COLOURS = { OK: '#3fb950', DOWN: '#e5534b', LATE: '#d29922' } as const;

@@ -12,8 +12,8 @@ beforeAll(async () => {
 beforeEach(() => freshRateWindow(t));
 
 /** The public badge, fetched as an anonymous reader following the redirect. */
-async function badgeOf(checkId: number): Promise<string> {
-  const redirect = await t.request('GET', `/checks/${checkId}/badge`);
+async function badgeOf(check: { badgeUrl: string }): Promise<string> {
+  const redirect = await t.request('GET', check.badgeUrl);
   expect(redirect.status).toBe(302);
   const location = redirect.headers.get('location') ?? '';
   const svg = await t.request('GET', `/api${location.slice(location.indexOf('/badges/'))}`);
@@ -25,17 +25,17 @@ describe('public badge label', () => {
   it('never shows the check name: "status" unless the owner sets a label', async () => {
     const check = await createCheck(t, owner, inboundBody(owner, { name: 'payroll-export secret-customer' }));
     expect(check.badgeLabel).toBe('status');
-    const svg = await badgeOf(check.id);
+    const svg = await badgeOf(check);
     expect(svg).not.toContain('payroll');
     expect(svg).toContain('>status<');
   });
 
   it('shows the label the owner chose, on create and on update', async () => {
     const check = await createCheck(t, owner, inboundBody(owner, { name: 'internal name', badgeLabel: 'backups' }));
-    expect(await badgeOf(check.id)).toContain('>backups<');
+    expect(await badgeOf(check)).toContain('>backups<');
     const updated = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: owner.token, body: { badgeLabel: 'nightly' } }), 200);
     expect(updated.badgeLabel).toBe('nightly');
-    const svg = await badgeOf(check.id);
+    const svg = await badgeOf(check);
     expect(svg).toContain('>nightly<');
     expect(svg).not.toContain('internal name');
   });

@@ -166,7 +166,7 @@ describe('DELETE /checks/:id', () => {
     expectError(await put(`/checks/${check.id}/resume`), 404);
     expectError(await t.request('PATCH', `/checks/${check.id}/transfer`, { token: user.token, body: { projectId: user.projectId } }), 404);
     expectError(await t.request('DELETE', `/checks/${check.id}`, { token: user.token }), 404);
-    expectError(await t.request('GET', `/checks/${check.id}/badge`), 404);
+    expectError(await t.request('GET', check.badgeUrl), 404);
     const list = expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', '/checks?limit=100', { token: user.token }), 200);
     expect(list.items.map((c) => c.id)).not.toContain(check.id);
   });
@@ -217,7 +217,8 @@ describe('authorisation', () => {
 describe('badges', () => {
   it('redirects to an SVG that does not reveal the ping token, coloured by status', async () => {
     const check = await createCheck(t, user, inboundBody(user, { name: 'private name', badgeLabel: '<script>alert("x")</script> & co' }));
-    const redirect = await t.request('GET', `/checks/${check.id}/badge`);
+    expect(check.badgeUrl).toMatch(new RegExp(`^${t.config.publicUrl}/api/checks/${check.id}-[0-9a-f]{32}/badge$`));
+    const redirect = await t.request('GET', check.badgeUrl);
     expect(redirect.status).toBe(302);
     const location = redirect.headers.get('location') ?? '';
     expect(location).toMatch(new RegExp(`^${t.config.publicUrl}/api/badges/checks/${check.id}-[0-9a-f]{32}\\.svg$`));
@@ -242,11 +243,26 @@ describe('badges', () => {
     expect(await colourOf()).toBe('#e5534b');
   });
 
+  it('is not enumerable by sequential id: a bare numeric id is 404, only the unguessable key answers', async () => {
+    const other = await t.signup('badge-neighbour');
+    const first = await createCheck(t, user, inboundBody(user));
+    const second = await createCheck(t, other, inboundBody(other));
+    // Ids are sequential: walking them must not list every check of the install (and its status).
+    for (const id of [first.id, second.id, second.id + 1]) expectError(await t.request('GET', `/checks/${id}/badge`), 404);
+    expectError(await t.request('GET', `/checks/${second.id}-${'0'.repeat(32)}/badge`), 404);
+    // The key of one check does not open another.
+    const key = /\/checks\/([^/]+)\/badge$/.exec(first.badgeUrl)?.[1] ?? '';
+    expectError(await t.request('GET', `/checks/${key.replace(/^\d+/, String(second.id))}/badge`), 404);
+    expect((await t.request('GET', first.badgeUrl)).status).toBe(302);
+    expect((await t.request('GET', second.badgeUrl)).status).toBe(302);
+  });
+
   it('refuses made-up badge keys and unknown checks', async () => {
     const check = await createCheck(t, user, inboundBody(user));
     expectError(await t.request('GET', `/badges/checks/${check.id}-${'0'.repeat(32)}.svg`), 404);
     expectError(await t.request('GET', `/badges/checks/${check.token}.svg`), 404);
     expectError(await t.request('GET', '/badges/checks/nothing'), 404);
     expectError(await t.request('GET', '/checks/999999/badge'), 404);
+    expectError(await t.request('GET', '/checks/999999-0123456789abcdef0123456789abcdef/badge'), 404);
   });
 });

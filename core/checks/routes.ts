@@ -7,7 +7,7 @@ import type { AppEnv } from '../http/env.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { createRouter } from '../http/router.js';
-import { badgeKeyFor, checkForBadge, renderBadge } from './badge.js';
+import { badgeKeyFor, checkForBadge, checkForBadgeKey, renderBadge } from './badge.js';
 import {
   createDashboardCheck,
   deleteCheck,
@@ -17,7 +17,6 @@ import {
   transferCheck,
   updateDashboardCheck,
 } from './dashboard.js';
-import { readCheckById } from './repository.js';
 import { rotateCheckToken } from './rotate.js';
 import {
   DEFAULT_BADGE_LABEL,
@@ -30,14 +29,16 @@ import {
   DashboardCheckUpdate,
 } from './schema.js';
 import { toDashboardCheck } from './views.js';
-import { notFound } from '../http/errors.js';
+import { ErrorBody } from '../http/errors.js';
+import { signingSecret } from '../auth/tokens.js';
 
 const security = sessionSecurity;
 const tags = ['checks'];
 /** The view for the caller's role in `workspaceId` (header values are masked below MEMBER). */
 async function viewIn(c: Context<AppEnv>, workspaceId: number | undefined) {
   const role = workspaceId === undefined ? 'VIEWER' : (await authorize(c.var.deps, c.var.actor, workspaceId, 'VIEWER')).role;
-  return (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check, role);
+  const badgeSecret = await signingSecret(c.var.deps.store, c.var.deps.clock.now());
+  return (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check, role, badgeSecret);
 }
 /** For a check the verb just wrote or read (VIEWER at least): one role lookup, then the view. core/dashboard/checks.ts uses it too. */
 export const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashboardCheck>[1]) => (await viewIn(c, check.workspaceId))(check);
@@ -46,7 +47,11 @@ export const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashbo
 const BADGE_RATE_LIMIT = { name: 'badge', limit: 600, windowSeconds: 60 };
 const BADGE_CACHE = 'public, max-age=60';
 
-/** `GET /checks/:id/badge` (public): mounted at /checks BEFORE the session-auth router. */
+/**
+ * `GET /checks/:badgeKey/badge` (public): mounted at /checks BEFORE the session-auth router. The
+ * key is the check's `badgeUrl` key (`<id>-<MAC>`); a bare numeric id is 404, so the install's
+ * checks cannot be walked by id.
+ */
 export function checkBadgeRoutes() {
   const r = createRouter();
   r.use('/:id/badge', rateLimit(BADGE_RATE_LIMIT, byClientIp));
@@ -56,13 +61,12 @@ export function checkBadgeRoutes() {
       path: '/{id}/badge',
       tags,
       summary: 'Redirect to the check status badge (public)',
-      request: { params: CheckIdParam },
-      responses: { 302: { description: 'Redirect to the badge SVG' } },
+      request: { params: z.object({ id: z.string().max(64).openapi({ description: 'The badge key from the check’s `badgeUrl` (`<id>-<MAC>`); a bare check id is 404', example: '12-0123456789abcdef0123456789abcdef' }) }) },
+      responses: { 302: { description: 'Redirect to the badge SVG' }, 404: jsonResponse(ErrorBody, 'Unknown badge key, a bare check id, or a deleted check') },
     }),
     async (c) => {
       const deps = c.var.deps;
-      const check = await readCheckById(deps, c.req.valid('param').id);
-      if (!check) throw notFound('Check');
+      const check = await checkForBadgeKey(deps, c.req.valid('param').id);
       c.header('Cache-Control', BADGE_CACHE);
       return c.redirect(`${deps.config.publicUrl}/api/badges/checks/${await badgeKeyFor(deps, check.checkId)}.svg`, 302);
     },

@@ -3,6 +3,7 @@ import type { Actor } from '../context.js';
 import { roleAtLeast, type Role } from '../auth/roles.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { timingView } from './jobRules.js';
+import { badgeKeyWith } from './badge.js';
 import { readOutboundConfig, toOutboundView, type OutboundConfigView } from './outboundSchema.js';
 import { DEFAULT_BADGE_LABEL, type CheckV1, type DashboardCheck, type JobV1 } from './schema.js';
 
@@ -13,7 +14,8 @@ export const pingUrlOf = (config: Config, token: string): string => `${config.pu
  */
 export const seesPingToken = (actor: Actor): boolean => actor.kind === 'user' || actor.permission === 'read_write';
 
-export const badgeUrlOf = (config: Config, checkId: number): string => `${config.publicUrl}/api/checks/${checkId}/badge`;
+/** The badge's public address, by its unguessable key (checks/badge.ts), never by the sequential id. */
+export const badgeUrlOf = (config: Config, badgeKey: string): string => `${config.publicUrl}/api/checks/${badgeKey}/badge`;
 
 function outboundView(config: Config, check: CheckItem, role: Role): OutboundConfigView | null {
   if (check.checkMode !== 'OUTBOUND') return null;
@@ -24,8 +26,11 @@ function outboundView(config: Config, check: CheckItem, role: Role): OutboundCon
 /** The role an API key acts with (`auth/authorize.ts`). */
 export const keyRole = (actor: Actor): Role => (actor.kind === 'apiKey' && actor.permission === 'read_only' ? 'VIEWER' : 'MEMBER');
 
-/** `role`: the caller's role in the check's workspace (what it may see of the probe headers). */
-export function toDashboardCheck(config: Config, check: CheckItem, role: Role): DashboardCheck {
+/**
+ * `role`: the caller's role in the check's workspace (what it may see of the probe headers);
+ * `badgeSecret`: the install secret the badge key is made with.
+ */
+export function toDashboardCheck(config: Config, check: CheckItem, role: Role, badgeSecret: Uint8Array): DashboardCheck {
   return {
     id: check.checkId,
     token: check.token,
@@ -49,7 +54,7 @@ export function toDashboardCheck(config: Config, check: CheckItem, role: Role): 
     nextDueAt: check.nextDueAt ?? null,
     outbound: outboundView(config, check, role),
     pingUrl: pingUrlOf(config, check.token),
-    badgeUrl: badgeUrlOf(config, check.checkId),
+    badgeUrl: badgeUrlOf(config, badgeKeyWith(badgeSecret, check.checkId)),
     badgeLabel: check.badgeLabel ?? DEFAULT_BADGE_LABEL,
     createdAt: check.createdAt,
     updatedAt: check.updatedAt,

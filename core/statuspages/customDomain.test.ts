@@ -59,6 +59,11 @@ describe('custom domains: verified before they are held', () => {
     // Another tenant may claim the same unverified name: nothing is taken by saving.
     const rival = await createPage(t, other, { customDomain: domain });
     expect(rival.customDomainVerification?.txtValue).not.toBe(page.customDomainVerification?.txtValue);
+    // Removing the domain takes the claim and its due entry with it.
+    const cleared = expectStatus(await t.request<StatusPage>('PATCH', `/status-pages/${rival.id}`, { token: other.token, body: { customDomain: null } }), 200);
+    expect(cleared.customDomainVerification).toBeNull();
+    const stored = (await t.deps.store.entities.statusPage.get({ statusPageId: rival.id }).go({ consistent: true })).data;
+    expect([stored?.customDomainToken, stored?.domainDueAt]).toEqual([undefined, undefined]);
   });
 
   it('refuses verification with a clear 422 while the TXT or the CNAME is missing', async () => {

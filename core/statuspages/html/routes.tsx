@@ -82,7 +82,7 @@ async function renderAllowed(c: Context<AppEnv>, snapshot: PageSnapshot, links: 
   const { deps } = c.var;
   const view = publicPage(snapshot, now);
   if (which === 'history') {
-    const months = await pageHistory(deps, snapshot, 6, 0, now);
+    const { months } = await pageHistory(deps, snapshot, 6, 0, now);
     return doc(<HistoryView view={view} months={months} nonce={nonce} links={links} />);
   }
   const bars = new Map(snapshot.components.map((component) => [component.id, componentBar(snapshot, component, now)]));

@@ -6,6 +6,8 @@ import { DATA_RULE, limitPasswordAttempt, limitPublic, passwordLogin, requireAcc
 import { publicSurfaceRoutes } from './surfaceRoutes.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
 import { statusEvents } from './eventsRoutes.js';
+import { cachedRead } from '../store/viewCache.js';
+import type { PageSnapshot } from '../store/snapshotShape.js';
 import { publicSubscriberRoutes } from '../subscribers/routes.js';
 
 const tags = ['public-status'];
@@ -15,6 +17,9 @@ const UptimeQuery = z.object({ days: z.coerce.number().int().min(1).max(365).def
 const HistoryQuery = z.object({ months: z.coerce.number().int().min(1).max(12).default(3), offset: z.coerce.number().int().min(0).max(120).default(0) });
 const AuthBody = z.strictObject({ password: z.string().min(1).max(200) }).openapi('StatusPageAuth');
 const Anything = z.record(z.string(), z.unknown());
+
+/** Shared caches may keep what anyone may see; a protected page's answer is the visitor's own. */
+const publicCache = (snapshot: PageSnapshot): string => (snapshot.page.visibility === 'PUBLIC' ? 'public, max-age=30' : 'private, no-store');
 
 /** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history; feeds, badge, widget and summaries (surfaceRoutes.ts). */
 export function publicStatusRoutes() {
@@ -27,7 +32,7 @@ export function publicStatusRoutes() {
       await limitPublic(c, deps, DATA_RULE(deps, 'sp-page'), slug);
       const now = deps.clock.now();
       const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
-      c.header('Cache-Control', snapshot.page.visibility === 'PUBLIC' ? 'public, max-age=30' : 'private, no-store');
+      c.header('Cache-Control', publicCache(snapshot));
       return c.json(publicPage(snapshot, now), 200);
     },
   );
@@ -65,12 +70,17 @@ export function publicStatusRoutes() {
       const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
       const component = snapshot.components.find((entry) => entry.id === componentId);
       if (!component) throw notFound('Component');
-      const read = await componentUptime(deps, snapshot, component, days, offset, now);
-      return c.json({ componentId, days: read.days.map(({ date, uptime, downSeconds }) => ({ date, uptime, downSeconds })), uptime: read.uptime }, 200);
+      // Cached like the page itself: a flood of anonymous reads of one range costs the store one read per few seconds.
+      const body = await cachedRead(deps.store, `${snapshot.page.id}:uptime:${componentId}:${days}:${offset}`, now.getTime(), async () => {
+        const read = await componentUptime(deps, snapshot, component, days, offset, now);
+        return { componentId, days: read.days.map(({ date, uptime, downSeconds }) => ({ date, uptime, downSeconds })), uptime: read.uptime };
+      });
+      c.header('Cache-Control', publicCache(snapshot));
+      return c.json(body, 200);
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/history', tags, request: { params: SlugParam, query: HistoryQuery }, responses: { 200: jsonResponse(Anything, 'Past announcements and incidents by month') } }),
+    createRoute({ method: 'get', path: '/{slug}/history', tags, request: { params: SlugParam, query: HistoryQuery }, responses: { 200: jsonResponse(Anything, 'Past announcements and incidents by month; `truncated` when the bounded read (newest 100 announcements, 20 shown, newest 200 incidents) left some unread') } }),
     async (c) => {
       const { deps } = c.var;
       const { slug } = c.req.valid('param');
@@ -78,7 +88,8 @@ export function publicStatusRoutes() {
       await limitPublic(c, deps, DATA_RULE(deps, 'sp-history'), slug);
       const now = deps.clock.now();
       const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), now);
-      return c.json({ months: await pageHistory(deps, snapshot, months, offset, now) }, 200);
+      c.header('Cache-Control', publicCache(snapshot));
+      return c.json(await pageHistory(deps, snapshot, months, offset, now), 200);
     },
   );
   r.openapi(

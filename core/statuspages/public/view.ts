@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { overallIndicator, type ComponentStatus } from '../componentStatus.js';
-import { listPageAnnouncements } from '../store/announcementStore.js';
+import { cachedRead } from '../store/viewCache.js';
 import { dateRange, maintenanceSpans, readCheckRollups } from '../store/rollups.js';
 import type { SnapshotPage } from '../store/snapshotShape.js';
 import { publicAnnouncement, type PublicAnnouncement } from './announcementView.js';
@@ -120,36 +120,53 @@ function monthsBack(now: Date, months: number, offset: number): string[] {
   return result;
 }
 
-/** Past announcements and incidents by month, newest first; incidents only as their components' impact. */
-export async function pageHistory(deps: Deps, snapshot: PageSnapshot, months: number, offset: number, now: Date): Promise<HistoryMonth[]> {
-  if (!snapshot.page.showIncidentHistory) return [];
+/**
+ * Bounds of one history read, whatever the page's age (design "Public surfaces"; issue 29): the
+ * newest `HISTORY_SCAN` announcements of the page (one query), the timelines of at most
+ * `HISTORY_SHOWN` of them (one round trip), and the newest `INCIDENT_SCAN` incidents of the
+ * workspace (one query), kept to the page's components. What lies beyond is not read, and the
+ * answer says so (`truncated`). Ids grow with time, so newest-first by key is newest-first by date.
+ */
+export const HISTORY_SCAN = 100;
+export const HISTORY_SHOWN = 20;
+export const INCIDENT_SCAN = 200;
+
+export type PageHistory = { months: HistoryMonth[]; truncated: boolean };
+
+/** Past announcements and incidents by month, newest first; incidents only as their components' impact. Cached per page for a few seconds. */
+export async function pageHistory(deps: Deps, snapshot: PageSnapshot, months: number, offset: number, now: Date): Promise<PageHistory> {
+  if (!snapshot.page.showIncidentHistory) return { months: [], truncated: false };
+  return cachedRead(deps.store, `${snapshot.page.id}:history:${months}:${offset}`, now.getTime(), () => readHistory(deps, snapshot, months, offset, now));
+}
+
+async function readHistory(deps: Deps, snapshot: PageSnapshot, months: number, offset: number, now: Date): Promise<PageHistory> {
   const wanted = monthsBack(now, months, offset);
   const inRange = new Set(wanted);
+  const oldest = `${wanted[wanted.length - 1] ?? ''}-01`;
   const byMonth = new Map<string, HistoryMonth>(wanted.map((month) => [month, { month, announcements: [], incidents: [] }]));
-  const all = await listPageAnnouncements(deps, snapshot.page.id);
-  for (const item of all.sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
-    const bucket = byMonth.get(monthOf(item.createdAt));
-    if (!bucket) continue;
-    bucket.announcements.push(publicAnnouncement(await snapshotAnnouncement(deps, item), now));
-  }
-  const incidents = new Map<number, { componentIds: Set<number>; severity: string; startedAt: string; resolvedAt: string | null }>();
-  const { incident } = deps.store.entities;
-  for (const component of snapshot.components) {
-    const found =
-      component.checkId !== null
-        ? (await incident.query.byCheck({ checkId: component.checkId }).go({ pages: 'all' })).data
-        : component.projectId !== null
-          ? (await incident.query.byProject({ projectId: component.projectId }).go({ pages: 'all' })).data
-          : [];
-    for (const item of found) {
-      if (item.workspaceId !== snapshot.page.workspaceId || !inRange.has(monthOf(item.startedAt))) continue;
-      const entry = incidents.get(item.incidentId) ?? { componentIds: new Set<number>(), severity: item.severity, startedAt: item.startedAt, resolvedAt: item.resolvedAt ?? null };
-      entry.componentIds.add(component.id);
-      incidents.set(item.incidentId, entry);
-    }
-  }
-  for (const entry of [...incidents.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt))) {
-    byMonth.get(monthOf(entry.startedAt))?.incidents.push({ componentIds: [...entry.componentIds].sort((a, b) => a - b), severity: entry.severity, startedAt: entry.startedAt, resolvedAt: entry.resolvedAt });
-  }
-  return wanted.map((month) => byMonth.get(month) ?? { month, announcements: [], incidents: [] });
+  const { announcement, incident } = deps.store.entities;
+  const [scanned, recent] = await Promise.all([
+    announcement.query.byPage({ statusPageId: snapshot.page.id }).go({ order: 'desc', limit: HISTORY_SCAN }),
+    incident.query.byWorkspace({ workspaceId: snapshot.page.workspaceId }).go({ order: 'desc', limit: INCIDENT_SCAN }),
+  ]);
+  // The scan stopped before the range's start: older items of the range may exist unread.
+  const cutShort = (items: { createdAt?: string; startedAt?: string }[], limit: number) =>
+    items.length >= limit && (items[items.length - 1]?.startedAt ?? items[items.length - 1]?.createdAt ?? '') >= oldest;
+  let truncated = cutShort(scanned.data, HISTORY_SCAN) || cutShort(recent.data, INCIDENT_SCAN);
+  const shown = scanned.data.filter((item) => inRange.has(monthOf(item.createdAt))).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  if (shown.length > HISTORY_SHOWN) truncated = true;
+  const withTimelines = await Promise.all(shown.slice(0, HISTORY_SHOWN).map((item) => snapshotAnnouncement(deps, item)));
+  for (const item of withTimelines) byMonth.get(monthOf(item.createdAt))?.announcements.push(publicAnnouncement(item, now));
+  const componentsOf = (item: { checkId?: number | undefined; projectId?: number | undefined }): number[] =>
+    snapshot.components
+      .filter((c) => (c.checkId !== null && c.checkId === item.checkId) || (c.projectId !== null && c.projectId === item.projectId))
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
+  const incidents = recent.data
+    .filter((item) => inRange.has(monthOf(item.startedAt)))
+    .map((item) => ({ componentIds: componentsOf(item), severity: item.severity, startedAt: item.startedAt, resolvedAt: item.resolvedAt ?? null }))
+    .filter((entry) => entry.componentIds.length > 0)
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  for (const entry of incidents) byMonth.get(monthOf(entry.startedAt))?.incidents.push(entry);
+  return { months: wanted.map((month) => byMonth.get(month) ?? { month, announcements: [], incidents: [] }), truncated };
 }

@@ -12,13 +12,13 @@ export const VIEW_CACHE_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
 type Entry<T> = { value: T; until: number };
-type Caches = { owners: Map<string, Entry<number>>; snapshots: Map<number, Entry<PageSnapshot>>; html: Map<string, Entry<Uint8Array[]>> };
+type Caches = { owners: Map<string, Entry<number>>; snapshots: Map<number, Entry<PageSnapshot>>; html: Map<string, Entry<Uint8Array[]>>; reads: Map<string, Entry<unknown>> };
 const byStore = new WeakMap<Store, Caches>();
 
 function caches(store: Store): Caches {
   let found = byStore.get(store);
   if (!found) {
-    found = { owners: new Map(), snapshots: new Map(), html: new Map() };
+    found = { owners: new Map(), snapshots: new Map(), html: new Map(), reads: new Map() };
     byStore.set(store, found);
   }
   return found;
@@ -45,10 +45,24 @@ export const cachedHtml = (store: Store, key: string, nowMs: number): Uint8Array
 /** Rendered HTML as the byte runs between its nonce slots, so a view only copies bytes. */
 export const rememberHtml = (store: Store, key: string, parts: Uint8Array[], nowMs: number): void => write(caches(store).html, key, parts, nowMs);
 
+/**
+ * A public read beyond the snapshot (history, uptime) under `<pageId>:<what>`: an anonymous flood
+ * of one page's history costs the store one read per `VIEW_CACHE_MS`, whatever its length.
+ */
+export async function cachedRead<T>(store: Store, key: `${number}:${string}`, nowMs: number, build: () => Promise<T>): Promise<T> {
+  const { reads } = caches(store);
+  const hit = read(reads, key, nowMs);
+  if (hit !== undefined) return hit as T;
+  const value = await build();
+  write(reads, key, value, nowMs);
+  return value;
+}
+
 /** The page changed (or is gone): forget everything about it. */
 export function forgetPage(store: Store, pageId: number): void {
-  const { owners, snapshots, html } = caches(store);
+  const { owners, snapshots, html, reads } = caches(store);
   snapshots.delete(pageId);
   for (const [key, entry] of owners) if (entry.value === pageId) owners.delete(key);
   for (const key of html.keys()) if (key.startsWith(`${pageId}:`)) html.delete(key);
+  for (const key of reads.keys()) if (key.startsWith(`${pageId}:`)) reads.delete(key);
 }
