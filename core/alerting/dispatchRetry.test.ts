@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { MAX_RECEIVE_COUNT } from '../ports/index.js';
 import { alertsSent, createChannel, declare, openedMessage, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
+import { createPage, expectStatus } from '../../test/support/statuspages.js';
+import { handleAlertMessages } from './dispatch.js';
 
 /**
  * Delivery retries through the durable local queue, on the test's clock: the runtime's
@@ -80,6 +82,30 @@ describe('alert delivery retries', () => {
       await t.deps.queue.deliverDue();
       expect(receiver.at(path), value).toHaveLength(2);
     }
+  });
+
+  it("asks the queue to hold a status page subscriber's delivery until its Retry-After HTTP-date", async () => {
+    const user: User = await t.signup('subscriber-date');
+    const page = await createPage(t, user);
+    const path = `/retry-sub-${++paths}`;
+    const hook = expectStatus(await t.request<{ id: number }>('POST', `/public/status/${page.slug}/subscribe`, { body: { channel: 'WEBHOOK', webhookUrl: receiver.url(path) } }), 201);
+    receiver.answer(path, { status: 503, headers: { 'retry-after': new Date(t.clock.now().getTime() + 240_000).toUTCString() } });
+    const deliver = {
+      type: 'statuspage.deliver',
+      subscriberId: hook.id,
+      statusPageId: page.id,
+      workspaceId: user.workspaceId,
+      eventKey: `${page.id}:retry:0`,
+      pageName: page.name,
+      slug: page.slug,
+      summary: 'API is now a major outage',
+      notice: 'component.status_changed',
+      componentIds: [],
+      data: {},
+      at: t.clock.now().toISOString(),
+    };
+    expect(await handleAlertMessages(t.deps, [{ id: 'sub', body: deliver }])).toEqual({ failedIds: ['sub'], retryAfterSeconds: { sub: 240 } });
+    expect(receiver.at(path)).toHaveLength(1);
   });
 
   it('backs off between attempts, dead-letters after the last one, and leaves the last error on the channel', async () => {
