@@ -34,7 +34,7 @@ const incident: IncidentItem = {
 describe('notificationFor', () => {
   it('maps the queue contract to DESIGN 8 event types, one kind per raise, and skips monitoring', () => {
     expect(notificationFor(message('incident.opened'))).toEqual({ event: 'incident.opened', kind: 'opened', timelineKey: 'opened' });
-    expect(notificationFor(message('incident.severity_changed', 'P1'))).toEqual({ event: 'incident.escalated', kind: 'escalated#P1', timelineKey: 'severity#P1' });
+    expect(notificationFor(message('incident.severity_changed', 'P1'))).toEqual({ event: 'incident.severity_changed', kind: 'escalated#P1', timelineKey: 'severity#P1' });
     expect(notificationFor(message('incident.severity_changed', 'P2'))?.kind).toBe('escalated#P2');
     expect(notificationFor(message('incident.acknowledged'))).toMatchObject({ event: 'incident.acknowledged', timelineKey: 'acknowledged' });
     expect(notificationFor(message('incident.resolved'))).toMatchObject({ event: 'incident.resolved', timelineKey: 'resolved' });
@@ -61,15 +61,15 @@ describe('composeAlert', () => {
     const alert = composeAlert(
       {
         message: message('incident.severity_changed', 'P1'),
-        notification: { event: 'incident.escalated', kind: 'escalated#P1', timelineKey: 'severity#P1' },
+        notification: { event: 'incident.severity_changed', kind: 'escalated#P1', timelineKey: 'severity#P1' },
         incident: { ...incident, title: 'db\r\nBcc: x@evil.example\tdown' },
         check: { checkId: 3, name: 'nightly backup' },
         detail: 'Severity raised from P3 to P1',
       },
       'msg_x',
     );
-    expect(alert.subject).toBe('[P1] Incident escalated to P1: db Bcc: x@evil.example down');
-    expect(alert).toMatchObject({ id: 'msg_x', type: 'incident.escalated' });
+    expect(alert.subject).toBe('[P1] Incident severity raised to P1: db Bcc: x@evil.example down');
+    expect(alert).toMatchObject({ id: 'msg_x', type: 'incident.severity_changed' });
     expect(alert.text.split('\n').slice(0, 2)).toEqual(['db Bcc: x@evil.example down', 'Severity raised from P3 to P1']);
     expect(alert.text).toContain('Check: nightly backup (#3)');
     expect(alert.data).toMatchObject({

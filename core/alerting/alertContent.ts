@@ -7,7 +7,7 @@ import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 import type { ChannelMessage } from './channelsDelivery.js';
 
 /** The event types alert channels receive for incidents (DESIGN 8). */
-export const INCIDENT_ALERT_EVENTS = ['incident.opened', 'incident.escalated', 'incident.acknowledged', 'incident.resolved'] as const;
+export const INCIDENT_ALERT_EVENTS = ['incident.opened', 'incident.escalated', 'incident.severity_changed', 'incident.acknowledged', 'incident.resolved'] as const;
 export type IncidentAlertEvent = (typeof INCIDENT_ALERT_EVENTS)[number];
 
 /**
@@ -19,16 +19,18 @@ export type AlertNotification = { event: IncidentAlertEvent; kind: string; timel
 /**
  * Maps a queue message to its notification, or null when it notifies nobody. MONITORING is a
  * step a person took by hand on an incident everybody already knows about, and DESIGN 8's event
- * list has no type for it, so it sends nothing. Severity only rises within an incident, so a
- * severity change is an escalation; its kind carries the severity because an incident may be
- * raised twice (P3 -> P2 -> P1) and each raise is its own notification.
+ * list has no type for it, so it sends nothing. A severity raise is `incident.severity_changed`
+ * (DESIGN 8; `incident.escalated` is an escalation step), its kind carries the severity because an
+ * incident may be raised twice (P3 -> P2 -> P1) and each raise is its own notification. The kind
+ * keeps its old `escalated#` spelling: a delivery owed across an upgrade keeps its key, so it is
+ * not sent twice.
  */
 export function notificationFor(message: IncidentAlertMessage): AlertNotification | null {
   switch (message.type) {
     case 'incident.opened':
       return { event: 'incident.opened', kind: 'opened', timelineKey: 'opened' };
     case 'incident.severity_changed':
-      return { event: 'incident.escalated', kind: `escalated#${message.severity}`, timelineKey: `severity#${message.severity}` };
+      return { event: 'incident.severity_changed', kind: `escalated#${message.severity}`, timelineKey: `severity#${message.severity}` };
     case 'incident.acknowledged':
       // After an ack timeout re-escalated, a new acknowledgement is a new notification.
       return { event: 'incident.acknowledged', kind: message.timelineKey ?? 'acknowledged', timelineKey: message.timelineKey ?? 'acknowledged' };
@@ -51,6 +53,7 @@ export const webhookIdFor = (key: string): string => `msg_${createHash('sha256')
 const HEADLINES: Record<IncidentAlertEvent, (severity: string) => string> = {
   'incident.opened': () => 'Incident opened',
   'incident.escalated': (severity) => `Incident escalated to ${severity}`,
+  'incident.severity_changed': (severity) => `Incident severity raised to ${severity}`,
   'incident.acknowledged': () => 'Incident acknowledged',
   'incident.resolved': () => 'Incident resolved',
 };

@@ -36,7 +36,8 @@ describe('alert dispatch: ping -> status change -> incident -> alert', () => {
     await t.deps.queue.drain();
     mail = mailTo(t, email);
     expect(mail).toHaveLength(2);
-    expect(mail[1]?.subject).toMatch(/^\[P1\] Incident escalated to P1: /);
+    // A severity raise is its own event, and the incident a late job opened now says it is down.
+    expect(mail[1]?.subject).toMatch(/^\[P1\] Incident severity raised to P1: .+ is down$/);
     expect(mail[1]?.text).toContain('Severity raised from P3 to P1');
 
     // Sweeps that change nothing send nothing.
@@ -47,7 +48,7 @@ describe('alert dispatch: ping -> status change -> incident -> alert', () => {
     await t.request('GET', `/signals/ping/${job.token}`);
     await t.deps.queue.drain();
     mail = mailTo(t, email);
-    expect(mail.map((m) => m.subject.split(':')[0])).toEqual(['[P3] Incident opened', '[P1] Incident escalated to P1', '[P1] Incident resolved']);
+    expect(mail.map((m) => m.subject.split(':')[0])).toEqual(['[P3] Incident opened', '[P1] Incident severity raised to P1', '[P1] Incident resolved']);
     expect(mail[2]?.text).toContain('Resolved: the check recovered');
     expect(t.deps.queue.deadLetters.alerts ?? []).toEqual([]);
 
@@ -56,7 +57,7 @@ describe('alert dispatch: ping -> status change -> incident -> alert', () => {
     const events = await timeline(t, user, incident!.id);
     expect(events.filter((e) => e.type !== 'ALERT_SENT').map((e) => e.type)).toEqual(['OPENED', 'SEVERITY_CHANGED', 'RESOLVED']);
     expect(events.filter((e) => e.type === 'ALERT_SENT').map((e) => e.message)).toEqual(
-      ['incident.opened', 'incident.escalated', 'incident.resolved'].map((event) => `Alert sent to EMAIL channel "email channel" (${event})`),
+      ['incident.opened', 'incident.severity_changed', 'incident.resolved'].map((event) => `Alert sent to EMAIL channel "email channel" (${event})`),
     );
   });
 

@@ -14,7 +14,7 @@ const MAX_ATTEMPTS = 8;
 
 /**
  * "The check (or its dependency) went down at `at`": opens the episode's incident, or raises the
- * open one to `severity`. Exactly one incident per episode however many workers deliver the news
+ * open one to `severity` (and, with `retitle`, gives it `fields.title`). Exactly one incident per episode however many workers deliver the news
  * at once: the episode item's `openIncidentId` is claimed with a conditional write, and whoever
  * finds a claim without its incident writes that same incident id (attribute_not_exists), so a
  * crash between the two steps heals on redelivery. A message older than the last recovery
@@ -25,7 +25,7 @@ export async function openOrRaiseEpisode(
   deps: Deps,
   episode: EpisodeRef,
   fields: NewIncident,
-  open: { severity: Severity; at: string; message: string },
+  open: { severity: Severity; at: string; message: string; retitle?: boolean },
   now: Date,
 ): Promise<IncidentItem | undefined> {
   const entity = deps.store.entities.incidentEpisode;
@@ -46,7 +46,8 @@ export async function openOrRaiseEpisode(
           await releaseResolvedEpisode(deps, episode, incident, now);
           throw new StaleRead('released a resolved episode');
         }
-        return (await applyIncidentInput(deps, claimed, { type: 'raise', severity: open.severity, at: open.at }, now)).incident;
+        const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
+        return (await applyIncidentInput(deps, claimed, raise, now)).incident;
       }
       if (current?.awaitingRecoverySince !== undefined) return undefined;
       if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;

@@ -106,9 +106,11 @@ export async function applyIncidentInput(
       const epoch = current.escalationEpoch ?? 0;
       const effective = input.type === 'acknowledge' && epoch > 0 ? { ...input, round: epoch } : input;
       const result = transitionIncident(toState(current), effective, now);
-      if (!result.ok || !result.changed) return { incident: current, result, effects: null };
+      const title = retitled(current, input);
+      if (!result.ok || (!result.changed && title === undefined)) return { incident: current, result, effects: null };
       const next = result.state;
       const set = {
+        ...(title !== undefined ? { title } : {}),
         state: next.state,
         severity: next.severity,
         revision: current.revision + 1,
@@ -138,6 +140,16 @@ export async function applyIncidentInput(
   // Outside the loop: the effects follow the one write that won, and run once.
   if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed);
   return { incident: outcome.incident, result: outcome.result };
+}
+
+/**
+ * The new title a raise brings ("x is late" -> "x is down"), if any. Apart from the severity: a
+ * check whose late and down severities are equal still goes from late to down. Not on a resolved
+ * incident, nor from a stale message older than the incident.
+ */
+function retitled(current: IncidentItem, input: IncidentInput): string | undefined {
+  if (input.type !== 'raise' || input.title === undefined || input.title === current.title) return undefined;
+  return current.state !== 'RESOLVED' && input.at >= current.startedAt ? input.title : undefined;
 }
 
 /**

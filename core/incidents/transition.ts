@@ -33,7 +33,8 @@ export type ResolveCause =
 
 export type IncidentInput =
   | { type: 'open'; severity: Severity; at: string; message: string }
-  | { type: 'raise'; severity: Severity; at: string }
+  /** `title`: what the incident is called from now on (a late check that went down is "down"); applied by the repository. */
+  | { type: 'raise'; severity: Severity; at: string; title?: string }
   | { type: 'acknowledge'; by: ActorRef; round?: number }
   | { type: 'monitor'; by: ActorRef }
   | { type: 'resolve'; cause: ResolveCause; at: string; by?: ActorRef };

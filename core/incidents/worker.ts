@@ -113,6 +113,8 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
       severity: down ? check.downSeverity : check.lateSeverity,
       at: message.at,
       message: `Check "${check.name}" went ${message.to} (${message.cause.toLowerCase().replace('_', ' ')})`,
+      // The incident a late check opened says "down" once the check is.
+      retitle: down,
     },
     now,
   );

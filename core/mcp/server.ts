@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx } from '../context.js';
 import type { Tool } from './tool.js';
 
@@ -24,6 +25,9 @@ const INSTRUCTIONS = [
 export function createMcpServer(ctx: Ctx, tools: readonly Tool[], readDocument: DocumentReader): McpServer {
   const server = new McpServer({ name: 'vigil', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
   for (const tool of tools) tool.register(server, ctx);
+  // tools/list from the catalog rather than the SDK's own listing, for schemas every client can
+  // read (jsonSchema.ts). Calls still go through the SDK, which validates against the zod schemas.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.listing()) }));
   for (const doc of OPENAPI_DOCUMENTS) {
     const uri = `${ctx.deps.config.publicUrl}${doc.path}`;
     server.registerResource(doc.name, uri, { title: doc.title, description: doc.description, mimeType: 'application/json' }, async () => {

@@ -1,6 +1,7 @@
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as ListedTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { oneTypeSchema } from './jsonSchema.js';
 import type { Ctx } from '../context.js';
 import { HttpError } from '../http/errors.js';
 
@@ -37,6 +38,8 @@ export type Tool = {
   kind: ToolKind;
   annotations: ToolAnnotations;
   register(server: McpServer, ctx: Ctx): void;
+  /** The tool as tools/list shows it (see server.ts). */
+  listing(): ListedTool;
 };
 
 function annotationsOf(effect: ToolSpec<z.ZodObject, z.ZodObject>['effect'], title: string): ToolAnnotations {
@@ -62,11 +65,26 @@ export function toolError(err: unknown): CallToolResult {
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): Tool {
   const annotations = annotationsOf(spec.effect, spec.title);
+  let listed: ListedTool | undefined;
   return {
     name: spec.name,
     area: spec.area,
     kind: spec.effect === 'read' ? 'read' : 'write',
     annotations,
+    listing() {
+      // The schemas never change: converted once per process, not on every tools/list.
+      listed ??= {
+        name: spec.name,
+        title: spec.title,
+        description: spec.description,
+        inputSchema: oneTypeSchema(z.toJSONSchema(spec.input, { target: 'draft-7', io: 'input' })) as ListedTool['inputSchema'],
+        outputSchema: oneTypeSchema(z.toJSONSchema(spec.output, { target: 'draft-7', io: 'output' })) as ListedTool['outputSchema'],
+        annotations,
+        // What the SDK lists for a tool registered without task support.
+        execution: { taskSupport: 'forbidden' },
+      };
+      return listed;
+    },
     register(server, ctx) {
       const input: z.ZodObject = spec.input;
       const output: z.ZodObject = spec.output;
