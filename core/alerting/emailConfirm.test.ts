@@ -32,8 +32,8 @@ describe('e-mail channel confirmation', () => {
     expect(mailTo(address)).toHaveLength(1);
 
     const link = confirmLink(address);
-    expectError(await t.request('GET', `${link.slice(0, -3)}xyz`), 404);
-    expect((await t.request('GET', link)).status).toBe(200);
+    expectError(await t.request('POST', `${link.slice(0, -3)}xyz`), 404);
+    expect((await t.request('POST', link)).status).toBe(200);
     const after = await t.request<Channel>('GET', `/alert-channels/${created.body.id}`, { token: owner.token });
     expect(after.body.emailConfirmed).toBe(true);
     expect((await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token })).body.ok).toBe(true);
@@ -42,7 +42,7 @@ describe('e-mail channel confirmation', () => {
 
   it('asks again when the address changes', async () => {
     const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'mail2', type: 'EMAIL', config: { email: 'first@example.com' } } });
-    expect((await t.request('GET', confirmLink('first@example.com'))).status).toBe(200);
+    expect((await t.request('POST', confirmLink('first@example.com'))).status).toBe(200);
     const changed = await t.request<Channel>('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: 'second@example.com' } } });
     expect(changed.body.emailConfirmed).toBe(false);
     expect(mailTo('second@example.com')).toHaveLength(1);
@@ -71,8 +71,8 @@ describe('e-mail channel confirmation', () => {
     expect(mailTo(address)).toHaveLength(1);
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
     expect(mailTo(address)).toHaveLength(2);
-    expectError(await t.request('GET', first), 404);
-    expect((await t.request('GET', confirmLink(address))).status).toBe(200);
+    expectError(await t.request('POST', first), 404);
+    expect((await t.request('POST', confirmLink(address))).status).toBe(200);
 
     // Confirmed, the same address named again mails nothing.
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
