@@ -18,6 +18,7 @@ const security = sessionSecurity;
 const tags = ['alert-channels'];
 /** An EMAIL channel's link is mailed in the request; the mail service failing is said so, not hidden in a 500. */
 const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
+const PATCH_THROTTLED = 'A PATCH that mails an e-mail channel its confirmation link (a new address, or one still unconfirmed) is limited to 5 per channel per hour (code RATE_LIMITED, Retry-After); a refused PATCH changes nothing';
 const MAIL_UNAVAILABLE_PATCH = 'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
 
 /** `GET|POST /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */
@@ -88,7 +89,7 @@ function sessionChannelRoutes() {
     async (c) => c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated'), 503: { description: MAIL_UNAVAILABLE_PATCH } } }),
+    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated'), 429: { description: PATCH_THROTTLED }, 503: { description: MAIL_UNAVAILABLE_PATCH } } }),
     async (c) => c.json(await updateAlertChannel(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(

@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { failNextMail } from '../../test/support/alerting.js';
+import { CONFIRMATION_RESEND_LIMIT } from './emailConfirm.js';
 
 type Channel = { id: number; emailConfirmed: boolean };
 type Result = { ok: boolean; failureReason: string | null };
@@ -77,5 +78,24 @@ describe('e-mail channel confirmation', () => {
     // Confirmed, the same address named again mails nothing.
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
     expect(mailTo(address)).toHaveLength(2);
+  });
+
+  it('a PATCH that mails the link again is throttled like a test send: 5 per channel per hour, then 429 that changes nothing', async () => {
+    const address = `throttle-${Date.now()}@example.com`;
+    const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'throttle', type: 'EMAIL', config: { email: address } } });
+    expect(created.status).toBe(201);
+    const patch = (body: Record<string, unknown>) => t.request<Channel & { name: string }>('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body });
+    for (let i = 0; i < CONFIRMATION_RESEND_LIMIT.limit; i++) expect((await patch({ config: { email: address } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(1 + CONFIRMATION_RESEND_LIMIT.limit);
+    const refused = await patch({ name: 'renamed', config: { email: address } });
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(mailTo(address)).toHaveLength(1 + CONFIRMATION_RESEND_LIMIT.limit);
+    expect((await t.request<{ name: string }>('GET', `/alert-channels/${created.body.id}`, { token: owner.token })).body.name).toBe('throttle');
+    // A PATCH that mails nothing is not counted; the next window mails again.
+    expect((await patch({ name: 'renamed' })).status).toBe(200);
+    t.clock.advanceSeconds(CONFIRMATION_RESEND_LIMIT.windowSeconds);
+    expect((await patch({ config: { email: address } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(2 + CONFIRMATION_RESEND_LIMIT.limit);
   });
 });
