@@ -7,6 +7,7 @@ import { publicSurfaceRoutes } from './surfaceRoutes.js';
 import { componentUptime, pageHistory, publicPage } from './view.js';
 import { statusEvents } from './eventsRoutes.js';
 import { publicSubscriberRoutes } from '../subscribers/routes.js';
+import type { EndpointVerifier } from '../subscribers/webhook.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -17,7 +18,8 @@ const AuthBody = z.strictObject({ password: z.string().min(1).max(200) }).openap
 const Anything = z.record(z.string(), z.unknown());
 
 /** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history; feeds, badge, widget and summaries (surfaceRoutes.ts). */
-export function publicStatusRoutes() {
+/** `verify`: the webhook subscribers' challenge exchange (alerting's, passed in by the app). */
+export function publicStatusRoutes(verify: EndpointVerifier) {
   const r = createRouter();
   r.openapi(
     createRoute({ method: 'get', path: '/{slug}', tags, request: { params: SlugParam }, responses: { 200: jsonResponse(Anything, 'The page, its components and announcements') } }),
@@ -90,7 +92,7 @@ export function publicStatusRoutes() {
     }),
     (c) => statusEvents(c, c.req.valid('param').slug),
   );
-  r.route('/', publicSubscriberRoutes());
+  r.route('/', publicSubscriberRoutes(verify));
   r.route('/', publicSurfaceRoutes());
   return r;
 }

@@ -9,6 +9,7 @@ import { StatusPageIdParam } from '../schema.js';
 import { deleteSubscriber, listSubscribers } from './manage.js';
 import { PendingAnswer, SubscribeBody, Subscriber, SubscriberIdParam, TokenQuery, WebhookAnswer } from './schema.js';
 import { confirmSubscription, subscribe, unsubscribe } from './subscribe.js';
+import type { EndpointVerifier } from './webhook.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -19,7 +20,7 @@ const Done = z.object({ status: z.string() });
 const jsonOrHtml = (description: string) => ({ description, content: { 'application/json': { schema: Done }, 'text/html': { schema: z.string() } } });
 
 /** `/public/status/:slug/{subscribe,subscriptions/confirm,unsubscribe}` (no credential). */
-export function publicSubscriberRoutes() {
+export function publicSubscriberRoutes(verify: EndpointVerifier) {
   const r = createRouter();
   r.openapi(
     createRoute({
@@ -42,7 +43,7 @@ export function publicSubscriberRoutes() {
       const { slug } = c.req.valid('param');
       await limitPublic(c, deps, SUBSCRIBE_RULE, slug);
       const snapshot = await requireAccess(c, deps, await snapshotBySlug(deps, slug), deps.clock.now());
-      const result = await subscribe(deps, snapshot, c.req.valid('json'));
+      const result = await subscribe(deps, snapshot, c.req.valid('json'), verify);
       c.header('Cache-Control', 'no-store');
       return result.status === 201 ? c.json(result.body, 201) : c.json(result.body, 202);
     },

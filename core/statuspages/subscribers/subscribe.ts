@@ -10,7 +10,7 @@ import type { PageSnapshot } from '../store/snapshotShape.js';
 import { confirmUrl, listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
 import { releaseSubscriberSlot, takeSubscriberSlot } from './quota.js';
 import type { SubscribeBody } from './schema.js';
-import { subscribeWebhook, webhookLockValue, type WebhookAnswer } from './webhook.js';
+import { subscribeWebhook, webhookLockValue, type EndpointVerifier, type WebhookAnswer } from './webhook.js';
 
 /**
  * Subscribing (design "Subscribers"). EMAIL is double opt-in: the first request for an address on
@@ -38,10 +38,10 @@ function pageComponents(snapshot: PageSnapshot, componentIds: readonly number[] 
 
 export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATION' } } | { status: 201; body: WebhookAnswer };
 
-export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
+export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, verify: EndpointVerifier, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
   const componentIds = pageComponents(snapshot, body.componentIds);
   if (body.channel === 'WEBHOOK') {
-    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
+    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), verify, read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
     return { status: 201, body: await subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound, hooks) };
   }
   await subscribeEmail(deps, snapshot, body.email.toLowerCase(), componentIds);
