@@ -21,6 +21,7 @@ import { onCallRoutes } from './oncall/routes.js';
 import { escalationRoutes } from './escalation/routes.js';
 import { statusPageRoutes } from './statuspages/routes.js';
 import { publicStatusRoutes } from './statuspages/public/routes.js';
+import { verifySubscriberEndpoint } from './alerting/subscriberVerify.js';
 import { statusHtmlRoutes } from './statuspages/html/routes.js';
 
 export { createSignalApp } from './signalApp.js';
@@ -58,7 +59,7 @@ function dashboardRoutes() {
   dashboard.route('/', onCallRoutes());
   dashboard.route('/', escalationRoutes());
   dashboard.route('/status-pages', statusPageRoutes());
-  dashboard.route('/public/status', publicStatusRoutes());
+  dashboard.route('/public/status', publicStatusRoutes(verifySubscriberEndpoint));
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'session', { type: 'http', scheme: 'bearer' });
   // Slug pings (`/signals/s/...`) take an API key.
   dashboard.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });

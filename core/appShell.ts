@@ -5,9 +5,13 @@ import type { AppEnv } from './http/env.js';
 import { HttpError } from './http/errors.js';
 import { answerOutsideRoutes, requireJsonBodies } from './http/guards.js';
 
-// RFC 8058 one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form; the body is not read.
+// RFC 8058 one-click unsubscribe posts `List-Unsubscribe=One-Click` as a form, and the pages behind
+// mailed links post their button's form; the body is not read.
 const exemptFromJson = (path: string): boolean =>
-  path.includes('/signals/') || path.endsWith('/oauth/token') || (path.startsWith('/api/public/status/') && path.endsWith('/unsubscribe'));
+  path.includes('/signals/') ||
+  path.endsWith('/oauth/token') ||
+  (path.startsWith('/api/public/status/') && (path.endsWith('/unsubscribe') || path.endsWith('/subscriptions/confirm'))) ||
+  path.startsWith('/api/alert-channels/confirm/');
 
 /** No API body comes near this; it keeps a runaway upload out of memory (pings have their own 10 KB). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -11,7 +11,8 @@ import { undoIfFails } from '../store/conditional.js';
 import { refuseIfTargeted } from '../store/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
-import { awaitingConfirmation, mailConfirmation, newConfirmation } from './emailConfirm.js';
+import { consumeRateLimit, enforce } from '../http/rateLimit.js';
+import { awaitingConfirmation, CONFIRMATION_RESEND_LIMIT, mailConfirmation, newConfirmation } from './emailConfirm.js';
 
 type Destination = { email?: string; webhookUrl?: string; url?: string };
 
@@ -155,6 +156,8 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   // and how a PATCH whose mail failed is retried.
   const confirmation =
     channel.type === 'EMAIL' && destination.email !== undefined && (destination.email !== channel.email || awaitingConfirmation(channel)) ? newConfirmation(channelId) : undefined;
+  // Counted before anything is written: a refused PATCH changes nothing.
+  if (confirmation) enforce(await consumeRateLimit(ctx.deps, CONFIRMATION_RESEND_LIMIT, `channel:${channelId}`), 'Too many confirmation mails for this channel: try again after Retry-After');
   const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
     ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
     updatedAt: ctx.deps.clock.now().toISOString(),

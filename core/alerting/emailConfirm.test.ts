@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { failNextMail } from '../../test/support/alerting.js';
+import { CONFIRMATION_RESEND_LIMIT } from './emailConfirm.js';
 
 type Channel = { id: number; emailConfirmed: boolean };
 type Result = { ok: boolean; failureReason: string | null };
@@ -32,8 +33,8 @@ describe('e-mail channel confirmation', () => {
     expect(mailTo(address)).toHaveLength(1);
 
     const link = confirmLink(address);
-    expectError(await t.request('GET', `${link.slice(0, -3)}xyz`), 404);
-    expect((await t.request('GET', link)).status).toBe(200);
+    expectError(await t.request('POST', `${link.slice(0, -3)}xyz`), 404);
+    expect((await t.request('POST', link)).status).toBe(200);
     const after = await t.request<Channel>('GET', `/alert-channels/${created.body.id}`, { token: owner.token });
     expect(after.body.emailConfirmed).toBe(true);
     expect((await t.request<Result>('POST', `/alert-channels/${created.body.id}/test`, { token: owner.token })).body.ok).toBe(true);
@@ -42,7 +43,7 @@ describe('e-mail channel confirmation', () => {
 
   it('asks again when the address changes', async () => {
     const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'mail2', type: 'EMAIL', config: { email: 'first@example.com' } } });
-    expect((await t.request('GET', confirmLink('first@example.com'))).status).toBe(200);
+    expect((await t.request('POST', confirmLink('first@example.com'))).status).toBe(200);
     const changed = await t.request<Channel>('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: 'second@example.com' } } });
     expect(changed.body.emailConfirmed).toBe(false);
     expect(mailTo('second@example.com')).toHaveLength(1);
@@ -71,11 +72,30 @@ describe('e-mail channel confirmation', () => {
     expect(mailTo(address)).toHaveLength(1);
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
     expect(mailTo(address)).toHaveLength(2);
-    expectError(await t.request('GET', first), 404);
-    expect((await t.request('GET', confirmLink(address))).status).toBe(200);
+    expectError(await t.request('POST', first), 404);
+    expect((await t.request('POST', confirmLink(address))).status).toBe(200);
 
     // Confirmed, the same address named again mails nothing.
     expect((await t.request('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body: { config: { email: address } } })).status).toBe(200);
     expect(mailTo(address)).toHaveLength(2);
+  });
+
+  it('a PATCH that mails the link again is throttled like a test send: 5 per channel per hour, then 429 that changes nothing', async () => {
+    const address = `throttle-${Date.now()}@example.com`;
+    const created = await t.request<Channel>('POST', '/alert-channels', { token: owner.token, body: { name: 'throttle', type: 'EMAIL', config: { email: address } } });
+    expect(created.status).toBe(201);
+    const patch = (body: Record<string, unknown>) => t.request<Channel & { name: string }>('PATCH', `/alert-channels/${created.body.id}`, { token: owner.token, body });
+    for (let i = 0; i < CONFIRMATION_RESEND_LIMIT.limit; i++) expect((await patch({ config: { email: address } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(1 + CONFIRMATION_RESEND_LIMIT.limit);
+    const refused = await patch({ name: 'renamed', config: { email: address } });
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(mailTo(address)).toHaveLength(1 + CONFIRMATION_RESEND_LIMIT.limit);
+    expect((await t.request<{ name: string }>('GET', `/alert-channels/${created.body.id}`, { token: owner.token })).body.name).toBe('throttle');
+    // A PATCH that mails nothing is not counted; the next window mails again.
+    expect((await patch({ name: 'renamed' })).status).toBe(200);
+    t.clock.advanceSeconds(CONFIRMATION_RESEND_LIMIT.windowSeconds);
+    expect((await patch({ config: { email: address } })).status).toBe(200);
+    expect(mailTo(address)).toHaveLength(2 + CONFIRMATION_RESEND_LIMIT.limit);
   });
 });

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { randomToken, sha256Hex } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
 import { mailUnavailable, notFound } from '../http/errors.js';
+import type { RateLimitRule } from '../http/rateLimit.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { singleLine } from '../statuspages/render/sanitize.js';
 
@@ -13,6 +14,9 @@ import { singleLine } from '../statuspages/render/sanitize.js';
  */
 export const awaitingConfirmation = (channel: Pick<AlertChannelItem, 'type' | 'confirmTokenHash'>): boolean =>
   channel.type === 'EMAIL' && channel.confirmTokenHash !== undefined;
+
+/** A PATCH that mails the link again reaches a user-chosen address: a few per channel per hour, like test sends, not a mailing cannon. */
+export const CONFIRMATION_RESEND_LIMIT: RateLimitRule = { name: 'channel-confirm', limit: 5, windowSeconds: 3600 };
 
 export function newConfirmation(channelId: number): { token: string; confirmTokenHash: string } {
   const token = `${channelId}.${randomToken()}`;

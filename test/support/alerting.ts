@@ -75,7 +75,8 @@ export async function confirmAddress(t: TestContext, email: string): Promise<voi
   const index = outbox.findLastIndex((mail) => mail.to === email && mail.subject.startsWith('Confirm Vigil alerts'));
   const link = /\/api(\/alert-channels\/confirm\/\S+)/.exec(outbox[index]?.text ?? '')?.[1];
   if (!link) throw new Error(`no confirmation mailed to ${email}`);
-  const res = await t.request('GET', link);
+  // The link's GET only renders a page; its button POSTs.
+  const res = await t.request('POST', link);
   if (res.status !== 200) throw new Error(`confirmation failed: ${res.status} ${res.text}`);
   outbox.splice(index, 1);
 }

@@ -8,6 +8,7 @@ import { DATA_RULE, accessOf, inMemory, limitPasswordAttempt, limitPublic, passw
 import { componentBar, pageHistory, publicPage } from '../public/view.js';
 import type { PageSnapshot } from '../store/snapshot.js';
 import { cachedHtml, rememberHtml } from '../store/viewCache.js';
+import { doc, secure } from './layout.js';
 import { HistoryView, NotFoundView, PasswordView, StatusPageView, type PageLinks } from './page.js';
 
 /**
@@ -16,19 +17,6 @@ import { HistoryView, NotFoundView, PasswordView, StatusPageView, type PageLinks
  */
 
 const MAX_FORM_BYTES = 4096;
-
-/** Standards mode: the JSX renders the element tree, the doctype is ours to add. */
-const doc = async (element: { toString(): string | Promise<string> }): Promise<string> => `<!DOCTYPE html>${await element.toString()}`;
-
-function secure(c: Context<AppEnv>, nonce: string): void {
-  c.header(
-    'Content-Security-Policy',
-    `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' https: data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`,
-  );
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-  c.header('X-Frame-Options', 'DENY');
-}
 
 const slugLinks = (slug: string): PageLinks => ({ home: `/status/${slug}`, history: `/status/${slug}/history`, auth: `/status/${slug}/auth` });
 const domainLinks: PageLinks = { home: '/', history: '/history', auth: '/auth' };

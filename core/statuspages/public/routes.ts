@@ -9,6 +9,7 @@ import { statusEvents } from './eventsRoutes.js';
 import { cachedRead } from '../store/viewCache.js';
 import type { PageSnapshot } from '../store/snapshotShape.js';
 import { publicSubscriberRoutes } from '../subscribers/routes.js';
+import type { EndpointVerifier } from '../subscribers/webhook.js';
 
 const tags = ['public-status'];
 const SlugParam = z.object({ slug: z.string().max(1024) });
@@ -22,7 +23,8 @@ const Anything = z.record(z.string(), z.unknown());
 const publicCache = (snapshot: PageSnapshot): string => (snapshot.page.visibility === 'PUBLIC' ? 'public, max-age=30' : 'private, no-store');
 
 /** `/public/status/:slug...` (no credential): the page JSON, its password login, uptime and history; feeds, badge, widget and summaries (surfaceRoutes.ts). */
-export function publicStatusRoutes() {
+/** `verify`: the webhook subscribers' challenge exchange (alerting's, passed in by the app). */
+export function publicStatusRoutes(verify: EndpointVerifier) {
   const r = createRouter();
   r.openapi(
     createRoute({ method: 'get', path: '/{slug}', tags, request: { params: SlugParam }, responses: { 200: jsonResponse(Anything, 'The page, its components and announcements') } }),
@@ -107,7 +109,7 @@ export function publicStatusRoutes() {
     }),
     (c) => statusEvents(c, c.req.valid('param').slug),
   );
-  r.route('/', publicSubscriberRoutes());
+  r.route('/', publicSubscriberRoutes(verify));
   r.route('/', publicSurfaceRoutes());
   return r;
 }

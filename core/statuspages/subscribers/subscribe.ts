@@ -10,7 +10,7 @@ import type { PageSnapshot } from '../store/snapshotShape.js';
 import { confirmUrl, listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
 import { releaseSubscriberSlot, takeSubscriberSlot } from './quota.js';
 import type { SubscribeBody } from './schema.js';
-import { subscribeWebhook, webhookLockValue, type WebhookAnswer } from './webhook.js';
+import { subscribeWebhook, webhookLockValue, type EndpointVerifier, type WebhookAnswer } from './webhook.js';
 
 /**
  * Subscribing (design "Subscribers"). EMAIL is double opt-in: the first request for an address on
@@ -38,10 +38,10 @@ function pageComponents(snapshot: PageSnapshot, componentIds: readonly number[] 
 
 export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATION' } } | { status: 201; body: WebhookAnswer };
 
-export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
+export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, verify: EndpointVerifier, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
   const componentIds = pageComponents(snapshot, body.componentIds);
   if (body.channel === 'WEBHOOK') {
-    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
+    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), verify, read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
     return { status: 201, body: await subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound, hooks) };
   }
   await subscribeEmail(deps, snapshot, body.email.toLowerCase(), componentIds);
@@ -56,6 +56,7 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
     now.getTime() - Date.parse(lockedAt) < LOCK_SETTLE_MS || (await readSubscriber(deps, Number(owner))) !== null;
   if (await acquireLock(deps.store, scope, emailLockValue(email), String(subscriberId), now, alive)) {
     const token = `${subscriberId}.${randomToken()}`;
+    const unsubscribeKey = randomToken(24);
     const giveBackLock = () => releaseLock(deps.store, scope, emailLockValue(email), String(subscriberId));
     await undoIfFails(() => takeSubscriberSlot(deps, snapshot.page), giveBackLock, `the address lock of subscriber ${subscriberId}`);
     await deps.store.entities.statusSubscriber
@@ -69,11 +70,11 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
         componentIds,
         confirmTokenHash: sha256Hex(token),
         confirmationSentAt: now.toISOString(),
-        unsubscribeKey: randomToken(24),
+        unsubscribeKey,
         createdAt: now.toISOString(),
       })
       .go();
-    await mailConfirmation(deps, snapshot, { subscriberId, email, sentAt: now.toISOString() }, token);
+    await mailConfirmation(deps, snapshot, { subscriberId, unsubscribeKey, email, sentAt: now.toISOString() }, token);
     return;
   }
   // Subscribed already, or pending: the same answer; a stale pending link is sent once more.
@@ -92,7 +93,7 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
     if (isConditionalFailure(err)) return; // another request re-sent it just now
     throw err;
   }
-  await mailConfirmation(deps, snapshot, { subscriberId: existing.subscriberId, email, sentAt: now.toISOString() }, token);
+  await mailConfirmation(deps, snapshot, { subscriberId: existing.subscriberId, unsubscribeKey: existing.unsubscribeKey, email, sentAt: now.toISOString() }, token);
 }
 
 /** A link whose mail failed counts as sent long ago: the client's retry sends one, not "pending" for a day. */
@@ -104,15 +105,18 @@ const NEVER_SENT = new Date(0).toISOString();
  * on the condition that it is still this send's, so the client's retry mails a link instead of
  * answering 202 with nothing sent.
  */
-async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscriberId: number; email: string; sentAt: string }, token: string): Promise<void> {
+async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscriberId: number; unsubscribeKey: string; email: string; sentAt: string }, token: string): Promise<void> {
   const name = oneLine(snapshot.page.name);
+  // The confirmation is subscriber mail too: whoever did not ask for it can say no in one click.
+  const { footer, headers } = subscriberMailParts(deps, snapshot.page.slug, to);
   await undoIfFails(
     () =>
       deps.mailer
         .send({
           to: to.email,
           subject: `Confirm your subscription to ${name}`,
-          text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.`,
+          text: `Someone asked for status updates of "${name}" to be mailed to this address. To receive them, open:\n${confirmUrl(deps, snapshot.page.slug, token)}\n\nIgnore this mail and nothing more will be sent to you.${footer}`,
+          headers,
         })
         .catch((err: unknown) => {
           throw mailUnavailable(err);
@@ -140,7 +144,7 @@ async function byToken(deps: Deps, slug: string, token: string, secretOf: (s: St
   return subscriber;
 }
 
-/** `GET /public/status/:slug/subscriptions/confirm?token=`: the address said yes. */
+/** `POST /public/status/:slug/subscriptions/confirm?token=` (the button of the link's page): the address said yes. */
 export async function confirmSubscription(deps: Deps, slug: string, token: string): Promise<void> {
   const subscriber = await byToken(deps, slug, token, (s) => s.confirmTokenHash, sha256Hex);
   try {
@@ -155,7 +159,7 @@ export async function confirmSubscription(deps: Deps, slug: string, token: strin
   }
 }
 
-/** `GET|POST /public/status/:slug/unsubscribe?token=`: the subscription ends (the address may subscribe again). */
+/** `POST /public/status/:slug/unsubscribe?token=` (the page's button or RFC 8058 one-click): the subscription ends (the address may subscribe again). */
 export async function unsubscribe(deps: Deps, slug: string, token: string): Promise<void> {
   const subscriber = await byToken(deps, slug, token, (s) => `${s.subscriberId}.${s.unsubscribeKey}`, (t) => t);
   await removeSubscriber(deps, subscriber);

@@ -54,8 +54,8 @@ describe('status page subscribers', () => {
     // Not confirmed: a change mails nothing.
     await flip(check, 'OK', 'DOWN');
     expect(mailTo(t, address)).toHaveLength(1);
-    expectError(await t.request('GET', `/public/status/${page.slug}/subscriptions/confirm?token=1.nope`), 404);
-    expect(expectStatus(await t.request('GET', linkIn(confirmation?.text ?? '', '/subscriptions/confirm')), 200)).toEqual({ status: 'ACTIVE' });
+    expectError(await t.request('POST', `/public/status/${page.slug}/subscriptions/confirm?token=1.nope`), 404);
+    expect(expectStatus(await t.request('POST', linkIn(confirmation?.text ?? '', '/subscriptions/confirm')), 200)).toEqual({ status: 'ACTIVE' });
 
     await flip(check, 'DOWN', 'OK');
     const [, update] = mailTo(t, address);
@@ -74,7 +74,7 @@ describe('status page subscribers', () => {
 
     // One-click unsubscribe (RFC 8058 POST); afterwards nothing more arrives.
     expect(expectStatus(await t.request('POST', unsubscribe, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 200)).toEqual({ status: 'UNSUBSCRIBED' });
-    expectError(await t.request('GET', unsubscribe), 404);
+    expectError(await t.request('POST', unsubscribe), 404);
     await flip(check, 'OK', 'DOWN');
     expect(mailTo(t, address)).toHaveLength(2);
     expect(expectStatus(await t.request<unknown[]>('GET', `/status-pages/${page.id}/subscribers`, { token: owner.token }), 200)).toEqual([]);
@@ -95,7 +95,7 @@ describe('status page subscribers', () => {
     expect(mailTo(t, address)).toHaveLength(1);
     expectStatus(await subscribe(page.slug, { channel: 'EMAIL', email: address }), 202);
     expect(mailTo(t, address)).toHaveLength(1);
-    expect(expectStatus(await t.request('GET', linkIn(mailTo(t, address)[0]?.text ?? '', '/subscriptions/confirm')), 200)).toEqual({ status: 'ACTIVE' });
+    expect(expectStatus(await t.request('POST', linkIn(mailTo(t, address)[0]?.text ?? '', '/subscriptions/confirm')), 200)).toEqual({ status: 'ACTIVE' });
   });
 
   it('componentIds filter what each subscriber hears; webhooks are signed with their own secret', async () => {
@@ -110,7 +110,7 @@ describe('status page subscribers', () => {
     expect(hook.unsubscribeUrl).toContain(`/api/public/status/${page.slug}/unsubscribe?token=`);
     const email = `filter-${page.id}@example.com`;
     expectStatus(await subscribe(page.slug, { channel: 'EMAIL', email, componentIds: [one.component.id] }), 202);
-    expectStatus(await t.request('GET', linkIn(mailTo(t, email)[0]?.text ?? '', '/subscriptions/confirm')), 200);
+    expectStatus(await t.request('POST', linkIn(mailTo(t, email)[0]?.text ?? '', '/subscriptions/confirm')), 200);
 
     await flip(two.check, 'OK', 'DOWN');
     expect(mailTo(t, email)).toHaveLength(1);

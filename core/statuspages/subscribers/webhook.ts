@@ -1,8 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { randomToken, sha256Hex } from '../../auth/secrets.js';
-import { generateWebhookSecret, signWebhook } from '../../alerting/webhookSignature.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import { decideTarget, guardedRequest, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
+import { decideTarget, parseTargetUrl, systemResolver, type GuardedRequestDeps } from '../../outbound/index.js';
 import { isConditionalFailure, undoIfFails } from '../../store/conditional.js';
 import type { StatusSubscriberItem } from '../../store/entities/statusSubscriber.js';
 import { acquireLock, lockOwner, releaseLock } from '../../store/locks.js';
@@ -18,19 +18,29 @@ import { releaseSubscriberSlot, takeSubscriberSlot } from './quota.js';
  * answers 2xx echoing the challenge (the bare text, or JSON `{"challenge": ...}`), as Slack's URL
  * check does. Otherwise it stays PENDING_VERIFICATION and the fan-out passes it by. One URL holds
  * one subscription per page (a lock item on the URL's hash): subscribing it again while ACTIVE is
- * 409; while PENDING_VERIFICATION the pending one (never delivered to) is replaced by a fresh one
+ * 409; while PENDING_VERIFICATION (or DISABLED by a 410) the old one is replaced by a fresh one
  * and the check runs again, which is how a visitor retries.
  */
 
 export const webhookLockValue = (url: string): string => `webhook:${sha256Hex(url)}`;
-const VERIFICATION_TIMEOUT_MS = 5_000;
 /** A lock younger than this whose subscriber is not written yet belongs to a request still running. */
 const LOCK_SETTLE_MS = 30_000;
 
 export type WebhookAnswer = { id: number; secret: string; unsubscribeUrl: string; status: 'ACTIVE' | 'PENDING_VERIFICATION' };
 
+/**
+ * The challenge exchange (core/alerting/subscriberVerify.ts: signing is alerting's, which sits
+ * above status pages; the app passes it in): true only when the endpoint echoed the challenge.
+ */
+export type EndpointVerifier = (
+  deps: Deps,
+  target: { subscriberId: number; url: string; secret: string; page: { name: string; slug: string } },
+  outbound: GuardedRequestDeps,
+) => Promise<boolean>;
+
 type Hooks = {
   scope: string;
+  verify: EndpointVerifier;
   remove: (subscriber: StatusSubscriberItem) => Promise<void>;
   read: (subscriberId: number) => Promise<StatusSubscriberItem | null>;
 };
@@ -50,7 +60,9 @@ export async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, rawUr
   if (!(await acquireLock(deps.store, hooks.scope, lockValue, String(subscriberId), now, alive))) {
     const owner = await lockOwner(deps.store, hooks.scope, lockValue);
     const existing = owner === undefined ? null : await hooks.read(Number(owner));
-    if (existing?.state !== 'PENDING_VERIFICATION') throw conflict('This webhook URL is already subscribed to this page');
+    if (!existing) throw conflict('This webhook URL is being subscribed to this page right now');
+    if (existing.state === 'ACTIVE') throw conflict('This webhook URL is already subscribed to this page');
+    // Never verified, or turned off by a 410: nothing relies on it, the new request takes its place.
     await hooks.remove(existing);
     if (!(await acquireLock(deps.store, hooks.scope, lockValue, String(subscriberId), now, alive))) throw conflict('This webhook URL is being subscribed to this page right now');
   }
@@ -66,7 +78,7 @@ export async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, rawUr
           channel: 'WEBHOOK',
           state: 'PENDING_VERIFICATION',
           webhookUrl: url,
-          secret: generateWebhookSecret(),
+          secret: `whsec_${randomBytes(32).toString('base64')}`,
           componentIds,
           unsubscribeKey: randomToken(24),
           createdAt: now.toISOString(),
@@ -79,7 +91,7 @@ export async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, rawUr
     `the slot of subscriber ${subscriberId}`,
   );
   const subscriber = created.data;
-  const verified = await verifyEndpoint(deps, subscriber, snapshot.page, outbound);
+  const verified = await hooks.verify(deps, { subscriberId, url, secret: subscriber.secret ?? '', page: { name: snapshot.page.name, slug: snapshot.page.slug } }, outbound);
   if (verified) await activate(deps, subscriber);
   return { id: subscriberId, secret: subscriber.secret ?? '', unsubscribeUrl: unsubscribeUrl(deps, snapshot.page.slug, subscriber), status: verified ? 'ACTIVE' : 'PENDING_VERIFICATION' };
 }
@@ -94,43 +106,5 @@ async function activate(deps: Deps, subscriber: StatusSubscriberItem): Promise<v
   } catch (err) {
     // Removed meanwhile (unsubscribed, replaced): nothing to activate.
     if (!isConditionalFailure(err)) throw err;
-  }
-}
-
-/** The challenge exchange: true only for a 2xx answer that echoes this request's challenge. */
-async function verifyEndpoint(deps: Deps, subscriber: StatusSubscriberItem, page: { name: string; slug: string }, outbound: GuardedRequestDeps): Promise<boolean> {
-  const challenge = randomToken(24);
-  const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
-  const body = JSON.stringify({
-    type: 'subscription.verification',
-    timestamp: new Date(nowSeconds * 1000).toISOString(),
-    data: { challenge, subscriberId: subscriber.subscriberId, page: { name: page.name, slug: page.slug } },
-  });
-  const webhookId = `msg_verify_${randomToken(12)}`;
-  const result = await guardedRequest(
-    {
-      url: subscriber.webhookUrl ?? '',
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Vigil-Webhooks/1.0', ...signWebhook(subscriber.secret ?? '', webhookId, nowSeconds, body) },
-      body,
-      timeoutMs: VERIFICATION_TIMEOUT_MS,
-      followRedirects: false,
-      maxRedirects: 0,
-      blockHttpDowngrade: true,
-      maxBodyBytes: 1024,
-    },
-    { allowLoopback: deps.config.probeAllowPrivate, ...outbound },
-  );
-  if (!result.ok || result.statusCode < 200 || result.statusCode >= 300) return false;
-  return echoes(result.bodyText, challenge);
-}
-
-function echoes(text: string, challenge: string): boolean {
-  if (text.trim() === challenge) return true;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && (parsed as { challenge?: unknown }).challenge === challenge;
-  } catch {
-    return false;
   }
 }
