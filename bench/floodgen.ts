@@ -5,7 +5,9 @@ import { percentile } from './load.js';
 /**
  * Password attempts on status pages, all sent at once, each on a slug of its own (none exists), from
  * `addresses` loopback addresses (127.1.x.y; Linux answers the whole 127/8). Run apart by
- * bench/passwordFlood.ts; output: one JSON line with the answers by status and how long they took.
+ * bench/passwordFlood.ts: it prints `ready` once loaded and sends `delayMs` after a `go` line on
+ * its stdin, so its own start-up does not land in the ping window. Output: one JSON line with the
+ * answers by status and how long they took.
  */
 type Job = { origin: string; attempts: number; addresses: number; delayMs: number };
 
@@ -14,6 +16,9 @@ const clients = Array.from({ length: job.attempts }, (_, i) => {
   const n = (i % job.addresses) + 1;
   return new Client(job.origin, job.addresses === 1 ? {} : { localAddress: `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}` });
 });
+console.log('ready');
+await new Promise<void>((resolve) => process.stdin.setEncoding('utf8').on('data', (chunk: string) => chunk.includes('go') && resolve()));
+process.stdin.pause();
 await new Promise((resolve) => setTimeout(resolve, job.delayMs));
 const byStatus: Record<string, number> = {};
 const latencies = new Float64Array(job.attempts);

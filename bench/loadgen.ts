@@ -9,6 +9,8 @@ import { drivePings, percentile } from './load.js';
 type Job = { origin: string; tokens: string[]; clients: number; maxPings: number; maxSeconds: number; startAt?: number };
 
 const job = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as Job;
+// For a parent that times other load against this one (bench/apart.ts `printed`).
+console.log('started');
 const result = await drivePings(job.origin, job.tokens, job);
 const sorted = Float64Array.from(result.latenciesMs).sort();
 console.log(JSON.stringify({ completed: result.completed, failed: result.failed, seconds: result.seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }));

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_HOME_REGION, DEFAULT_TABLE_NAME, HOME_REGIONS, TABLE_NAME_PATTERN, type HomeRegion } from './configValues.js';
 import { PLANS } from './store/entities/workspace.js';
@@ -27,7 +28,8 @@ export const ConfigSchema = z.object({
   // log2 of scrypt's N. Below 17 is for the test suite only (a sign-up costs ~0.3 s at 17).
   VIGIL_MAX_WORKSPACES_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   VIGIL_PASSWORD_HASH_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
-  VIGIL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // Half the cores, at least one: a flood of password attempts leaves the other half to the pings.
+  VIGIL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.floor(availableParallelism() / 2))),
 });
 
 export type Config = {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext, type TestResponse } from '../../test/harness.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
@@ -27,8 +28,8 @@ function expectBusy(res: TestResponse<unknown>): void {
 }
 
 describe('password hashing is one bounded resource of the process', () => {
-  it('defaults to 2 hashes in flight (VIGIL_PASSWORD_HASH_CONCURRENCY)', () => {
-    expect(loadConfig({}).passwordHashConcurrency).toBe(2);
+  it('defaults to half the cores, at least one, in flight (VIGIL_PASSWORD_HASH_CONCURRENCY)', () => {
+    expect(loadConfig({}).passwordHashConcurrency).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
     expect(loadConfig({ VIGIL_PASSWORD_HASH_CONCURRENCY: '4' }).passwordHashConcurrency).toBe(4);
     expect(() => loadConfig({ VIGIL_PASSWORD_HASH_CONCURRENCY: '0' })).toThrow();
   });
