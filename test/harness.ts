@@ -26,7 +26,9 @@ export type RequestOptions = {
 export async function createTestContext(overrides: Partial<Record<string, string>> = {}, options: { cacheHotPath?: boolean } = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   // scrypt at 2^12 keeps sign-ups fast; production's default (2^17) is asserted in core/auth/passwordCost.test.ts.
-  const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, VIGIL_PASSWORD_HASH_LOG_N: '12', ...overrides });
+  // At that cost the process-wide hash bound would only make a test's concurrent sign-ups race for
+  // one slot, so tests lift it; core/auth/hashSlots.test.ts and passwordAttempts.test.ts set it low.
+  const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, VIGIL_PASSWORD_HASH_LOG_N: '12', VIGIL_PASSWORD_HASH_CONCURRENCY: '64', ...overrides });
   // Tests observe and fault the ping path's client mid-file, which its middleware cache would
   // ignore, so it is off unless a test asks for the production setting.
   const deps: LocalDeps = await createLocalDeps({ config, endpoint: inject('dynamoEndpoint'), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });

@@ -7,7 +7,7 @@ import { hashesInFlight, withHashSlot } from './hashSlots.js';
 
 let t: TestContext;
 beforeAll(async () => {
-  t = await createTestContext(LONG_SESSIONS);
+  t = await createTestContext({ ...LONG_SESSIONS, VIGIL_PASSWORD_HASH_CONCURRENCY: '2' });
 });
 
 /** Holds every hash slot of the process while `during` runs, then frees them. */

@@ -21,7 +21,7 @@ let user: User;
 let ip = 0;
 const fresh = () => ({ 'x-test-ip': `192.0.2.${(++ip % 250) + 1}` });
 beforeAll(async () => {
-  t = await createTestContext(LONG_SESSIONS);
+  t = await createTestContext({ ...LONG_SESSIONS, VIGIL_PASSWORD_HASH_CONCURRENCY: '2' });
   user = await t.signup('pages-owner');
 });
 beforeEach(() => {
