@@ -17,10 +17,8 @@ export type NewSignal = {
   payload?: { text: string; isJson: boolean } | undefined;
   durationMs?: number | undefined;
   details?: Record<string, unknown> | undefined;
-  /** The id, when the check's write named it first (a ping's `wakeSignalId`); otherwise a new one. */
+  /** The id, when the caller took it first (a ping takes it with its instant); otherwise a new one. */
   signalId?: string | undefined;
-  /** The check's due time this signal's ping set, as its wake entry (core/sweep/wakes.ts). */
-  wake?: { wakeAt: string; wakeShard: string } | undefined;
 };
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -62,10 +60,6 @@ export function signalItem(check: Pick<CheckItem, 'checkId' | 'workspaceId'>, si
   }
   if (signal.durationMs !== undefined) item.durationMs = signal.durationMs;
   if (signal.details) item.details = signal.details;
-  if (signal.wake) {
-    item.wakeAt = signal.wake.wakeAt;
-    item.wakeShard = signal.wake.wakeShard;
-  }
   return item;
 }
 
