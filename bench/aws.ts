@@ -32,8 +32,6 @@ const USD_PER_GB_SECOND_ARM = 0.0000133334; // Lambda duration, arm64 (stacks/in
 const USD_PER_MILLION_RRU = 0.125; // DynamoDB on-demand read request units
 /** stacks/SweepStack.ts: the sweep function's memorySize. */
 const SWEEP_MEMORY_GB = 512 / 1024;
-/** core/sweep/wakes.ts: per wake, the check's ref, the check and the signal that holds the wake. */
-const SWEEP_ITEMS_READ_PER_WAKE = 3;
 /** stacks/ApiStack.ts: SignalsFunction memorySize. */
 const SIGNALS_MEMORY_GB = 512 / 1024;
 /**
@@ -229,8 +227,9 @@ function indexWriteUnits(before: Record<string, unknown> | undefined, after: Rec
 /**
  * Write units of one steady-state ping, from the items it actually wrote (read back raw): the
  * check update (the larger of the item before and after, per 1 KB) with its index writes, and the
- * signal put with its index writes (its wake entry). Measured on the last of three back-to-back
- * pings of a check the sweep has already settled (its own due entry dropped: core/sweep/wakes.ts).
+ * signal put with its index writes (none: signals are in no sparse index since 2026-11-26). Measured
+ * on the last of three back-to-back pings; each moves the check's own due entry (a GSI delete plus
+ * a put on AWS: docs/adr/0001-check-due-index.md).
  */
 async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: string, checkId: number): Promise<{ wru: number; check: number; signal: number; signalIndexWrites: number; durationMs: number }> {
   const read = async () => (await deps.store.entities.check.get({ token }).go({ data: 'raw' })).data as { Item?: Record<string, unknown> } | null;
@@ -312,13 +311,14 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
     print('relay_app_loop_delay_ms_p99', strain.loopDelayP99Ms);
     await deps.queue.drain();
 
-    // The seeded checks' own due entries fall due: the sweep finds them superseded by the steady
-    // pings' wakes and drops them, as it does within one interval of any steady check.
+    // The seeded checks' due time passes: every one was pinged since, which moved its own entry,
+    // so the sweep reads none of them (the steady state; `BENCH_ONLY=steady` measures it at length).
     const sweepStarted = performance.now();
     const swept = await sweepHeartbeats(deps, new Date(Date.parse(nextDueAt) + 1));
     const sweepMs = performance.now() - sweepStarted;
-    print('sweep_superseded_entries_dropped', swept.dropped);
-    print('sweep_ms_per_superseded_entry', sweepMs / Math.max(1, swept.read));
+    const pinged = warm.completed + load.completed + flips;
+    print('sweep_items_read_after_load', swept.read + swept.woken);
+    print('sweep_ms_after_load', sweepMs);
 
     const [first] = checks;
     if (!first) throw new Error('no check seeded');
@@ -328,11 +328,10 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
     print('check_item_bytes', cost.check, 0);
     print('signal_item_bytes', cost.signal, 0);
     const billedMs = Math.ceil(cost.durationMs + DDB_ROUND_TRIP_MS * DDB_REQUESTS_PER_STEADY_PING);
-    // The sweep reads each steady ping's wake once (the index entry, then the check's ref, the check
-    // and the signal, batched, eventually consistent: half a unit per item up to 4 KB) and spends
-    // its Lambda time on it (as measured here, an upper bound: this store is slower than DynamoDB).
-    const sweepRru = SWEEP_ITEMS_READ_PER_WAKE * 0.5 + (0.5 * cost.signal) / (4 * KB);
-    const sweepUsd = sweepRru * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (sweepMs / Math.max(1, swept.read) / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
+    // What the sweep read of the pinged checks, per ping (eventually consistent: half a unit per
+    // item up to 4 KB), and its Lambda time (as measured here, an upper bound: this store is slower).
+    const sweepRru = ((swept.read + swept.woken) * 0.5) / Math.max(1, pinged);
+    const sweepUsd = sweepRru * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (sweepMs / Math.max(1, pinged) / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
     const usd = cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweepUsd;
     print('lambda_billed_ms_per_ping_assumed', billedMs);
     print('sweep_read_units_per_ping', sweepRru);
@@ -342,4 +341,18 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
     await Promise.all(flippers.map((pool) => pool.close()));
     server.close();
   }
+}
+
+/**
+ * What a million pings cost on AWS in the steady state (issue 30), from the steady-state section's
+ * measurements (bench/steady.ts): the ping's write units, API Gateway, Lambda requests and duration
+ * (the measured ping latency plus two in-region DynamoDB round trips), and the sweep's reads and
+ * Lambda time per ping. The sweep's time per ping is measured with a sweep every 10 s (`npm start`);
+ * on AWS it runs once a minute, so its fixed part per ping is smaller there: an upper bound.
+ */
+export function steadyUsdPerMillionPings(input: { writeUnitsPerPing: number; sweepItemsReadPerPing: number; sweepMsPerPing: number; pingMs: number }): { total: number; sweep: number } {
+  const billedMs = Math.ceil(input.pingMs + DDB_ROUND_TRIP_MS * DDB_REQUESTS_PER_STEADY_PING);
+  const sweep = input.sweepItemsReadPerPing * 0.5 * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (input.sweepMsPerPing / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
+  const total = input.writeUnitsPerPing * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweep;
+  return { total, sweep };
 }

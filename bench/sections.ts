@@ -15,6 +15,8 @@ export const SECTION_CEILING_SECONDS = {
   outbox: 150,
   escalation: 120,
   password: 180,
+  // Real time: a warm-up and three 20 s intervals, 1% silent for three, the outage, the recovery.
+  steady: 900,
 } as const;
 
 export type SectionName = keyof typeof SECTION_CEILING_SECONDS;

@@ -23,7 +23,8 @@ describe('alert dispatch: ping -> status change -> incident -> alert', () => {
     const job = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 60 });
     await t.request('GET', `/signals/ping/${job.token}`);
 
-    t.clock.advanceSeconds(61);
+    // Due at 60 s; the 60 s of grace are tolerated lateness: LATE after 120 s, DOWN after 180 s.
+    t.clock.advanceSeconds(121);
     await runSweep(t.deps);
     await t.deps.queue.drain();
     let mail = mailTo(t, email);

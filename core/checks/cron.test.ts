@@ -65,20 +65,22 @@ describe('nextOccurrence (pure)', () => {
     );
   });
 
-  it('property: a success ping of a scheduled check sets nextDueAt (and the due index) after the ping', () => {
+  it('property: a success ping of a scheduled check sets nextDueAt after the ping, and the due index grace later', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('@hourly', '@daily', '30 2 * * *', '0 9 * * 1-5', '*/7 * * * *'),
         fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu'),
         fc.integer({ min: Date.parse('2025-01-01T00:00:00Z'), max: Date.parse('2028-12-31T00:00:00Z') }),
         fc.constantFrom('OK', 'LATE', 'DOWN', 'RESUMED', 'NEW') as fc.Arbitrary<'OK' | 'LATE' | 'DOWN' | 'RESUMED' | 'NEW'>,
-        (schedule, timezone, at, status) => {
+        fc.integer({ min: 0, max: 3600 }),
+        (schedule, timezone, at, status, graceSeconds) => {
           const now = new Date(at);
           const jobRules = writeJobRules({ schedule, timezone });
-          const outcome = onPing({ checkId: 1, status, checkMode: 'INBOUND', intervalSeconds: 60, jobRules }, now, 'success');
+          const outcome = onPing({ checkId: 1, status, checkMode: 'INBOUND', intervalSeconds: 60, graceSeconds, jobRules }, now, 'success');
           const due = Date.parse(outcome.changes.set.nextDueAt ?? '');
           expect(due).toBeGreaterThan(now.getTime());
-          expect(outcome.changes.set.dueAt).toBe(outcome.changes.set.nextDueAt);
+          // Cron jobs follow the same rule: LATE (the due entry) grace after the occurrence.
+          expect(Date.parse(outcome.changes.set.dueAt ?? '')).toBe(due + graceSeconds * 1000);
         },
       ),
       { numRuns: 200 },
@@ -108,16 +110,20 @@ describe('scheduled heartbeat checks over HTTP', () => {
     expect((await t.request('POST', `/signals/ping/${token}`)).status).toBe(200);
     // The next run is 02:30 on the night the clocks jump: 03:30 CEST = 01:30Z.
     expect(expectStatus(await t.request<JobV1>('GET', `/v1/jobs/${created.id}`, { token: key }), 200).nextDueAt).toBe('2026-03-29T01:30:00.000Z');
-    t.clock.set('2026-03-29T01:31:00Z');
+    // The 300 s of grace are tolerated lateness: LATE after 01:35Z, DOWN after 01:40Z.
+    t.clock.set('2026-03-29T01:35:00Z');
+    await sweepHeartbeats(t.deps, t.clock.now());
+    expect((await checkOf(t, token)).status).toBe('OK');
+    t.clock.set('2026-03-29T01:36:00Z');
     await sweepHeartbeats(t.deps, t.clock.now());
     expect((await checkOf(t, token)).status).toBe('LATE');
-    t.clock.set('2026-03-29T01:36:00Z');
+    t.clock.set('2026-03-29T01:41:00Z');
     await sweepHeartbeats(t.deps, t.clock.now());
     expect((await checkOf(t, token)).status).toBe('DOWN');
     // A ping brings it back; the next run is 02:30 CEST = 00:30Z.
     expect((await t.request('POST', `/signals/ping/${token}`)).status).toBe(200);
     const after = await checkOf(t, token);
-    expect(after).toMatchObject({ status: 'OK', nextDueAt: '2026-03-30T00:30:00.000Z', dueAt: '2026-03-30T00:30:00.000Z' });
+    expect(after).toMatchObject({ status: 'OK', nextDueAt: '2026-03-30T00:30:00.000Z', dueAt: '2026-03-30T00:35:00.000Z' });
   });
 
   it('dashboard checks: a schedule in America/New_York across the fall-back night', async () => {

@@ -59,7 +59,8 @@ describe('pause and resume', () => {
     const due = new Date(t.clock.now().getTime() + 600_000).toISOString();
     expect(resumed).toMatchObject({ status: 'RESUMED', paused: false, nextDueAt: due });
     const stored = await readCheckById(t.deps, check.id);
-    expect(stored).toMatchObject({ dueShard: '0', dueAt: due });
+    // The due entry waits for the LATE instant: the resume's nextDueAt plus the 30 s of grace.
+    expect(stored).toMatchObject({ dueShard: '0', dueAt: new Date(Date.parse(due) + 30_000).toISOString() });
     expect(published().map((m) => [m.from, m.to, m.cause])).toEqual([
       ['OK', 'PAUSED', 'PAUSE'],
       ['PAUSED', 'RESUMED', 'RESUME'],

@@ -73,11 +73,17 @@ describe('nextCheckStatus (properties)', () => {
           if (check.checkMode === 'OUTBOUND' && (observation.type === 'ping' || observation.type === 'sweep')) expect(outcome.status).toBe(check.status);
           if (check.checkMode === 'INBOUND' && observation.type === 'probe') expect(outcome.changes).toBeNull();
 
-          // The sparse index holds exactly the checks waiting on a timing transition, at its instant.
+          // The sparse index holds exactly the checks waiting on a timing transition, at its instant:
+          // LATE at nextDueAt + grace, DOWN at nextDueAt + 2 x grace.
           expect(next.dueAt !== undefined).toBe(awaitsTiming(next));
           if (next.dueAt !== undefined && next.nextDueAt) {
-            const lateAt = Date.parse(next.nextDueAt);
-            expect(Date.parse(next.dueAt)).toBe(next.status === 'LATE' ? lateAt + next.graceSeconds * 1000 : lateAt);
+            const dueMs = Date.parse(next.nextDueAt);
+            expect(Date.parse(next.dueAt)).toBe(dueMs + (next.status === 'LATE' ? 2 : 1) * next.graceSeconds * 1000);
+          }
+          // A sweep moves a check only once the instant it waits for has passed.
+          if (observation.type === 'sweep' && outcome.statusChange && check.nextDueAt) {
+            const graces = outcome.status === 'LATE' ? 1 : 2;
+            expect(at).toBeGreaterThan(Date.parse(check.nextDueAt) + graces * check.graceSeconds * 1000);
           }
           // A running heartbeat that has pinged is next due after its last ping.
           if (next.checkMode === 'INBOUND' && next.status !== 'PAUSED' && next.lastPingAt !== undefined) {
@@ -102,6 +108,27 @@ describe('nextCheckStatus (properties)', () => {
         expect(outcome.status).toBe('OK');
         expect(outcome.changes.set.nextDueAt).toBe(new Date(now.getTime() + check.intervalSeconds * 1000).toISOString());
         expect(outcome.statusChange).toEqual(check.status === 'OK' ? null : { from: check.status, to: 'OK' });
+      }),
+    );
+  });
+
+  it('grace is lateness tolerated: a pinged job stays OK until nextDueAt + grace, LATE until + 2 x grace, then DOWN', () => {
+    fc.assert(
+      fc.property(reachedArb, fc.integer({ min: 0, max: 10 ** 6 }), fc.integer({ min: 1, max: 10 ** 6 }), ({ check, at }, later, past) => {
+        fc.pre(check.checkMode === 'INBOUND' && check.status !== 'PAUSED');
+        const pingedAt = at + later;
+        const pinged = applyChanges(check, nextCheckStatus(check, { type: 'ping', kind: 'success' }, new Date(pingedAt)).changes);
+        const dueMs = pingedAt + check.intervalSeconds * 1000;
+        const graceMs = check.graceSeconds * 1000;
+        const sweep = (c: CheckTiming, ms: number) => applyChanges(c, nextCheckStatus(c, { type: 'sweep', held: false }, new Date(ms)).changes);
+        // Up to and at the end of the grace (a ping that arrives with jitter): still OK.
+        expect(sweep(pinged, dueMs + Math.min(past - 1, graceMs)).status).toBe('OK');
+        const late = sweep(pinged, dueMs + graceMs + Math.min(past, graceMs));
+        expect(late.status).toBe('LATE');
+        expect(sweep(late, dueMs + 2 * graceMs).status).toBe('LATE');
+        expect(sweep(late, dueMs + 2 * graceMs + past).status).toBe('DOWN');
+        // A sweep that missed the whole LATE stretch goes straight to DOWN.
+        expect(sweep(pinged, dueMs + 2 * graceMs + past).status).toBe('DOWN');
       }),
     );
   });

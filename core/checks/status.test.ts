@@ -65,10 +65,10 @@ describe('check status transitions (properties)', () => {
           const now = new Date(at);
           if (op.kind === 'sweep') {
             const outcome = onSweep(check, now, op.held);
-            const lateAt = check.nextDueAt ? Date.parse(check.nextDueAt) : Infinity;
-            // Never DOWN before nextDueAt + grace, never LATE before nextDueAt.
-            if (outcome.status === 'DOWN' && check.status !== 'DOWN') expect(at).toBeGreaterThan(lateAt + check.graceSeconds * 1000);
-            if (outcome.status === 'LATE' && check.status !== 'LATE') expect(at).toBeGreaterThan(lateAt);
+            const dueMs = check.nextDueAt ? Date.parse(check.nextDueAt) : Infinity;
+            // Never DOWN before nextDueAt + 2 x grace, never LATE before nextDueAt + grace.
+            if (outcome.status === 'DOWN' && check.status !== 'DOWN') expect(at).toBeGreaterThan(dueMs + 2 * check.graceSeconds * 1000);
+            if (outcome.status === 'LATE' && check.status !== 'LATE') expect(at).toBeGreaterThan(dueMs + check.graceSeconds * 1000);
             // A held check, a NEW check, a paused check, a check that never pinged never move.
             if (op.held || check.status === 'NEW' || check.status === 'PAUSED' || check.lastPingAt === undefined) expect(outcome.status).toBe(check.status);
             expect(outcome.statusChange !== null).toBe(outcome.status !== check.status);
@@ -88,8 +88,8 @@ describe('check status transitions (properties)', () => {
           expect(check.dueAt !== undefined).toBe(pending(check));
           if (check.dueAt !== undefined && check.nextDueAt) {
             // ... at the instant that transition becomes possible.
-            const lateAt = Date.parse(check.nextDueAt);
-            expect(Date.parse(check.dueAt)).toBe(check.status === 'LATE' ? lateAt + check.graceSeconds * 1000 : lateAt);
+            const dueMs = Date.parse(check.nextDueAt);
+            expect(Date.parse(check.dueAt)).toBe(dueMs + (check.status === 'LATE' ? 2 : 1) * check.graceSeconds * 1000);
           }
         }
       }),
@@ -113,7 +113,8 @@ describe('check status transitions (properties)', () => {
           } else {
             expect(outcome.status).toBe('OK');
             expect(outcome.changes.set.nextDueAt).toBe(new Date(now.getTime() + intervalSeconds * 1000).toISOString());
-            expect(outcome.changes.set.dueAt).toBe(outcome.changes.set.nextDueAt);
+            // The due entry waits for the LATE instant: the default grace is 5 s.
+            expect(outcome.changes.set.dueAt).toBe(new Date(now.getTime() + (intervalSeconds + 5) * 1000).toISOString());
           }
           expect(outcome.signal.type).toBe('SUCCESS');
         },
@@ -121,12 +122,12 @@ describe('check status transitions (properties)', () => {
     );
   });
 
-  it('LATE only after nextDueAt and DOWN only after nextDueAt + grace, for any sweep instant', () => {
+  it('LATE only after nextDueAt + grace and DOWN only after nextDueAt + 2 x grace, for any sweep instant', () => {
     fc.assert(
       fc.property(fc.integer({ min: 10, max: 3600 }), fc.integer({ min: 5, max: 600 }), fc.integer({ min: 0, max: 8_000_000 }), (interval, grace, after) => {
         const pinged = applyChanges(newCheck({ intervalSeconds: interval, graceSeconds: grace }), onPing(newCheck({ intervalSeconds: interval, graceSeconds: grace }), new Date(T0), 'success').changes);
         const outcome = onSweep(pinged, new Date(T0 + after), false);
-        const expected = after > (interval + grace) * 1000 ? 'DOWN' : after > interval * 1000 ? 'LATE' : 'OK';
+        const expected = after > (interval + 2 * grace) * 1000 ? 'DOWN' : after > (interval + grace) * 1000 ? 'LATE' : 'OK';
         expect(outcome.status).toBe(expected);
         expect(outcome.signal).toBe(expected === 'DOWN' ? 'FAIL' : expected === 'LATE' ? 'SUSPECT' : null);
       }),
@@ -140,7 +141,9 @@ describe('check status transitions (examples)', () => {
     expect(onSweep(check, new Date(T0 + 10 ** 9), false)).toMatchObject({ changes: null, status: 'NEW', signal: null });
     const first = onPing(check, new Date(T0), 'success');
     expect(first.statusChange).toEqual({ from: 'NEW', to: 'OK' });
-    expect(first.changes.set.dueAt).toBe('2026-03-01T12:00:10.000Z');
+    // Due at 12:00:10, LATE (the index entry) after the 5 s of grace.
+    expect(first.changes.set.nextDueAt).toBe('2026-03-01T12:00:10.000Z');
+    expect(first.changes.set.dueAt).toBe('2026-03-01T12:00:15.000Z');
   });
 
   it('/fail moves a check to DOWN at once and leaves the due index', () => {
@@ -167,8 +170,8 @@ describe('check status transitions (examples)', () => {
     const pinged = { lastPingAt: new Date(T0).toISOString() };
     const paused = newCheck({ status: 'PAUSED', ...pinged });
     const resumed = applyChanges(paused, nextCheckStatus(paused, { type: 'resume', cause: 'USER' }, resumeAt).changes);
-    expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_000), false).status).toBe('RESUMED');
-    expect(onSweep(resumed, new Date(resumeAt.getTime() + 10_001), false).statusChange).toEqual({ from: 'RESUMED', to: 'LATE' });
+    expect(onSweep(resumed, new Date(resumeAt.getTime() + 15_000), false).status).toBe('RESUMED');
+    expect(onSweep(resumed, new Date(resumeAt.getTime() + 15_001), false).statusChange).toEqual({ from: 'RESUMED', to: 'LATE' });
   });
 
   it('a held check stays put and stays due', () => {

@@ -1,6 +1,6 @@
 import type { CheckItem } from '../store/entities/check.js';
 import type { StatusChangeCause } from './events.js';
-import { awaitsTiming, dueShardFor, nextDueAfter, plusSeconds } from './timing.js';
+import { awaitsTiming, downAtOf, dueShardFor, lateAtOf, nextDueAfter } from './timing.js';
 
 /**
  * Check status (DESIGN 6 and 7, spec "Check status"): every way a check's status moves, as one
@@ -8,7 +8,8 @@ import { awaitsTiming, dueShardFor, nextDueAfter, plusSeconds } from './timing.j
  * the fields to write (`changes`) and the effects to perform (`signal` to record, `statusChange`
  * to publish as `check.status_changed`); the caller persists with a conditional write on what it
  * read, then performs the effects. `dueAt` is set only while a LATE or DOWN is pending, which
- * keeps the sweep's index sparse.
+ * keeps the sweep's index sparse, and it is the instant of that move itself (nextDueAt + grace,
+ * then nextDueAt + 2 x grace), so the sweep reads a check only when it actually moves.
  */
 
 export type CheckStatus = CheckItem['status'];
@@ -30,8 +31,8 @@ export type CheckObservation =
 /** What the transitions read from a check. */
 export type CheckTiming = Pick<CheckItem, 'checkId' | 'status' | 'checkMode' | 'intervalSeconds' | 'graceSeconds'> &
   Partial<Pick<CheckItem, 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused' | 'jobRules'>>;
-/** A ping never reads the grace (the ping path does not know it). */
-export type PingState = Omit<CheckTiming, 'graceSeconds'>;
+/** A ping reads the grace too: the check's due-index entry goes where it turns LATE. */
+export type PingState = CheckTiming;
 
 type StatusKey = 'status' | 'lastPingAt' | 'nextDueAt' | 'dueAt' | 'dueShard' | 'startedAt' | 'lastSignalAt' | 'deploymentPaused' | 'updatedAt';
 export type StatusChanges = { set: Partial<Pick<CheckItem, StatusKey>>; remove: Exclude<StatusKey, 'status' | 'updatedAt'>[] };
@@ -121,11 +122,13 @@ export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome
   if (durationMs !== undefined) signal.durationMs = durationMs;
   if (!isTimed(check)) return { changes: { set: { lastPingAt: iso, lastSignalAt: iso }, remove: ['startedAt'] }, status: check.status, signal, statusChange: null };
 
-  const nextDueAt = nextDueAfter(check, now).toISOString();
+  const due = nextDueAfter(check, now);
+  const nextDueAt = due.toISOString();
   const to: CheckStatus = kind === 'success' ? 'OK' : 'DOWN';
+  // The index entry waits for the LATE instant itself, so a steady check is never read by the sweep.
   const changes: StatusChanges =
     to === 'OK'
-      ? { set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt, dueAt: nextDueAt, dueShard: dueShardFor(check.checkId) }, remove: ['startedAt'] }
+      ? { set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt, dueAt: lateAtOf(due, check.graceSeconds).toISOString(), dueShard: dueShardFor(check.checkId) }, remove: ['startedAt'] }
       : { set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt }, remove: ['startedAt', 'dueAt', 'dueShard'] };
   return { changes, status: to, signal, statusChange: moved(check.status, to) };
 }
@@ -150,8 +153,8 @@ export function onSweep(check: CheckTiming, now: Date, held: boolean): SweepOutc
   }
   if (held) return unchanged;
 
-  const lateAt = new Date(check.nextDueAt);
-  const downAt = plusSeconds(lateAt, check.graceSeconds);
+  const lateAt = lateAtOf(new Date(check.nextDueAt), check.graceSeconds);
+  const downAt = downAtOf(new Date(check.nextDueAt), check.graceSeconds);
   const at = now.getTime();
   if (at > downAt.getTime()) {
     return { changes: { set: { status: 'DOWN' }, remove: ['dueAt', 'dueShard'] }, status: 'DOWN', signal: 'FAIL', statusChange: { from: check.status, to: 'DOWN' } };
@@ -195,10 +198,10 @@ function onPause(check: CheckTiming, cause: PauseCause, now: Date): CheckTransit
  */
 function onResume(check: CheckTiming, cause: PauseCause, now: Date): CheckTransition {
   if (check.status !== 'PAUSED' || (cause === 'DEPLOYMENT' && check.deploymentPaused !== true)) return { status: check.status, changes: null, statusChange: null };
-  const nextDueAt = nextDueAfter(check, now).toISOString();
-  const set: StatusChanges['set'] = { status: 'RESUMED', updatedAt: now.toISOString(), nextDueAt };
+  const due = nextDueAfter(check, now);
+  const set: StatusChanges['set'] = { status: 'RESUMED', updatedAt: now.toISOString(), nextDueAt: due.toISOString() };
   const changes: StatusChanges = awaitsTiming({ ...check, status: 'RESUMED' })
-    ? { set: { ...set, dueShard: dueShardFor(check.checkId), dueAt: nextDueAt }, remove: ['deploymentPaused'] }
+    ? { set: { ...set, dueShard: dueShardFor(check.checkId), dueAt: lateAtOf(due, check.graceSeconds).toISOString() }, remove: ['deploymentPaused'] }
     : { set, remove: ['deploymentPaused', 'dueAt', 'dueShard'] };
   return { status: 'RESUMED', changes, statusChange: { from: 'PAUSED', to: 'RESUMED' } };
 }

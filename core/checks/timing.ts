@@ -3,8 +3,9 @@ import { nextOccurrence } from './cron.js';
 import { readJobRules } from './jobRulesStored.js';
 
 /**
- * When a heartbeat check is due (DESIGN 6): nextDueAt = lastPingAt + interval, LATE once it
- * passes, DOWN once nextDueAt + grace passes. The transitions in `status.ts` and the edit path
+ * When a heartbeat check is due (DESIGN 6): nextDueAt = lastPingAt + interval; `graceSeconds` is
+ * the lateness tolerated before LATE, so LATE once nextDueAt + grace passes and DOWN once
+ * nextDueAt + 2 x grace passes (a ping that arrives with ordinary jitter never flips the check). The transitions in `status.ts` and the edit path
  * (`retime`) both read their arithmetic and their due-index placement from here.
  */
 
@@ -18,6 +19,10 @@ const ONLY_SHARD = '0';
 export const dueShardFor = (checkId: number): string => (DUE_SHARD_COUNT === 1 ? ONLY_SHARD : String(checkId % DUE_SHARD_COUNT));
 
 export const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);
+
+/** When a check due at `nextDueAt` turns LATE, and when DOWN (DESIGN 6). */
+export const lateAtOf = (nextDueAt: Date, graceSeconds: number): Date => plusSeconds(nextDueAt, graceSeconds);
+export const downAtOf = (nextDueAt: Date, graceSeconds: number): Date => plusSeconds(nextDueAt, 2 * graceSeconds);
 
 /**
  * When a check that was pinged (or resumed) at `from` is next due: the schedule's first
@@ -63,6 +68,6 @@ export function retime(check: Timed, previousIntervalSeconds: number, now: Date)
   if (check.status === 'RESUMED') base = check.nextDueAt && !readJobRules(check.jobRules)?.schedule ? plusSeconds(new Date(check.nextDueAt), -previousIntervalSeconds) : now;
   else base = check.lastPingAt ? new Date(check.lastPingAt) : now;
   const nextDueAt = nextDueAfter(check, base);
-  const dueAt = check.status === 'LATE' ? plusSeconds(nextDueAt, check.graceSeconds) : nextDueAt;
+  const dueAt = check.status === 'LATE' ? downAtOf(nextDueAt, check.graceSeconds) : lateAtOf(nextDueAt, check.graceSeconds);
   return { set: { nextDueAt: nextDueAt.toISOString(), dueShard: dueShardFor(check.checkId), dueAt: dueAt.toISOString() }, remove: [] };
 }

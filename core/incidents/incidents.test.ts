@@ -192,7 +192,12 @@ describe('end to end', () => {
     const check = await createCheck(t, user, { intervalSeconds: 300, graceSeconds: 30, lateSeverity: 'P4', downSeverity: 'P1' });
     expect((await t.request('GET', `/signals/ping/${check.token}`)).status).toBe(200);
     await t.deps.queue.drain();
-    t.clock.advanceSeconds(301);
+    // The 30 s of grace are tolerated lateness: no incident yet 330 s after the ping.
+    t.clock.advanceSeconds(330);
+    await runSweep(t.deps);
+    await t.deps.queue.drain();
+    expect((await incidentsOf(t, user)).items).toEqual([]);
+    t.clock.advanceSeconds(1);
     await runSweep(t.deps);
     await t.deps.queue.drain();
     expect((await incidentsOf(t, user)).items.map((i) => [i.state, i.severity])).toEqual([['ACTIVE', 'P4']]);

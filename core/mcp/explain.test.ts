@@ -60,13 +60,18 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
     expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
 
     const healthy = await explain(job.id);
-    expect(healthy).toMatchObject({ status: 'OK', since: pingedAt, openIncident: null, lateAt: new Date(Date.parse(pingedAt) + 300_000).toISOString() });
+    expect(healthy).toMatchObject({ status: 'OK', since: pingedAt, openIncident: null, lateAt: new Date(Date.parse(pingedAt) + 360_000).toISOString() });
+    const dueBy = new Date(Date.parse(pingedAt) + 300_000).toISOString();
+    expect(healthy.summary).toContain(`Last ping at ${pingedAt}; next due by ${dueBy}, LATE after ${healthy.lateAt} without a ping.`);
+    // Within the 60 s of grace a late ping is tolerated: still OK.
+    await sweepAt(360);
+    expect((await explain(job.id)).status).toBe('OK');
     expect(healthy.summary).toMatch(/^nightly backup \(#\d+, heartbeat job\) is OK since at least .*Last ping at /);
 
-    const lateAt = await sweepAt(301);
+    const lateAt = await sweepAt(1);
     const late = await explain(job.id);
     expect(late).toMatchObject({ status: 'LATE', since: lateAt, sinceExact: true, openIncident: { severity: 'P3', startedAt: lateAt } });
-    expect(late.summary).toContain(`No ping since ${pingedAt}; it was due by ${healthy.lateAt} and it turns DOWN at ${late.downAt} unless it pings.`);
+    expect(late.summary).toContain(`No ping since ${pingedAt}; it was due by ${dueBy}, turned LATE after its 60s grace at ${healthy.lateAt}, and it turns DOWN at ${late.downAt} unless it pings.`);
     const downAt = await sweepAt(60);
 
     const down = await explain(job.id);
@@ -75,7 +80,7 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
       since: downAt,
       sinceExact: true,
       check: { id: job.id, lastPingAt: pingedAt },
-      downAt: new Date(Date.parse(pingedAt) + 360_000).toISOString(),
+      downAt: new Date(Date.parse(pingedAt) + 420_000).toISOString(),
       holds: [],
       onCall: { note: 'no schedule' },
     });
@@ -84,7 +89,7 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
     expect(down.openIncident?.events.map((e) => e.type)).toEqual(['OPENED', 'SEVERITY_CHANGED']);
     expect(down.summary).toBe(
       `nightly backup (#${job.id}, heartbeat job) is DOWN since ${downAt}. No ping since ${pingedAt}; it was due by ` +
-        `${healthy.lateAt} and the 60s grace ended at ${down.downAt}. Incident #${down.openIncident?.id} (P1, ACTIVE) open since ` +
+        `${dueBy}, turned LATE after its 60s grace at ${healthy.lateAt} and DOWN after 60s more at ${down.downAt}. Incident #${down.openIncident?.id} (P1, ACTIVE) open since ` +
         `${lateAt}, not acknowledged. No deployment or maintenance window holds it. On call: no schedule.`,
     );
 

@@ -15,6 +15,8 @@ export type PingHint = {
   /** The status the check had after the last write seen: a move's update is conditioned on it. */
   status: CheckItem['status'];
   intervalSeconds: number;
+  /** Where the due entry goes (nextDueAt + grace): a timed ping's update is conditioned on it. */
+  graceSeconds: number;
   /** The job's rules (schedule, duration bounds, min interval) as stored; a timed ping's update is conditioned on them. */
   jobRules: string | undefined;
   /** The rate-limit window the item's counter belongs to. */
@@ -22,13 +24,14 @@ export type PingHint = {
 };
 
 /** The hint of a whole check item (read, or returned whole by an update). */
-export const hintOf = (check: Pick<CheckItem, 'checkId' | 'workspaceId' | 'checkMode' | 'status' | 'intervalSeconds'> & Partial<CheckItem>): PingHint => ({
+export const hintOf = (check: Pick<CheckItem, 'checkId' | 'workspaceId' | 'checkMode' | 'status' | 'intervalSeconds' | 'graceSeconds'> & Partial<CheckItem>): PingHint => ({
   checkId: check.checkId,
   workspaceId: check.workspaceId,
   projectId: check.projectId,
   checkMode: check.checkMode,
   status: check.status,
   intervalSeconds: check.intervalSeconds,
+  graceSeconds: check.graceSeconds,
   jobRules: check.jobRules,
   windowStart: check.pingWindowStart,
 });

@@ -75,10 +75,8 @@ type TakenPing = {
   pending: OutboxEntry[] | undefined;
   raw: Record<string, unknown> | undefined;
   verdict: RunVerdict | undefined;
-  /** The signal's id, named in the update when it carries the check's new due time. */
+  /** The signal's id. */
   signalId: string;
-  /** The due time a steady ping set, which its signal carries as the wake entry (core/sweep/wakes.ts). */
-  wake: { wakeAt: string; wakeShard: string } | undefined;
 };
 
 const runStateOf = (check: Partial<CheckItem>, raw: Record<string, unknown>): RunState => ({
@@ -184,6 +182,7 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     status: hint?.status ?? ('OK' as const),
     checkMode: hint?.checkMode ?? ('INBOUND' as const),
     intervalSeconds: hint?.intervalSeconds ?? 0,
+    graceSeconds: hint?.graceSeconds ?? 0,
     jobRules: hint?.jobRules,
   };
   // A run outside its duration bounds fails, whatever the ping said.
@@ -191,12 +190,9 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
   const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
   const sameWindow = hint?.windowStart === windowStart;
   const id = signalId(now);
-  // A steady ping (OK stays OK) hands its new due time to its signal's wake entry and leaves the
-  // check's own due-index entry alone: the check then sits in no index and the ping writes three
-  // units, not four (core/sweep/wakes.ts). A ping that moves the check keeps the due time on the
-  // check's own entry, so a crash before the signal leaves it armed.
-  const { dueAt, dueShard } = plan.set;
-  const wake = dueAt !== undefined && dueShard !== undefined && !statusChange ? { wakeAt: dueAt, wakeShard: dueShard } : undefined;
+  // Every timed ping moves the check's own due-index entry to the instant it would turn LATE, in
+  // this same update: the due time can never be lost between two writes, and a check that keeps
+  // pinging is never read by the sweep (docs/adr/0001-check-due-index.md: why not a wake entry).
   // Kept free of parentheses and functions where the meaning allows: the embedded store parses
   // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
   const guards: string[] = [];
@@ -224,9 +220,11 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
         // The exact status: whether this ping moves the check, and so owes a message, is then
         // known before the update, which records that message itself (no request of its own).
         names['#intervalSeconds'] = 'intervalSeconds';
+        names['#graceSeconds'] = 'graceSeconds';
         values[':expected'] = guess.status;
         values[':interval'] = guess.intervalSeconds;
-        guards.push('#status = :expected', '#intervalSeconds = :interval');
+        values[':grace'] = guess.graceSeconds;
+        guards.push('#status = :expected', '#intervalSeconds = :interval', '#graceSeconds = :grace');
         // The schedule (and the other job rules) the timing was computed with.
         names['#jobRules'] = 'jobRules';
         if (guess.jobRules === undefined) guards.push('NOT #jobRules >= :never');
@@ -238,7 +236,6 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     }
   }
   const extras: PingExtras = kind === 'start' ? {} : { set: { [DEDUP_FIELD[kind]]: now.toISOString() } };
-  if (wake) extras.set = { ...extras.set, wakeSignalId: id };
   if (rid !== undefined && kind !== 'log') {
     // The run's own attribute instead of the check-wide startedAt: concurrent runs each keep theirs.
     names['#run'] = runAttribute(rid);
@@ -327,7 +324,6 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
     known ? 'UPDATED_OLD' : 'ALL_OLD',
     extras,
-    wake ? 'wake' : 'own',
   );
   const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
@@ -336,13 +332,13 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
-    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id, wake };
+    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, graceSeconds: guess.graceSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
+    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
   const previous: PingPrevious = { ...parsed, complete: true };
-  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id, wake };
+  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
@@ -433,7 +429,6 @@ async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing):
       durationMs: verdict ? verdict.durationMs : outcome.signal.durationMs,
       details: Object.keys(details).length > 0 ? details : undefined,
       signalId: taken.signalId,
-      wake: taken.wake,
       runDue: kind === 'start' && rid !== undefined ? runDueOf(returned, now) : undefined,
     },
     now,

@@ -29,10 +29,10 @@ describe('raw ping writes match what ElectroDB writes', () => {
     );
   });
 
-  it('leaves the check\'s index keys alone when the due time goes on the signal\'s wake entry', () => {
-    const raw = checkUpdateInput('table', 'abc', { set: { dueAt: '2026-01-01T00:00:00.000Z', dueShard: '0', status: 'OK' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', {}, 'wake');
-    expect(Object.values(raw.ExpressionAttributeNames ?? {})).not.toContain('gsi2sk');
-    expect(Object.values(raw.ExpressionAttributeNames ?? {})).toContain('dueAt');
+  it('a steady ping\'s update moves the check\'s own due entry in the same write (no wake entry elsewhere)', () => {
+    const raw = checkUpdateInput('table', 'abc', { set: { dueAt: '2026-01-01T00:00:00.000Z', dueShard: '0', status: 'OK' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', {});
+    expect(Object.values(raw.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['dueAt', 'gsi2pk', 'gsi2sk']));
+    expect(raw.ExpressionAttributeValues?.[':gsi2sk']).toBe(checkDueKeys('0', '2026-01-01T00:00:00.000Z').gsi2sk);
   });
 
   it('leaves the due index when dueAt is removed', () => {

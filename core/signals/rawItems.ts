@@ -54,7 +54,6 @@ export function checkUpdateInput(
   counters: { set?: Record<string, number>; add?: Record<string, number> },
   returnValues: 'ALL_OLD' | 'UPDATED_OLD' = 'ALL_OLD',
   extras: PingExtras = {},
-  due: 'own' | 'wake' = 'own',
 ): UpdateCommandInput {
   const names: Record<string, string> = { ...guard.names };
   const values: Record<string, unknown> = { ...guard.values };
@@ -79,10 +78,9 @@ export function checkUpdateInput(
     values[`:${placeholder.slice(1)}_value`] = value;
     sets.push(`${placeholder} = :${placeholder.slice(1)}_value`);
   }
-  // `own`: a due time set here goes on the check's own due-index entry. `wake`: the ping's signal
-  // carries it (core/sweep/wakes.ts) and the check's index keys are left as they are.
+  // A due time set here moves the check's own due-index entry in the same write.
   const { dueAt, dueShard } = changes.set;
-  if (due === 'own' && dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(checkDueKeys(dueShard, dueAt))) set(name, value);
+  if (dueAt !== undefined && dueShard !== undefined) for (const [name, value] of Object.entries(checkDueKeys(dueShard, dueAt))) set(name, value);
   const removed = changes.remove.filter((name) => !(name in changes.set));
   if (removed.includes('dueAt') || removed.includes('dueShard')) removed.push('gsi2pk' as never, 'gsi2sk' as never);
   for (const name of removed) {

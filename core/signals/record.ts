@@ -17,10 +17,8 @@ export type NewSignal = {
   payload?: { text: string; isJson: boolean } | undefined;
   durationMs?: number | undefined;
   details?: Record<string, unknown> | undefined;
-  /** The id, when the check's write named it first (a ping's `wakeSignalId`); otherwise a new one. */
+  /** The id, when the caller took it first (a ping takes it with its instant); otherwise a new one. */
   signalId?: string | undefined;
-  /** The check's due time this signal's ping set, as its wake entry (core/sweep/wakes.ts). */
-  wake?: { wakeAt: string; wakeShard: string } | undefined;
   /** A run's START: when it becomes a missed run, as its entry in the missed-run index (core/sweep/missedRuns.ts). */
   runDue?: { runDueAt: string; runDueShard: string } | undefined;
 };
@@ -64,10 +62,6 @@ export function signalItem(check: Pick<CheckItem, 'checkId' | 'workspaceId'>, si
   }
   if (signal.durationMs !== undefined) item.durationMs = signal.durationMs;
   if (signal.details) item.details = signal.details;
-  if (signal.wake) {
-    item.wakeAt = signal.wake.wakeAt;
-    item.wakeShard = signal.wake.wakeShard;
-  }
   if (signal.runDue) {
     item.runDueAt = signal.runDue.runDueAt;
     item.runDueShard = signal.runDue.runDueShard;

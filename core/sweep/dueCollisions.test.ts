@@ -101,8 +101,9 @@ describe('checks due at one instant', () => {
       downSeverity: 'P1' as const,
       lateSeverity: 'P3' as const,
       status: 'LATE' as const,
-      lastPingAt: '2026-03-03T11:55:00.000Z',
-      nextDueAt: '2026-03-03T12:55:00.000Z',
+      // LATE since 12:55 (due 12:50, 300 s of grace): DOWN at 13:00, twice the grace past due.
+      lastPingAt: '2026-03-03T11:50:00.000Z',
+      nextDueAt: '2026-03-03T12:50:00.000Z',
       dueAt,
       dueShard: shard,
       createdAt: '2026-03-03T10:00:00.000Z',

@@ -16,11 +16,14 @@ const PAGE_SIZE = 200;
 const CONCURRENCY = 16;
 
 /**
- * Missed heartbeats: reads only what is due, never every check. Two sources (core/sweep/wakes.ts):
- * checks whose own `dueAt` entry has passed (the sparse `byDue` index), and checks whose steady
- * pings' wake entries fell due since the last sweep (`byWake`). Each move is a conditional write on
- * the status and dueAt that were read: two sweeps at once make one flip, one signal, one message.
- * A check whose due time lies ahead of the entry that brought it keeps an entry at that time.
+ * Missed heartbeats: reads only what is due, never every check: the checks whose own `dueAt` entry
+ * has passed (the sparse `byDue` index; every ping moves it to the instant the check would turn
+ * LATE, so a check that keeps pinging is never read). Wake entries (`byWake`, core/sweep/wakes.ts)
+ * are written no more since 2026-11-26; the ones steady pings wrote before are still read until
+ * they have all fallen due (one query a sweep that finds nothing afterwards). Each move is a
+ * conditional write on the status and dueAt that were read: two sweeps at once make one flip, one
+ * signal, one message. A check whose due time lies ahead of the entry that brought it keeps an
+ * entry at that time.
  */
 export async function sweepHeartbeats(deps: Deps, now: Date): Promise<HeartbeatSweepReport> {
   const report: HeartbeatSweepReport = { read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 };

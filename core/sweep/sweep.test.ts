@@ -20,13 +20,13 @@ const heartbeats = (): Promise<HeartbeatSweepReport> => sweepHeartbeats(t.deps, 
 const signalItemsOf = async (checkId: number) => (await t.deps.store.entities.signal.query.byCheck({ checkId }).go({ pages: 'all' })).data;
 const rawCheck = async (token: string) => (await t.deps.store.entities.check.get({ token }).go({ data: 'raw' })).data as unknown as { Item: Record<string, unknown> };
 
-/** The next signal put that carries a wake entry fails, as if the process died before it. */
-function failNextWake(): { stop(): void } {
-  const name = `fail-wake-${Math.random().toString(36).slice(2)}`;
+/** The next signal put fails, as if the process died between the check's update and its signal. */
+function failNextSignal(): { stop(): void } {
+  const name = `fail-signal-${Math.random().toString(36).slice(2)}`;
   let failed = false;
   t.deps.store.hot.middlewareStack.add(
     (next) => async (args) => {
-      if (!failed && JSON.stringify(args.input ?? null).includes('"wakeAt"')) {
+      if (!failed && JSON.stringify(args.input ?? null).includes('$signal_1#receivedat')) {
         failed = true;
         throw new Error('injected: the signal put never landed');
       }
@@ -38,10 +38,11 @@ function failNextWake(): { stop(): void } {
 }
 
 describe('missed heartbeats', () => {
-  it('interval 10 s, grace 5 s: LATE after >10 s, DOWN after >15 s, OK again on the next ping', async () => {
+  it('interval 10 s, grace 5 s: LATE after >15 s, DOWN after >20 s, OK again on the next ping', async () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 10, graceSeconds: 5 });
     await t.request('GET', `/signals/ping/${token}`);
-    t.clock.advanceSeconds(10);
+    // Due at 10 s; the grace is lateness tolerated, so still OK up to 15 s.
+    t.clock.advanceSeconds(15);
     await runSweep(t.deps);
     expect((await checkOf(t, token)).status).toBe('OK');
     t.clock.advance(1);
@@ -82,7 +83,8 @@ describe('missed heartbeats', () => {
     expect((await checkOf(t, fresh.token)).status).toBe('NEW');
     expect((await checkOf(t, paused.token)).status).toBe('PAUSED');
     await t.request('POST', `/v1/jobs/${paused.id}/resume`, { token: key });
-    t.clock.advanceSeconds(10);
+    // Due 10 s after the resume, LATE once its 5 s of grace have passed too.
+    t.clock.advanceSeconds(15);
     await runSweep(t.deps);
     expect((await checkOf(t, paused.token)).status).toBe('RESUMED');
     t.clock.advance(1);
@@ -106,49 +108,51 @@ describe('missed heartbeats', () => {
   it('two sweeps at once make one flip, one signal and one message', async () => {
     const { id, token } = await createJob(t, user, key);
     await t.request('GET', `/signals/ping/${token}`);
-    t.clock.advanceSeconds(12);
+    t.clock.advanceSeconds(16);
     const reports = await Promise.all([sweepHeartbeats(t.deps, t.clock.now()), sweepHeartbeats(t.deps, t.clock.now()), sweepHeartbeats(t.deps, t.clock.now())]);
     expect(reports.reduce((sum, r) => sum + r.moved, 0)).toBe(1);
     expect((await signalsOf(t, id)).filter((s) => s.type === 'SUSPECT')).toHaveLength(1);
     expect(messagesFor(id)).toEqual(['NEW->OK PING', 'OK->LATE SWEEP']);
   });
 
-  it('reads only the due checks, each entry once', async () => {
+  it('reads only the due checks, each entry once: steady pings leave the sweep nothing to read', async () => {
     const jobs = await Promise.all(Array.from({ length: 12 }, () => createJob(t, user, key, { intervalSeconds: 60 })));
-    // The first ping moves each check (NEW -> OK): its due time goes on the check's own entry.
+    // Every ping moves the check's own entry to the instant it would turn LATE (60 s + 5 s of grace).
     for (const job of jobs) await t.request('GET', `/signals/ping/${job.token}`);
     await runSweep(t.deps);
     t.clock.advanceSeconds(30);
     expect(await heartbeats()).toEqual({ read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 });
-    // Ten keep pinging (steady pings: their signals carry the due time); two stop.
+    // Ten keep pinging (their entries move to 95 s); two stop (theirs stay at 65 s).
     for (const job of jobs.slice(2)) await t.request('GET', `/signals/ping/${job.token}`);
     t.clock.advanceSeconds(31);
-    // The twelve own entries fall due: two checks move, ten were superseded by their wakes and leave the index.
-    expect(await heartbeats()).toEqual({ read: 12, moved: 2, held: 0, woken: 0, armed: 0, dropped: 10 });
+    // 61 s: past the two's due time but within their grace; the ten pinged ones are not read at all.
+    expect(await heartbeats()).toEqual({ read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 });
+    t.clock.advanceSeconds(5);
+    expect(await heartbeats()).toEqual({ read: 2, moved: 2, held: 0, woken: 0, armed: 0, dropped: 0 });
     expect(await heartbeats()).toEqual({ read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 });
     for (const job of jobs.slice(2, 7)) await t.request('GET', `/signals/ping/${job.token}`);
-    // The ten wakes fall due: the five pinged again since are read and left alone, the other five
-    // go LATE; the two LATE ones reach the end of their grace on their own entries and go DOWN.
+    // 96 s: the five not pinged again go LATE; the two LATE ones reach the end of their second
+    // grace (70 s) and go DOWN; the five pinged again are not read.
     t.clock.advanceSeconds(30);
-    expect(await heartbeats()).toEqual({ read: 2, moved: 7, held: 0, woken: 10, armed: 0, dropped: 0 });
+    expect(await heartbeats()).toEqual({ read: 7, moved: 7, held: 0, woken: 0, armed: 0, dropped: 0 });
     expect(await heartbeats()).toEqual({ read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 });
     expect(await Promise.all(jobs.map(async (job) => (await checkOf(t, job.token)).status))).toEqual(['DOWN', 'DOWN', ...Array(5).fill('OK'), ...Array(5).fill('LATE')]);
   });
 
-  it('a steady ping writes its due time on its signal and leaves the check in no index', async () => {
+  it('a steady ping moves the check\'s own due entry in its one update, and its signal carries no wake', async () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 30 });
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(20);
     await t.request('GET', `/signals/ping/${token}`);
+    const lateAt = new Date(t.clock.now().getTime() + 90_000).toISOString();
     const [, steady] = await signalItemsOf(id);
-    expect(steady?.wakeAt).toBe(new Date(t.clock.now().getTime() + 60_000).toISOString());
-    expect((await checkOf(t, token)).wakeSignalId).toBe(steady?.signalId);
-    // The first ping's own entry falls due: superseded, and the wake is there, so it is removed.
-    t.clock.advanceSeconds(41);
-    expect(await heartbeats()).toEqual({ read: 1, moved: 0, held: 0, woken: 0, armed: 0, dropped: 1 });
-    expect(await rawCheck(token)).not.toHaveProperty('gsi2sk');
+    expect(steady?.wakeAt).toBeUndefined();
+    expect((await rawCheck(token)).Item).toMatchObject({ dueAt: lateAt, gsi2sk: `$check_1#dueat_${lateAt.toLowerCase()}` });
+    // The first ping's LATE instant (90 s) passes: nothing is read.
+    t.clock.advanceSeconds(71);
+    expect(await heartbeats()).toEqual({ read: 0, moved: 0, held: 0, woken: 0, armed: 0, dropped: 0 });
     t.clock.advanceSeconds(20);
-    expect(await heartbeats()).toMatchObject({ woken: 1, moved: 1 });
+    expect(await heartbeats()).toMatchObject({ read: 1, moved: 1 });
     expect((await checkOf(t, token)).status).toBe('LATE');
     t.clock.advanceSeconds(30);
     await runSweep(t.deps);
@@ -160,43 +164,39 @@ describe('missed heartbeats', () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 30 });
     await t.request('GET', `/signals/ping/${token}`);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    for (let round = 0; round < 2; round++) {
-      // Round 0: the first ping's own entry is still there; round 1: only the last wake is.
-      t.clock.advanceSeconds(50);
-      const failing = failNextWake();
-      expect((await t.request('GET', `/signals/ping/${token}`)).status).toBeGreaterThanOrEqual(500);
-      failing.stop();
-      expect((await checkOf(t, token)).dueAt).toBe(new Date(t.clock.now().getTime() + 60_000).toISOString());
-      t.clock.advanceSeconds(11);
-      // The older entry falls due, finds the check due later and no wake for that: it arms the check's own.
-      expect(await heartbeats()).toMatchObject({ moved: 0, armed: 1 });
-      // Round 0 ends with a good steady ping, so round 1 starts from its wake alone.
-      if (round === 0) {
-        t.clock.advanceSeconds(2);
-        expect((await t.request('GET', `/signals/ping/${token}`)).status).toBe(200);
-        t.clock.advanceSeconds(47);
-        expect(await heartbeats()).toMatchObject({ read: 1, dropped: 1, moved: 0 });
-      }
-    }
-    logged.mockRestore();
     t.clock.advanceSeconds(50);
+    const failing = failNextSignal();
+    expect((await t.request('GET', `/signals/ping/${token}`)).status).toBeGreaterThanOrEqual(500);
+    failing.stop();
+    logged.mockRestore();
+    // The update that took the ping moved the due entry itself: no second write to lose.
+    const lateAt = new Date(t.clock.now().getTime() + 90_000).toISOString();
+    expect((await rawCheck(token)).Item).toMatchObject({ dueAt: lateAt, gsi2sk: `$check_1#dueat_${lateAt.toLowerCase()}` });
+    t.clock.advanceSeconds(89);
+    expect(await heartbeats()).toMatchObject({ read: 0, moved: 0 });
+    t.clock.advance(1_001);
     expect(await heartbeats()).toMatchObject({ read: 1, moved: 1 });
     expect((await checkOf(t, token)).status).toBe('LATE');
     expect(messagesFor(id)).toEqual(['NEW->OK PING', 'OK->LATE SWEEP']);
   });
 
-  it('reads a wake written after the sweep passed its time; older ones are not read again', async () => {
+  it('legacy wake entries (written by steady pings before 2026-11-26): one written after the sweep passed its time is read; older ones are not read again', async () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 3600 });
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(10);
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(100);
-    // The first ping's own entry (superseded, due at 60 s) brings the sweep: the check is due (70 s) and moves.
-    expect(await heartbeats()).toMatchObject({ read: 1, woken: 0, moved: 1 });
-    // A ping written just now whose due time the last sweep already passed (a clock a little off).
-    const steady = (await signalItemsOf(id)).find((signal) => signal.wakeAt !== undefined);
+    expect(await heartbeats()).toMatchObject({ read: 0, woken: 0, moved: 0 });
+    // A wake entry as steady pings wrote them, whose due time the last sweep already passed (a clock a little off).
+    const [, steady] = await signalItemsOf(id);
     if (!steady) throw new Error('no steady signal');
-    const late = { ...steady, signalId: '01KZZZZZZZZZZZZZZZZZZZZZZZ', receivedAt: new Date(t.clock.now().getTime() - 5_000).toISOString(), wakeAt: new Date(t.clock.now().getTime() - 1_000).toISOString() };
+    const late = {
+      ...steady,
+      signalId: '01KZZZZZZZZZZZZZZZZZZZZZZZ',
+      receivedAt: new Date(t.clock.now().getTime() - 5_000).toISOString(),
+      wakeAt: new Date(t.clock.now().getTime() - 1_000).toISOString(),
+      wakeShard: '0',
+    };
     await t.deps.store.entities.signal.put(late).go();
     t.clock.advanceSeconds(10);
     expect(await heartbeats()).toMatchObject({ woken: 1, moved: 0 });

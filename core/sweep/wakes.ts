@@ -9,7 +9,12 @@ import { getItems, keyOf } from '../store/getItems.js';
 import { isConditionalFailure } from '../store/conditional.js';
 
 /*
- * Why a steady ping's due time rides on its signal (issue 12's cost figure).
+ * Legacy since 2026-11-26 (docs/adr/0001-check-due-index.md): pings write no wake entries any
+ * more; every ping moves the check's own due entry instead, so the sweep's reads follow the checks
+ * actually due, not the pings. What follows is kept so that the wakes written before still bring
+ * their checks to the sweep, and read as the record of what was done then.
+ *
+ * Why a steady ping's due time rode on its signal (issue 12's cost figure).
  *
  * On AWS a GSI whose sort key an update changes is billed as a delete plus a put of the entry, so
  * a check whose own due-index entry every ping moved cost four write units a ping: the check, the

@@ -122,8 +122,8 @@ const createJob = defineTool({
   area: 'checks',
   title: 'Create a heartbeat job',
   description:
-    'Creates a heartbeat job (the body of POST /v1/jobs): the job pings its pingUrl every intervalSeconds; it is LATE ' +
-    'after that and DOWN after graceSeconds more. Returns the ping URL.',
+    'Creates a heartbeat job (the body of POST /v1/jobs): the job pings its pingUrl every intervalSeconds; graceSeconds ' +
+    'of lateness are tolerated, so it is LATE once it is graceSeconds overdue and DOWN once it is twice that. Returns the ping URL.',
   input: JobCreate,
   output: Created,
   effect: { destructive: false, idempotent: false },

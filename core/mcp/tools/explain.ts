@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { timingView } from '../../checks/jobRules.js';
+import { downAtOf, lateAtOf } from '../../checks/timing.js';
 import type { Ctx } from '../../context.js';
 import { incidentTimeline, listIncidents } from '../../incidents/incidents.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
@@ -26,8 +27,8 @@ const Explanation = z.object({
   sinceExact: z.boolean().describe('false: the status began at or before `since` (older history has expired or was not read)'),
   sinceBasis: z.string(),
   check: CheckSummary.extend(CheckTiming),
-  lateAt: z.string().nullable().describe('heartbeat jobs: when the job turns (or turned) LATE without a ping'),
-  downAt: z.string().nullable().describe('heartbeat jobs: when it turns (or turned) DOWN without a ping'),
+  lateAt: z.string().nullable().describe('heartbeat jobs: when the job turns (or turned) LATE without a ping: nextDueAt + graceSeconds'),
+  downAt: z.string().nullable().describe('heartbeat jobs: when it turns (or turned) DOWN without a ping: nextDueAt + 2 x graceSeconds'),
   recentSignals: z.array(SignalSummary),
   probe: ProbeSummary.nullable(),
   recentRuns: z.array(RegionRun),
@@ -46,14 +47,15 @@ async function openIncidentOf(ctx: Ctx, checkId: number): Promise<OpenIncident |
   return { ...incidentSummary(newest), events };
 }
 
-const plusSeconds = (iso: string, seconds: number): string => new Date(Date.parse(iso) + seconds * 1000).toISOString();
+/** A heartbeat job's instants (DESIGN 6): due, LATE after the grace, DOWN after it twice. */
+type Deadlines = { dueAt: string | null; lateAt: string | null; downAt: string | null };
 
 /** Why the check is where it is, in words: the cause first, then what is being done about it. */
 function summarize(
   detail: CheckDetail,
   since: Since,
   incident: OpenIncident | null,
-  deadlines: { lateAt: string | null; downAt: string | null },
+  deadlines: Deadlines,
   onCall: CheckOnCall,
 ): string {
   const c = detail.check;
@@ -65,10 +67,14 @@ function summarize(
     if (c.status === 'DOWN' && lastFail && since.since === lastFail.receivedAt) {
       parts.push(`The job reported a failure at ${lastFail.receivedAt}${lastFail.payloadPreview ? `: ${lastFail.payloadPreview}` : ''}.`);
     } else if (c.status === 'LATE' || c.status === 'DOWN') {
-      const grace = c.status === 'LATE' ? `it turns DOWN at ${deadlines.downAt ?? '?'} unless it pings` : `the ${c.graceSeconds}s grace ended at ${deadlines.downAt ?? '?'}`;
-      parts.push(c.lastPingAt ? `No ping since ${c.lastPingAt}; it was due by ${deadlines.lateAt ?? '?'} and ${grace}.` : 'It has never pinged.');
+      // The grace is lateness tolerated: LATE once it has passed, DOWN once it has passed twice.
+      const grace =
+        c.status === 'LATE'
+          ? `turned LATE after its ${c.graceSeconds}s grace at ${deadlines.lateAt ?? '?'}, and it turns DOWN at ${deadlines.downAt ?? '?'} unless it pings`
+          : `turned LATE after its ${c.graceSeconds}s grace at ${deadlines.lateAt ?? '?'} and DOWN after ${c.graceSeconds}s more at ${deadlines.downAt ?? '?'}`;
+      parts.push(c.lastPingAt ? `No ping since ${c.lastPingAt}; it was due by ${deadlines.dueAt ?? '?'}, ${grace}.` : 'It has never pinged.');
     } else if (c.lastPingAt) {
-      parts.push(`Last ping at ${c.lastPingAt}; next due by ${deadlines.lateAt ?? '?'}.`);
+      parts.push(`Last ping at ${c.lastPingAt}; next due by ${deadlines.dueAt ?? '?'}, LATE after ${deadlines.lateAt ?? '?'} without a ping.`);
     } else {
       parts.push('It has not pinged yet.');
     }
@@ -110,7 +116,12 @@ export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> 
     incidentStartedAt: incident?.startedAt ?? null,
   });
   const timed = c.checkMode === 'INBOUND' && c.nextDueAt !== undefined && c.status !== 'PAUSED';
-  const deadlines = { lateAt: timed ? (c.nextDueAt ?? null) : null, downAt: timed && c.nextDueAt ? plusSeconds(c.nextDueAt, c.graceSeconds) : null };
+  const due = timed && c.nextDueAt ? new Date(c.nextDueAt) : null;
+  const deadlines: Deadlines = {
+    dueAt: due ? due.toISOString() : null,
+    lateAt: due ? lateAtOf(due, c.graceSeconds).toISOString() : null,
+    downAt: due ? downAtOf(due, c.graceSeconds).toISOString() : null,
+  };
   return {
     summary: summarize(detail, since, incident, deadlines, onCall),
     status: c.status,
@@ -118,7 +129,8 @@ export async function explainCheck(ctx: Ctx, ref: string): Promise<Explanation> 
     sinceExact: since.exact,
     sinceBasis: since.basis,
     check: { ...checkSummary(c), ...timingView(c), graceSeconds: c.graceSeconds },
-    ...deadlines,
+    lateAt: deadlines.lateAt,
+    downAt: deadlines.downAt,
     recentSignals: detail.signals,
     probe: detail.probe,
     recentRuns: detail.recentRuns,
