@@ -37,8 +37,7 @@ export function streamsHandler(deps: Deps, options: ConnectOptions = {}) {
         const open = await openConnections(deps.store, { address, userId: scope.userId, now });
         if (open.fromAddress >= STREAM_LIMITS.perAddress) throw tooManyStreams('address');
         if (open.ofUser >= STREAM_LIMITS.perUser) throw tooManyStreams('user');
-        const sessionId = scope.stream === 'signals' ? scope.sessionId : undefined;
-        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, address, sessionId, now });
+        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, address, sessionId: scope.sessionId, now });
         return { statusCode: 200 };
       } catch (err) {
         const { status, body, headers } = refusal(err);

@@ -212,9 +212,15 @@ describe('streams end with the access they were opened under', () => {
     const wsA = await mustOpen(signals(carol.token));
     const sseA = await openSse('/signals/sse', { authorization: `Bearer ${carol.token}` });
     const wsB = await mustOpen(signals(second.access_token));
+    // The PRIVATE page's own streams, opened as a member with the same session's token.
+    const pageWsA = await mustOpen(status(hidden.slug, { session: carol.token }));
+    const pageSseA = await openSse(`/public/status/${hidden.slug}/events`, { authorization: `Bearer ${carol.token}` });
+    expect(pageSseA.response.status).toBe(200);
     expect((await t.request('POST', '/auth/logout', { token: carol.token, body: { refresh_token: carol.refreshToken } })).status).toBe(204);
     expect(await wsA.closed()).toBe(4401);
     expect(await bounded(sseA.ended, 1000, 'SSE not ended')).toBe(true);
+    expect(await pageWsA.closed()).toBe(4401);
+    expect(await bounded(pageSseA.ended, 1000, 'page SSE not ended')).toBe(true);
     wsB.ws.send(JSON.stringify({ action: 'ping' }));
     expect(await wsB.next()).toEqual({ event: 'pong' });
 

@@ -46,7 +46,7 @@ export function attachLocalStreams(server: UpgradeSource, deps: Deps, options: C
           ? admitStream(deps.broadcaster.streams, {
               address,
               userId: scope.userId,
-              sessionId: scope.stream === 'signals' ? scope.sessionId : undefined,
+              sessionId: scope.sessionId,
               statusPageId: scope.stream === 'status' ? scope.statusPageId : undefined,
             })
           : undefined;

@@ -17,6 +17,8 @@ export class LocalBroadcaster implements Broadcaster {
 
   async closeUserStreams(userId: number): Promise<void> {
     notify(this.closeListeners, userId);
+    // Status streams a member opened by access token listen to no user event: the registry ends them.
+    this.streams.closeWhere((stream) => stream.userId === userId);
   }
 
   async closeSessionStreams(userId: number, sessionId: string): Promise<void> {
