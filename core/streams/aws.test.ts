@@ -11,7 +11,7 @@ import { createJob, type Job } from '../../test/support/signals.js';
 import { workspaceChannel } from '../signals/streamEvents.js';
 import { streamsHandler, type WebSocketEvent } from './aws.js';
 import { statusPageChannel } from './connect.js';
-import { STREAM_LIMITS } from './limits.js';
+import { STREAM_LIMITS } from '../http/streamLimits.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 

@@ -1,7 +1,7 @@
 import { forgetConnection, openConnections, subscribeConnection } from '../adapters/aws/streamConnections.js';
 import type { Deps } from '../deps.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions } from './connect.js';
-import { STREAM_LIMITS, tooManyStreams } from './limits.js';
+import { STREAM_LIMITS, tooManyStreams } from '../http/streamLimits.js';
 
 /** The parts of an API Gateway WebSocket (v2) event the stream handler reads. */
 export type WebSocketEvent = {

@@ -7,7 +7,7 @@ import { LONG_SESSIONS, freshRateWindow } from '../../test/support/checks.js';
 import { createPage, expectStatus, type User } from '../../test/support/statuspages.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { canSubscribe } from '../signals/streamEvents.js';
-import { STREAM_LIMITS } from './limits.js';
+import { STREAM_LIMITS } from '../http/streamLimits.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
 
 /**

@@ -7,8 +7,7 @@ import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { canSubscribe } from '../signals/streamEvents.js';
 import { signalScopeStillHolds } from '../signals/streamScope.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions, type StreamScope } from './connect.js';
-import { STREAM_LIMITS } from './limits.js';
-import { admitStream } from './registry.js';
+import { admitStream, STREAM_LIMITS } from '../http/streamLimits.js';
 
 /** The local WebSocket path, under `{base_url}` like everything else. */
 export const LOCAL_STREAM_PATH = '/api/ws';

@@ -1,5 +1,5 @@
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
-import { StreamRegistry } from '../../streams/registry.js';
+import { StreamRegistry } from '../../http/streamLimits.js';
 
 type Listener = (event: BroadcastEvent) => void;
 type CloseListener = (userId: number) => void;

@@ -5,8 +5,7 @@ import { clientIp } from '../../http/clientIp.js';
 import { HttpError } from '../../http/errors.js';
 import { consumeRateLimit, enforce } from '../../http/rateLimit.js';
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
-import { STREAM_LIMITS } from '../../streams/limits.js';
-import { admitStream, type StreamRegistry } from '../../streams/registry.js';
+import { admitStream, STREAM_LIMITS, type StreamRegistry } from '../../http/streamLimits.js';
 import { STATUS_KEEP_ALIVE_MS, STATUS_STREAM_CONNECTION_LIMIT, STATUS_STREAM_EVENTS, statusPageChannel } from '../events.js';
 import { memberViewer, requireAccess, snapshotBySlug } from './access.js';
 import { bearerToken } from '../../auth/middleware.js';
@@ -24,7 +23,8 @@ const streamed: ReadonlySet<string> = new Set(STATUS_STREAM_EVENTS);
  * (`component.status_changed`, `announcement.created`, `announcement.updated`; `data` the event's
  * JSON) and a keep-alive comment every 15 s. Who may listen is decided at connect with the page
  * JSON's rules (PRIVATE 404 but to members, PASSWORD_PROTECTED 401 without a page session), and
- * the open-stream caps and idle bound of core/streams/limits.ts hold. The events come from the page's channel, where the snapshot rebuild's outbox puts each change once.
+ * the open-stream caps and idle bound of core/streams/limits.ts hold. The events come from the
+ * page's channel, where the snapshot rebuild's outbox puts each change once.
  */
 export async function statusEvents(c: Context<AppEnv>, slug: string): Promise<Response> {
   const { deps } = c.var;
