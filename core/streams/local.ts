@@ -49,9 +49,10 @@ export function attachLocalStreams(server: UpgradeSource, deps: Deps, options: C
               statusPageId: scope.stream === 'status' ? scope.statusPageId : undefined,
             })
           : undefined;
+        // Released when the socket closes, upgraded or not (handleUpgrade drops a socket that died meanwhile).
+        socket.once('close', () => admission?.release());
         wss.handleUpgrade(request, socket, head, (ws) => {
           admission?.onClose(() => ws.close(ACCESS_CHANGED, 'access changed'));
-          ws.once('close', () => admission?.release());
           serve(deps, ws, scope);
         });
       })
