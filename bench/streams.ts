@@ -48,11 +48,13 @@ export async function streamBenchmark(endpoint: string): Promise<{ p50: number; 
     /** Arrival times of each check's signal event, per client. */
     const waiting = new Map<number, { remaining: number; sentAt: number; latencies: number[]; done: () => void }>();
     const url = `ws://127.0.0.1:${port}${LOCAL_STREAM_PATH}`;
-    // One workspace's clients at a time: connecting is setup, not what is measured.
-    for (const workspace of workspaces) {
+    // One workspace's clients at a time: connecting is setup, not what is measured. Each
+    // workspace's 10 clients come from their own loopback address (127.0.0.0/8 is all loopback on
+    // Linux), as 50 viewers would: one address may hold 20 open streams (core/http/streamLimits.ts).
+    for (const [w, workspace] of workspaces.entries()) {
       await Promise.all(
         Array.from({ length: CLIENTS_PER_WORKSPACE }, async () => {
-          const ws = new WebSocket(`${url}?stream=signals&access_token=${workspace.accessToken}`);
+          const ws = new WebSocket(`${url}?stream=signals&access_token=${workspace.accessToken}`, { localAddress: `127.0.1.${w + 1}` });
           ws.on('message', (data) => {
             const receivedAt = performance.now();
             const message = JSON.parse(String(data)) as { event: string; data: { checkId: number } };

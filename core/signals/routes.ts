@@ -94,7 +94,7 @@ export function signalRoutes() {
       responses: {
         200: { description: 'Server-sent events: `event: signal|check`, `data: {type, data}`; a keep-alive comment every 15 s', content: { 'text/event-stream': { schema: z.string() } } },
         404: errors[404],
-        429: { description: 'More than 30 new connections in 60 s' },
+        429: { description: 'More than 30 new connections in 60 s, or already 10 open streams of the user or 20 of the address (with Retry-After)' },
       },
     }),
     (c) => signalStream(c, c.req.valid('query').token),

@@ -3,7 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../context.js';
 import type { AppEnv } from '../http/env.js';
 import { clientIp } from '../http/clientIp.js';
-import { admitStream } from '../streams/registry.js';
+import { admitStream } from '../http/streamLimits.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { hears } from '../ports/index.js';

@@ -1,5 +1,5 @@
 import type { BroadcastEvent, Broadcaster } from '../ports/index.js';
-import type { StreamRegistry } from '../streams/registry.js';
+import type { StreamRegistry } from '../http/streamLimits.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { toSignal } from './record.js';

@@ -11,6 +11,7 @@ import { createJob, type Job } from '../../test/support/signals.js';
 import { workspaceChannel } from '../signals/streamEvents.js';
 import { streamsHandler, type WebSocketEvent } from './aws.js';
 import { statusPageChannel } from './connect.js';
+import { STREAM_LIMITS } from '../http/streamLimits.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 
@@ -266,5 +267,75 @@ describe('$default', () => {
       const answer = await handler(event('$default', 'c', { body }));
       expect(JSON.parse(answer.body ?? '{}')).toMatchObject({ event: 'error', data: { statusCode: 400 } });
     }
+  });
+});
+
+describe('open-connection caps and closes on AWS (issue 29 item 5)', () => {
+  const json = (method: string, path: string, token: string, body?: unknown) =>
+    app.request(`http://localhost/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+
+  it(`refuses a $connect past ${STREAM_LIMITS.perAddress} live connections of an address with 429 and Retry-After; a $disconnect frees a place`, async () => {
+    const ip = '198.51.100.77';
+    const opened = [];
+    for (let i = 0; i < STREAM_LIMITS.perAddress; i++) opened.push(await connect({ stream: 'status', slug: 'acme' }, ip));
+    expect(opened.map((o) => o.result.statusCode)).toEqual(opened.map(() => 200));
+    const refused = await connect({ stream: 'status', slug: 'acme' }, ip);
+    expect(refused.result).toMatchObject({ statusCode: 429, headers: { 'Retry-After': String(STREAM_LIMITS.retryAfterSeconds) } });
+    expect(JSON.parse(refused.result.body ?? '{}')).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', message: expect.stringContaining('address') });
+    expect((await t.deps.store.entities.streamConnection.query.byConnection({ connectionId: refused.connectionId }).go()).data).toEqual([]);
+    await handler(event('$disconnect', opened[0]?.connectionId ?? ''));
+    t.clock.advanceSeconds(60); // a new rate-limit window: only the cap is in play
+    expect((await connect({ stream: 'status', slug: 'acme' }, ip)).result.statusCode).toBe(200);
+    // Expired rows (API Gateway's 2-hour cap passed, $disconnect never ran) are not counted.
+    t.clock.advanceSeconds(2 * 3600);
+    expect((await connect({ stream: 'status', slug: 'acme' }, ip)).result.statusCode).toBe(200);
+  });
+
+  it(`refuses a user’s $connect past ${STREAM_LIMITS.perUser} live connections, from any address`, async () => {
+    const viewer = await t.signup('ws-capped');
+    for (let i = 0; i < STREAM_LIMITS.perUser; i++) expect((await connect({ stream: 'signals', access_token: viewer.token }, `192.0.2.${100 + i}`)).result.statusCode).toBe(200);
+    const refused = await connect({ stream: 'signals', access_token: viewer.token }, '192.0.2.99');
+    expect(refused.result.statusCode).toBe(429);
+    expect(JSON.parse(refused.result.body ?? '{}')).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('user') });
+  });
+
+  it('logout {refresh_token} deletes that session’s connections at API Gateway, not the other session’s', async () => {
+    const frank = await t.signup('ws-frank');
+    const login = await app.request('http://localhost/api/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'password', username: frank.email, password: frank.password }),
+    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    const other = (await login.json()) as { access_token: string };
+    const mine = await connect({ stream: 'signals', access_token: frank.token }, '192.0.2.61');
+    const theirs = await connect({ stream: 'signals', access_token: other.access_token }, '192.0.2.62');
+    expect([mine.result.statusCode, theirs.result.statusCode]).toEqual([200, 200]);
+    expect((await json('POST', '/auth/logout', frank.token, { refresh_token: frank.refreshToken })).status).toBe(204);
+    expect(apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId)).toEqual([mine.connectionId]);
+    expect((await t.deps.store.entities.streamConnection.query.byConnection({ connectionId: mine.connectionId }).go()).data).toEqual([]);
+    expect((await connect({ stream: 'signals', access_token: frank.token }, '192.0.2.61')).result.statusCode).toBe(401);
+  });
+
+  it('a page turned PRIVATE deletes its status connections at API Gateway and refuses them again', async () => {
+    const real = streamsHandler(deps);
+    const owner = await t.signup('ws-narrow'); // a fresh session: the clock moved past older tokens' expiry above
+    const slug = `ws-narrow-${Date.now().toString(36)}`;
+    const created = await json('POST', '/status-pages', owner.token, { name: 'Narrowed', slug });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const on = (connectionId: string) => real({ requestContext: { routeKey: '$connect', connectionId, identity: { sourceIp: '192.0.2.70' } }, queryStringParameters: { stream: 'status', slug } });
+    expect((await on('narrow-1')).statusCode).toBe(200);
+    expect((await on('narrow-2')).statusCode).toBe(200);
+    const bystander = await connect({ stream: 'signals', access_token: owner.token }, '192.0.2.71');
+    expect((await json('PATCH', `/status-pages/${id}`, owner.token, { visibility: 'PRIVATE' })).status).toBe(200);
+    const closed = apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId);
+    expect(closed.sort()).toEqual(['narrow-1', 'narrow-2']);
+    expect(closed).not.toContain(bystander.connectionId);
+    expect(await connectionsOf(t.deps.store, statusPageChannel(id), t.clock.now())).toEqual([]);
+    expect((await on('narrow-3')).statusCode).toBe(404);
   });
 });

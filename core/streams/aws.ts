@@ -1,7 +1,7 @@
 import { forgetConnection, openConnections, subscribeConnection } from '../adapters/aws/streamConnections.js';
 import type { Deps } from '../deps.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions } from './connect.js';
-import { STREAM_LIMITS, tooManyStreams } from './limits.js';
+import { STREAM_LIMITS, tooManyStreams } from '../http/streamLimits.js';
 
 /** The parts of an API Gateway WebSocket (v2) event the stream handler reads. */
 export type WebSocketEvent = {
@@ -37,8 +37,7 @@ export function streamsHandler(deps: Deps, options: ConnectOptions = {}) {
         const open = await openConnections(deps.store, { address, userId: scope.userId, now });
         if (open.fromAddress >= STREAM_LIMITS.perAddress) throw tooManyStreams('address');
         if (open.ofUser >= STREAM_LIMITS.perUser) throw tooManyStreams('user');
-        const sessionId = scope.stream === 'signals' ? scope.sessionId : undefined;
-        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, address, sessionId, now });
+        await subscribeConnection(deps.store, { connectionId, subscriptions: scope.subscriptions, userId: scope.userId, address, sessionId: scope.sessionId, now });
         return { statusCode: 200 };
       } catch (err) {
         const { status, body, headers } = refusal(err);

@@ -2,7 +2,7 @@ import { authenticateSession } from '../auth/middleware.js';
 import type { Deps } from '../deps.js';
 import { HttpError, badRequest, errorBody } from '../http/errors.js';
 import { STATUS_STREAM_CONNECTION_LIMIT, statusPageChannel } from '../statuspages/events.js';
-import { statusStreamAccess } from '../statuspages/public/access.js';
+import { statusStreamAccess, type StreamViewer } from '../statuspages/public/access.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { ALL_TOPICS, type Subscription } from '../ports/index.js';
 import { STREAM_CONNECTION_LIMIT } from '../signals/stream.js';
@@ -17,14 +17,15 @@ export { statusPageChannel };
 /** What an accepted connection hears, and whose it is (so a change of that user's access ends it). */
 export type StreamScope =
   | { stream: 'signals'; userId: number; sessionId: string | undefined; subscriptions: Subscription[]; signal: SignalScope }
-  | { stream: 'status'; userId: undefined; subscriptions: Subscription[]; statusPageId: string };
+  /** `userId`/`sessionId`: the member a non-public page let in by access token (none for anonymous viewers). */
+  | { stream: 'status'; userId: number | undefined; sessionId: string | undefined; subscriptions: Subscription[]; statusPageId: string };
 
 /**
  * Decides whether a status page may be streamed to this caller, with the same visibility rules as
  * the public JSON (`GET /public/status/:slug`): a public page to anyone, a password-protected one
  * with a page session (401 without), a private one never. Answers the page's id or throws.
  */
-export type StatusPageAccess = (deps: Deps, query: Omit<StatusConnectQuery, 'stream'>) => Promise<{ statusPageId: string }>;
+export type StatusPageAccess = (deps: Deps, query: Omit<StatusConnectQuery, 'stream'>) => Promise<{ statusPageId: string; viewer?: StreamViewer | undefined }>;
 
 export type ConnectOptions = {
   /** The visibility rule of status streams; core/statuspages' own unless a test stands in for it. */
@@ -57,11 +58,17 @@ export async function connectStream(
     return { stream: 'signals', userId: signal.userId, sessionId: claims.familyId, subscriptions: signal.subscriptions, signal };
   }
   enforce(await consumeRateLimit(deps, STATUS_STREAM_CONNECTION_LIMIT, `ip:${client.ip}`));
-  const { statusPageId } = await (options.statusPages ?? statusStreamAccess)(deps, {
+  const { statusPageId, viewer } = await (options.statusPages ?? statusStreamAccess)(deps, {
     slug: query.slug,
     ...(query.session === undefined ? {} : { session: query.session }),
   });
-  return { stream: 'status', userId: undefined, subscriptions: [{ channel: statusPageChannel(statusPageId), topic: ALL_TOPICS }], statusPageId };
+  return {
+    stream: 'status',
+    userId: viewer?.userId,
+    sessionId: viewer?.sessionId,
+    subscriptions: [{ channel: statusPageChannel(statusPageId), topic: ALL_TOPICS }],
+    statusPageId,
+  };
 }
 
 /** The answer to a client's message: a pong, or an error event for anything else (never a close). */

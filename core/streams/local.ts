@@ -7,8 +7,7 @@ import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { canSubscribe } from '../signals/streamEvents.js';
 import { signalScopeStillHolds } from '../signals/streamScope.js';
 import { answerClientMessage, connectStream, refusal, type ConnectOptions, type StreamScope } from './connect.js';
-import { STREAM_LIMITS } from './limits.js';
-import { admitStream } from './registry.js';
+import { admitStream, STREAM_LIMITS } from '../http/streamLimits.js';
 
 /** The local WebSocket path, under `{base_url}` like everything else. */
 export const LOCAL_STREAM_PATH = '/api/ws';
@@ -46,13 +45,14 @@ export function attachLocalStreams(server: UpgradeSource, deps: Deps, options: C
           ? admitStream(deps.broadcaster.streams, {
               address,
               userId: scope.userId,
-              sessionId: scope.stream === 'signals' ? scope.sessionId : undefined,
+              sessionId: scope.sessionId,
               statusPageId: scope.stream === 'status' ? scope.statusPageId : undefined,
             })
           : undefined;
+        // Released when the socket closes, upgraded or not (handleUpgrade drops a socket that died meanwhile).
+        socket.once('close', () => admission?.release());
         wss.handleUpgrade(request, socket, head, (ws) => {
           admission?.onClose(() => ws.close(ACCESS_CHANGED, 'access changed'));
-          ws.once('close', () => admission?.release());
           serve(deps, ws, scope);
         });
       })

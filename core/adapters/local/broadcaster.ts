@@ -1,5 +1,5 @@
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
-import { StreamRegistry } from '../../streams/registry.js';
+import { StreamRegistry } from '../../http/streamLimits.js';
 
 type Listener = (event: BroadcastEvent) => void;
 type CloseListener = (userId: number) => void;
@@ -17,6 +17,8 @@ export class LocalBroadcaster implements Broadcaster {
 
   async closeUserStreams(userId: number): Promise<void> {
     notify(this.closeListeners, userId);
+    // Status streams a member opened by access token listen to no user event: the registry ends them.
+    this.streams.closeWhere((stream) => stream.userId === userId);
   }
 
   async closeSessionStreams(userId: number, sessionId: string): Promise<void> {

@@ -113,18 +113,26 @@ async function validPageSession(deps: Deps, snapshot: PageSnapshot, token: strin
 }
 
 async function isMember(deps: Deps, snapshot: PageSnapshot, token: string | undefined, now: Date): Promise<boolean> {
-  if (!token || token.startsWith(`${deps.config.keyPrefix}_`)) return false;
+  return (await memberViewer(deps, snapshot, token, now)) !== undefined;
+}
+
+/** The member an access token names, if it is a current session of a member of the page's workspace. */
+export async function memberViewer(deps: Deps, snapshot: PageSnapshot, token: string | undefined, now: Date): Promise<StreamViewer | undefined> {
+  if (!token || token.startsWith(`${deps.config.keyPrefix}_`)) return undefined;
   try {
     const claims = await verifyAccessToken(deps, token, now);
     // A logged-out or revoked session opens no PRIVATE page: one consistent get of the user, as every dashboard request pays.
     await requireCurrentSession(deps, claims);
     const membership = await deps.store.entities.membership.get({ workspaceId: snapshot.page.workspaceId, userId: claims.userId }).go();
-    return membership.data !== null;
+    return membership.data === null ? undefined : { userId: claims.userId, sessionId: claims.familyId };
   } catch (err) {
-    if (err instanceof HttpError) return false;
+    if (err instanceof HttpError) return undefined;
     throw err;
   }
 }
+
+/** Who a status stream let in as a member: their removal, their logout of that session, ends it. */
+export type StreamViewer = { userId: number; sessionId: string | undefined };
 
 export type Access = 'ALLOWED' | 'NEEDS_PASSWORD' | 'HIDDEN';
 
@@ -186,14 +194,15 @@ export async function passwordLogin(deps: Deps, slug: string, password: string, 
  * PASSWORD_PROTECTED one needs a page session (401 without). `session` is a page session, or a
  * workspace member's access token (the only way a PRIVATE page streams).
  */
-export async function statusStreamAccess(deps: Deps, query: { slug: string; session?: string }): Promise<{ statusPageId: string }> {
+export async function statusStreamAccess(deps: Deps, query: { slug: string; session?: string }): Promise<{ statusPageId: string; viewer?: StreamViewer }> {
   const now = deps.clock.now();
   const snapshot = await snapshotBySlug(deps, query.slug);
   if (!snapshot || !snapshot.page.enabled) throw notFound('Status page');
   const allowed = { statusPageId: String(snapshot.page.id) };
   if (snapshot.page.visibility === 'PUBLIC') return allowed;
   if (snapshot.page.visibility === 'PASSWORD_PROTECTED' && (await validPageSession(deps, snapshot, query.session, now))) return allowed;
-  if (await isMember(deps, snapshot, query.session, now)) return allowed;
+  const viewer = await memberViewer(deps, snapshot, query.session, now);
+  if (viewer) return { ...allowed, viewer };
   if (snapshot.page.visibility === 'PRIVATE') throw notFound('Status page');
   throw unauthorized('This status page is password protected');
 }

@@ -11,7 +11,7 @@ import { refreshSnapshot } from '../store/snapshot.js';
 import { canSubscribe } from '../../signals/streamEvents.js';
 import type { BroadcastEvent } from '../../ports/index.js';
 import { STATUS_KEEP_ALIVE_MS } from '../events.js';
-import { STREAM_LIMITS } from '../../streams/limits.js';
+import { STREAM_LIMITS } from '../../http/streamLimits.js';
 
 /**
  * The public status stream over real sockets: SSE at `/api/public/status/:slug/events` and the

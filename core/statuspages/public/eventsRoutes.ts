@@ -5,10 +5,10 @@ import { clientIp } from '../../http/clientIp.js';
 import { HttpError } from '../../http/errors.js';
 import { consumeRateLimit, enforce } from '../../http/rateLimit.js';
 import type { BroadcastEvent, Broadcaster } from '../../ports/index.js';
-import { STREAM_LIMITS } from '../../streams/limits.js';
-import { admitStream, type StreamRegistry } from '../../streams/registry.js';
+import { admitStream, STREAM_LIMITS, type StreamRegistry } from '../../http/streamLimits.js';
 import { STATUS_KEEP_ALIVE_MS, STATUS_STREAM_CONNECTION_LIMIT, STATUS_STREAM_EVENTS, statusPageChannel } from '../events.js';
-import { requireAccess, snapshotBySlug } from './access.js';
+import { memberViewer, requireAccess, snapshotBySlug } from './access.js';
+import { bearerToken } from '../../auth/middleware.js';
 
 /** A viewer that stops reading loses events past this backlog instead of growing memory. */
 const MAX_BACKLOG = 100;
@@ -23,7 +23,8 @@ const streamed: ReadonlySet<string> = new Set(STATUS_STREAM_EVENTS);
  * (`component.status_changed`, `announcement.created`, `announcement.updated`; `data` the event's
  * JSON) and a keep-alive comment every 15 s. Who may listen is decided at connect with the page
  * JSON's rules (PRIVATE 404 but to members, PASSWORD_PROTECTED 401 without a page session), and
- * the open-stream caps and idle bound of core/streams/limits.ts hold. The events come from the page's channel, where the snapshot rebuild's outbox puts each change once.
+ * the open-stream caps and idle bound of core/streams/limits.ts hold. The events come from the
+ * page's channel, where the snapshot rebuild's outbox puts each change once.
  */
 export async function statusEvents(c: Context<AppEnv>, slug: string): Promise<Response> {
   const { deps } = c.var;
@@ -33,7 +34,10 @@ export async function statusEvents(c: Context<AppEnv>, slug: string): Promise<Re
   if (!isHub(broadcaster)) throw new HttpError('NOT_FOUND', 'This deployment serves the status stream over WebSocket (?stream=status)');
   const channel = statusPageChannel(snapshot.page.id);
   // Over the per-address cap this is a 429 with Retry-After; a stricter page (closePageStreams) ends it.
-  const admission = admitStream(broadcaster.streams, { address: clientIp(c), statusPageId: String(snapshot.page.id) });
+  // A member let in by access token (a PRIVATE page, or a password page without its session) is
+  // counted as that user and ends with their session or membership, as their signal streams do.
+  const viewer = snapshot.page.visibility === 'PUBLIC' ? undefined : await memberViewer(deps, snapshot, bearerToken(c), deps.clock.now());
+  const admission = admitStream(broadcaster.streams, { address: clientIp(c), statusPageId: String(snapshot.page.id), userId: viewer?.userId, sessionId: viewer?.sessionId });
   const openedAt = deps.clock.now().getTime();
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {

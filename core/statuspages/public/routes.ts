@@ -102,9 +102,11 @@ export function publicStatusRoutes(verify: EndpointVerifier) {
       request: { params: SlugParam },
       responses: {
         200: {
-          description: 'Server-sent events: `component.status_changed`, `announcement.created`, `announcement.updated`; a keep-alive comment every 15 s',
+          description:
+            'Server-sent events: `component.status_changed`, `announcement.created`, `announcement.updated`; a keep-alive comment every 15 s. The stream ends after 10 minutes (EventSource reconnects) and when the page stops being open to the caller',
           content: { 'text/event-stream': { schema: z.string() } },
         },
+        429: { description: 'More than 30 new connections in 60 s, or already 20 open streams of the address (with Retry-After)' },
       },
     }),
     (c) => statusEvents(c, c.req.valid('param').slug),
