@@ -40,7 +40,11 @@ const NAMED: Record<string, [string, string]> = {
   'GET /metrics': ['getMetrics', "Get the workspace's metrics"],
   'POST /workspaces/{id}/members': ['addWorkspaceMember', 'Add a workspace member'],
   'DELETE /workspaces/{id}/members/{userId}': ['removeWorkspaceMember', 'Remove a workspace member'],
-  'GET /alert-channels/confirm/{token}': ['confirmAlertChannel', 'Confirm an e-mail alert channel (link from the mail)'],
+  // Links in mail open a page (GET) whose button acts (POST), so a scanner that follows links changes nothing.
+  'GET /alert-channels/confirm/{token}': ['showAlertChannelConfirmation', 'Show the page that confirms an e-mail alert channel (link from the mail)'],
+  'POST /alert-channels/confirm/{token}': ['confirmAlertChannel', 'Confirm an e-mail alert channel'],
+  'GET /public/status/{slug}/subscriptions/confirm': ['showStatusPageSubscriptionConfirmation', 'Show the page that confirms a subscription (link from the mail)'],
+  'POST /public/status/{slug}/subscriptions/confirm': ['confirmStatusPageSubscription', 'Confirm a subscription to a status page'],
   'GET /checks/token/{token}': ['getCheckByToken', 'Get a check by its ping token'],
   'GET /badges/checks/{file}': ['getCheckBadgeFile', 'Get a check badge by file name'],
   'GET /signals/token/{token}': ['listSignalsByToken', "List a check's signals by its ping token"],
@@ -59,7 +63,7 @@ const NAMED: Record<string, [string, string]> = {
   'GET /public/status/{slug}/events': ['streamPublicStatusPageEvents', 'Stream a public status page (server-sent events)'],
   'POST /public/status/{slug}/auth': ['unlockPublicStatusPage', 'Unlock a password-protected status page'],
   'POST /public/status/{slug}/subscribe': ['subscribeToStatusPage', 'Subscribe to a status page'],
-  'GET /public/status/{slug}/unsubscribe': ['unsubscribeFromStatusPageByLink', 'Unsubscribe from a status page (link)'],
+  'GET /public/status/{slug}/unsubscribe': ['showStatusPageUnsubscribe', 'Show the page that unsubscribes from a status page (link from the mail)'],
   'POST /public/status/{slug}/unsubscribe': ['unsubscribeFromStatusPage', 'Unsubscribe from a status page'],
 };
 for (const [route, by, byText] of PING_ROUTES) {
