@@ -17,7 +17,7 @@ describe('the title of a check incident follows the check', () => {
   it('goes from "is late" to "is down" when the job goes DOWN, with its severity raised', async () => {
     const job = await createJob(t, user, { name: 'nightly export', lateSeverity: 'P3', downSeverity: 'P1' });
     await ping(t, job);
-    t.clock.advanceSeconds(61);
+    t.clock.advanceSeconds(66);
     await sweep(t);
     expect((await incidentsOf(job.id)).map((i) => [i.title, i.severity])).toEqual([['nightly export is late', 'P3']]);
     t.clock.advanceSeconds(5);
@@ -28,7 +28,7 @@ describe('the title of a check incident follows the check', () => {
   it('says "is down" too when late and down have the same severity (nothing is raised)', async () => {
     const job = await createJob(t, user, { name: 'hourly sync', lateSeverity: 'P2', downSeverity: 'P2' });
     await ping(t, job);
-    t.clock.advanceSeconds(61);
+    t.clock.advanceSeconds(66);
     await sweep(t);
     t.clock.advanceSeconds(5);
     await sweep(t);

@@ -123,7 +123,7 @@ describe('status page password attempts', () => {
 describe('concurrent hashes past the bound', () => {
   it('refuse the extra attempts with 429 and Retry-After instead of queueing them', async () => {
     // A real cost that lasts: each hash holds its slot while the other attempts arrive.
-    const slow = await createTestContext({ VIGIL_PASSWORD_HASH_LOG_N: '15' });
+    const slow = await createTestContext({ VIGIL_PASSWORD_HASH_LOG_N: '15', VIGIL_PASSWORD_HASH_CONCURRENCY: '2' });
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) => slow.request('POST', `/public/status/${uniqueSlug('flood')}/auth`, { headers: { 'x-test-ip': `198.51.100.${100 + i}` }, body: { password: 'a guess at it' } })),
     );
