@@ -1,14 +1,12 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../test/support/checks.js';
 import { createPage, expectStatus, type User } from '../../test/support/statuspages.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
-import { canSubscribe } from '../signals/streamEvents.js';
 import { STREAM_LIMITS } from '../http/streamLimits.js';
-import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
+import { bounded, serveWithStreams, streamsSettled } from '../../test/support/streams.js';
+import { LOCAL_STREAM_PATH } from './local.js';
 
 /**
  * The bounds of open streams (issue 29 item 5) over real sockets on the embedded server: the
@@ -17,48 +15,24 @@ import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './loca
  * page's access becomes stricter.
  */
 let t: TestContext;
-let server: ServerType;
-let streams: LocalStreams;
+let served: Awaited<ReturnType<typeof serveWithStreams>>;
 let origin: string;
 let owner: User;
 
 beforeAll(async () => {
   t = await createTestContext(LONG_SESSIONS);
-  server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-  });
-  streams = attachLocalStreams(server, t.deps);
-  origin = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveWithStreams(t);
+  origin = `127.0.0.1:${served.port}`;
   owner = await t.signup('bounds-owner');
 });
-afterAll(async () => {
-  streams.close();
-  (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.close());
 beforeEach(async () => {
   freshRateWindow(t);
   await settled(0);
 });
 afterEach(() => vi.useRealTimers());
 
-/** Rejects if `promise` has not settled within `ms`: a bound on a wait for a socket, not a sleep. */
-function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Waits (bounded, by event-loop turns, not time) until the server has released closed streams down to `n`. */
-async function settled(n: number): Promise<void> {
-  const hub = t.deps.broadcaster;
-  const registry = canSubscribe(hub) ? (hub.streams as typeof hub.streams | undefined) : undefined;
-  if (!registry) return; // a hub that keeps no registry of open streams has nothing to wait for
-  for (let turn = 0; registry.size > n; turn++) {
-    if (turn > 10_000) throw new Error(`${registry.size} streams still open`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+const settled = (n: number): Promise<void> => streamsSettled(t, n);
 
 type Ws = { ws: WebSocket; next(): Promise<{ event: string }>; closed(within?: number): Promise<number> };
 type WsRefusal = { status: number; retryAfter: string | undefined; body: Record<string, unknown> };

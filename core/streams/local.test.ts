@@ -1,19 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
-import { canSubscribe } from '../signals/streamEvents.js';
 import { createJob, type Job } from '../../test/support/signals.js';
-import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from './local.js';
+import { bounded, serveWithStreams, streamsSettled } from '../../test/support/streams.js';
+import { LOCAL_STREAM_PATH } from './local.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
 type Message = { event: string; data?: { checkId?: number; workspaceId?: number; signal?: { type: string }; status?: string } };
 
 let t: TestContext;
-let server: ServerType;
-let streams: LocalStreams;
+let served: Awaited<ReturnType<typeof serveWithStreams>>;
 let base: string;
 let alice: User;
 let bob: User;
@@ -23,21 +20,15 @@ let bobJob: Job;
 
 beforeAll(async () => {
   t = await createTestContext();
-  server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-  });
-  streams = attachLocalStreams(server, t.deps);
-  base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${LOCAL_STREAM_PATH}`;
+  served = await serveWithStreams(t);
+  base = `ws://127.0.0.1:${served.port}${LOCAL_STREAM_PATH}`;
   alice = await t.signup('lws-alice');
   bob = await t.signup('lws-bob');
   aliceJob = await createJob(t, alice, await t.apiKey(alice));
   aliceOther = await createJob(t, alice, await t.apiKey(alice));
   bobJob = await createJob(t, bob, await t.apiKey(bob));
 });
-afterAll(async () => {
-  streams.close();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.close());
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -78,22 +69,7 @@ class Refused extends Error {
   }
 }
 
-/** Rejects if `promise` has not settled within `ms`: a bound on a wait for a real socket event, not a sleep. */
-function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Waits (bounded, by event-loop turns, not time) until the server has released closed streams down to `n`. */
-async function settled(n: number): Promise<void> {
-  const hub = t.deps.broadcaster;
-  if (!canSubscribe(hub)) throw new Error('no local hub');
-  for (let turn = 0; hub.streams.size > n; turn++) {
-    if (turn > 10_000) throw new Error(`${hub.streams.size} streams still open`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+const settled = (n: number): Promise<void> => streamsSettled(t, n);
 
 async function ping(job: Job) {
   t.clock.advanceSeconds(2); // past the 1-second dedup window

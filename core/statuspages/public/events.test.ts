@@ -1,12 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 import { OUTBOX_GRACE_MS, relayPendingOutboxes } from '../../outbox/index.js';
-import { attachLocalStreams, LOCAL_STREAM_PATH, type LocalStreams } from '../../streams/local.js';
+import { LOCAL_STREAM_PATH } from '../../streams/local.js';
+import { bounded, serveWithStreams, streamsSettled } from '../../../test/support/streams.js';
 import { refreshSnapshot } from '../store/snapshot.js';
 import { canSubscribe } from '../../signals/streamEvents.js';
 import type { BroadcastEvent } from '../../ports/index.js';
@@ -19,42 +18,22 @@ import { STREAM_LIMITS } from '../../http/streamLimits.js';
  * snapshot's outbox, however many rebuilds and sweeps follow it.
  */
 let t: TestContext;
-let server: ServerType;
-let streams: LocalStreams;
+let served: Awaited<ReturnType<typeof serveWithStreams>>;
 let origin: string;
 let user: User;
 beforeAll(async () => {
   t = await createTestContext(LONG_SESSIONS);
-  server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
-  });
-  streams = attachLocalStreams(server, t.deps);
-  origin = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveWithStreams(t);
+  origin = `127.0.0.1:${served.port}`;
   user = await t.signup('sse-owner');
 });
-afterAll(async () => {
-  streams.close();
-  (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => served.close());
 beforeEach(() => freshRateWindow(t));
 afterEach(() => vi.useRealTimers());
 
 type Event = { event: string; data: Record<string, unknown> };
 
-/** Waits (bounded, by event-loop turns, not time) until the server has released closed streams down to `n`. */
-async function openStreamsSettle(n: number): Promise<void> {
-  const hub = t.deps.broadcaster;
-  if (!canSubscribe(hub)) throw new Error('no local hub');
-  for (let turn = 0; hub.streams.size > n; turn++) {
-    if (turn > 10_000) throw new Error(`${hub.streams.size} streams still open`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/** Rejects if `promise` has not settled within `ms`: a bound on a wait for a socket, not a sleep. */
-const bounded = <T,>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(what)), ms).unref())]);
+const openStreamsSettle = (n: number): Promise<void> => streamsSettled(t, n);
 
 /** A real SSE client: parses `event:`/`data:` frames as they arrive. */
 async function openSse(slug: string, headers: Record<string, string> = {}) {
