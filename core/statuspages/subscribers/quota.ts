@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { PLAN_LIMITS, planLimitExceeded } from '../../auth/plans.js';
+import { planLimitExceeded } from '../../auth/plans.js';
+import { planLimitsOf } from '../../checks/rules.js';
 import type { Deps } from '../../deps.js';
 import { quotaKey, releaseQuotaSlot, seedQuota, takeQuotaSlot } from '../../store/quotaCounter.js';
 
@@ -13,14 +14,9 @@ import { quotaKey, releaseQuotaSlot, seedQuota, takeQuotaSlot } from '../../stor
  */
 const key = (statusPageId: number) => quotaKey('subscriberQuota', statusPageId);
 
-export async function subscriberLimitOf(deps: Deps, workspaceId: number): Promise<number> {
-  const workspace = (await deps.store.entities.workspace.get({ workspaceId }).go()).data;
-  return PLAN_LIMITS[workspace?.plan ?? deps.config.defaultPlan].statusPageSubscribers;
-}
-
 /** Takes a slot for a new subscriber of the page, or 403s PLAN_LIMIT_EXCEEDED when the page is full. */
 export async function takeSubscriberSlot(deps: Deps, page: { id: number; workspaceId: number }): Promise<void> {
-  const limit = await subscriberLimitOf(deps, page.workspaceId);
+  const limit = (await planLimitsOf(deps, page.workspaceId)).statusPageSubscribers;
   if (await takeQuotaSlot(deps.store, key(page.id), limit)) return;
   // A missing counter fails the take too: seed it from the page's subscribers, then try once more.
   await seedQuota(deps.store, key(page.id), async () => {
