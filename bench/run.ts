@@ -176,7 +176,9 @@ async function main(): Promise<void> {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
     const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
     // And the queue lanes' own store beside it, as `npm start` runs them (core/localServer.ts).
-    const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, { isolate: 'child' }), startEmbeddedStore(queueDataDir(storeDir), 0, { isolate: 'child' })]);
+    // BENCH_PROFILE_DIR: each store writes its CPU profile there when it exits (bench/profile.ts).
+    const profiled = { isolate: 'child' as const, nodeFlags: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] };
+    const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, profiled), startEmbeddedStore(queueDataDir(storeDir), 0, profiled)]);
     try {
       if (sections.has('pings') || sections.has('scale')) await pingBenchmark(store.endpoint, queueStore.endpoint, store.pid, dataDir);
       await sections.run('sweep', () => sweepBenchmark(store.endpoint));

@@ -6,7 +6,7 @@ import type { Store } from '../core/store/service.js';
  * mass outage divides them by the checks that flipped, so whatever writes the most per flip is
  * named by the bench (issue 30).
  */
-export type StepCounts = Map<string, { requests: number; items: number; bytes: number }>;
+export type StepCounts = Map<string, { requests: number; items: number; bytes: number; read: number }>;
 
 type Attr = { S?: string } | string | undefined;
 const text = (value: Attr): string => (typeof value === 'string' ? value : (value?.S ?? ''));
@@ -25,17 +25,19 @@ const sizeOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(valu
 
 export function meterSteps(stores: readonly Pick<Store, 'client' | 'hot'>[], prefix: string) {
   const state = { on: false, counts: new Map() as StepCounts };
-  const add = (name: string, items: number, bytes: number) => {
-    const entry = state.counts.get(name) ?? { requests: 0, items: 0, bytes: 0 };
+  const add = (name: string, items: number, bytes: number): { read: number } => {
+    const entry = state.counts.get(name) ?? { requests: 0, items: 0, bytes: 0, read: 0 };
     entry.requests++;
     entry.items += items;
     entry.bytes += bytes;
     state.counts.set(name, entry);
+    return entry;
   };
   for (const store of stores) {
     for (const client of [store.client, store.hot]) {
       client.middlewareStack.add(
         (next, context) => async (args) => {
+          let entry: { read: number } | undefined;
           if (state.on) {
             const command = context.commandName?.replace(/Command$/, '') ?? '?';
             const input = args.input as {
@@ -59,9 +61,17 @@ export function meterSteps(stores: readonly Pick<Store, 'client' | 'hot'>[], pre
                   for (const key of requests.Keys ?? []) add(`${prefix}${command} ${entityOf(key)}`, 1, 0);
                 }
               }
-            } else add(`${prefix}${command} ${input.IndexName ?? 'table'}`, 0, 0);
+            } else {
+              // A query names the entity its key condition's first value starts with.
+              const values = Object.values(input.ExpressionAttributeValues ?? {}).map((value) => text(value as Attr)).join(' ');
+              entry = add(`${prefix}${command} ${input.IndexName ?? 'table'} ${/\$([A-Za-z]+)_/.exec(values)?.[1] ?? /#([a-z]+)_/i.exec(values)?.[1] ?? ''}`, 0, 0);
+            }
           }
-          return next(args);
+          const result = await next(args);
+          // Items a query returned: a query whose answer grows with the outage is O(n) per flip.
+          const count = (result.output as { Count?: number }).Count;
+          if (entry && typeof count === 'number') entry.read += count;
+          return result;
         },
         { step: 'initialize', name: `benchSteps${prefix}` },
       );

@@ -21,8 +21,8 @@ export type EmbeddedStore = { endpoint: string; close(): Promise<void>; /** The 
  * Starts dynalite (a DynamoDB-compatible server in pure Node) on a loopback port. `dataDir`
  * `:memory:` keeps nothing; any other path keeps the data on disk across restarts.
  */
-export async function startEmbeddedStore(dataDir: string, port = 0, options: { isolate?: 'child' } = {}): Promise<EmbeddedStore> {
-  if (options.isolate === 'child') return startInChild(dataDir, port);
+export async function startEmbeddedStore(dataDir: string, port = 0, options: { isolate?: 'child'; /** Extra flags for the child (the bench's `--cpu-prof`). */ nodeFlags?: readonly string[] } = {}): Promise<EmbeddedStore> {
+  if (options.isolate === 'child') return startInChild(dataDir, port, options.nodeFlags ?? []);
   const require = createRequire(import.meta.url);
   const dynalite = require('dynalite') as DynaliteFactory;
   const inMemory = dataDir === ':memory:';
@@ -61,9 +61,9 @@ export const STORE_NODE_FLAGS = ['--max-semi-space-size=64'];
  * The same store in a child process, so it gets a core of its own instead of sharing the event
  * loop with the HTTP server (the benchmark uses it). The child exits when the parent goes away.
  */
-async function startInChild(dataDir: string, port: number): Promise<EmbeddedStore> {
+async function startInChild(dataDir: string, port: number, nodeFlags: readonly string[]): Promise<EmbeddedStore> {
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
-  const child = spawn(process.execPath, [...STORE_NODE_FLAGS, '-e', CHILD_SCRIPT], {
+  const child = spawn(process.execPath, [...STORE_NODE_FLAGS, ...nodeFlags, '-e', CHILD_SCRIPT], {
     env: { ...process.env, VIGIL_DYNALITE: createRequire(import.meta.url).resolve('dynalite'), VIGIL_STORE_DIR: dataDir, VIGIL_STORE_PORT: String(port) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,0 +1,23 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+
+/**
+ * A CPU profile of this process over one phase of a benchmark, when `BENCH_PROFILE_DIR` is set
+ * (issue 30: "measure where a steady ping's CPU goes"). The embedded stores are profiled by
+ * `--cpu-prof` on their own processes (bench/run.ts), written when they exit. Open the files in
+ * Chrome's DevTools or any .cpuprofile viewer.
+ */
+export async function profilePhase(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
