@@ -1,17 +1,19 @@
-import { z } from 'zod';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
 import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
 import { dispatchIncidentAlert, handleAlertMessages as handleAlerts, noteOutcome, type AlertBatchResult, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
 import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
-import { instant } from '../instant.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { markHeld } from './hold.js';
 import { planOf, routeIncident } from './plan.js';
 import { recipientsByKey, recipientsOf, targetLabel, type Recipient, type Unreached } from './recipients.js';
+import { EscalationStepMessage } from './stepMessage.js';
+import { planOpenedEscalation } from './sweep.js';
+
+export { EscalationStepMessage } from './stepMessage.js';
 
 /**
  * The `alerts` queue consumer with routing (design/alerting.md "Who is told, in order"). Incident
@@ -20,19 +22,6 @@ import { recipientsByKey, recipientsOf, targetLabel, type Recipient, type Unreac
  * (acknowledged, resolved, severity) tell every recipient already told, once each. Escalation
  * steps the sweep fires arrive as `incident.escalation_step` messages.
  */
-const id = z.number().int().positive();
-export const EscalationStepMessage = z.object({
-  type: z.literal('incident.escalation_step'),
-  incidentId: id,
-  workspaceId: id,
-  epoch: z.number().int().min(0),
-  cycle: z.number().int().min(0),
-  step: z.number().int().min(0),
-  escalated: z.boolean(),
-  /** The instant the step fell due: targets resolve at it (the same person on every redelivery). */
-  at: instant,
-});
-export type EscalationStepMessage = z.infer<typeof EscalationStepMessage>;
 
 /**
  * The key of one (incident, epoch, cycle, step, recipient) delivery. The first step of the first
@@ -164,25 +153,33 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
         windowEffects(deps, { workspaceId: ours.workspaceId, projectId: ours.projectId ?? null }, new Date(message.at)),
       ])
     : [undefined, undefined, undefined];
+  // After the opening's own step, the steps after it are planned here, with what was just read.
+  const planned = async <T>(outcome: T, muted: boolean): Promise<T> => {
+    if (ours && routing && message.type === 'incident.opened') await planOpenedEscalation(deps, ours, now, { plan: planOf(routing), muted, suppressed: false });
+    return outcome;
+  };
   if (!ours || !routing || routing.kind === 'channels') {
     const outcome = await dispatchIncidentAlert(deps, message, now, options);
-    if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') await markHeld(deps, ours.incidentId, now);
-    return outcome;
+    if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') {
+      await markHeld(deps, ours.incidentId, now);
+      return outcome;
+    }
+    return planned(outcome, check?.muteNotifications === true);
   }
   const notification = notificationFor(message);
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
-  if (check?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
+  if (check?.muteNotifications) return planned({ status: 'SKIPPED', reason: 'MUTED' }, true);
   if (effects?.suppressAlerts) {
     if (message.type === 'incident.opened') await markHeld(deps, ours.incidentId, now);
     return { status: 'SKIPPED', reason: 'MAINTENANCE' };
   }
   if (message.type === 'incident.opened') {
     const first = planOf(routing)?.steps[0];
-    if (!first || first.delayMinutes > 0) return { status: 'DISPATCHED', channels: [] };
+    if (!first || first.delayMinutes > 0) return planned({ status: 'DISPATCHED', channels: [] }, false);
     const slot = { epoch: 0, cycle: 0, step: 0, at: message.at, escalated: false };
     const { recipients, unreached } = await recipientsOf(deps, ours.workspaceId, first.targets, new Date(message.at));
     await noteUnreached(deps, ours, slot, unreached, now);
-    return sendStep(deps, ours, slot, recipients, now, options);
+    return planned(await sendStep(deps, ours, slot, recipients, now, options), false);
   }
   // Acknowledged, resolved, raised: to every recipient already told, once each.
   const told = (await listIncidentEvents(deps, ours.incidentId))

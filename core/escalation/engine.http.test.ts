@@ -5,6 +5,7 @@ import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { createJob } from '../../test/support/signals.js';
 import { atEveryCrashPoint } from '../../test/support/outbox.js';
 import { handleAlertMessages } from './dispatch.js';
+import { dueKey } from '../store/escalationDue.js';
 import { sweepEscalations } from './sweep.js';
 
 /**
@@ -75,6 +76,17 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     expect(received(s, openedAt)).toEqual([['0: incident.opened'], [], []]);
     const sent = (await timeline(t, s.user, incident.id)).filter((e) => e.type === 'ALERT_SENT').map((e) => e.message);
     expect(sent).toEqual([expect.stringMatching(/^Step 0 \(cycle 0\), channel #\d+: alert sent, WEBHOOK channel "webhook channel" \(incident\.opened\)$/)]);
+  });
+
+  it("the opening plans the steps after step 0: a sweep at the opening instant reads no incident, and step 1 still fires at its minute (issue 30)", async () => {
+    const s = await setup();
+    const openedAt = t.clock.now().getTime();
+    const incident = await declare(t, s.key, { title: 'Planned at the opening' });
+    const stored = (await t.deps.store.entities.incident.get({ incidentId: incident.id }).go()).data;
+    expect(stored?.escalationDueAt).toBe(dueKey(new Date(openedAt + 10 * 60_000)));
+    expect((await sweepEscalations(t.deps, t.clock.now())).read).toBe(0);
+    await minutes(10);
+    expect(received(s, openedAt)).toEqual([['0: incident.opened'], ['10: incident.escalated'], []]);
   });
 
   it('fires each step at its minute and repeats by the L formula; later steps are ESCALATED and incident.escalated', async () => {

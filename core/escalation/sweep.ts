@@ -9,7 +9,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { dueKey, ESCALATION_SHARDS } from '../store/escalationDue.js';
 import { windowEffects } from '../windows/holds.js';
 import { cursorFields, cursorOf, sameCursor } from './cursor.js';
-import type { EscalationStepMessage } from './dispatch.js';
+import type { EscalationStepMessage } from './stepMessage.js';
 import { planEscalation, type DueStep, type EngineResult, type Plan } from './engine.js';
 import { planOf, routeIncident } from './plan.js';
 import { targetLabel } from './recipients.js';
@@ -78,7 +78,19 @@ function sweepCaches(deps: Deps, now: Date) {
   };
 }
 
-async function advance(deps: Deps, first: IncidentItem, now: Date, caches: ReturnType<typeof sweepCaches>): Promise<{ fired: number; written: boolean }> {
+/**
+ * The first planning of an incident's escalation, by the handler of its opening alert, which has
+ * just read the routing, the check's mute and the windows to send step 0. Every incident opens due
+ * at its opening instant; without this the next sweep read each one again with all of that only
+ * to plan the steps after step 0 (in a mass outage, one visit per opening; issue 30 counts the
+ * sweep's reads per due check). The same engine and the same conditional write as the sweep: of
+ * the two, one moves the cursor, and a crash before it leaves the incident due for the sweep.
+ */
+export async function planOpenedEscalation(deps: Deps, incident: IncidentItem, now: Date, known: { plan: Plan | null; muted: boolean; suppressed: boolean }): Promise<void> {
+  await advance(deps, incident, now, { plan: async () => known.plan, muted: async () => known.muted, suppressed: async () => known.suppressed });
+}
+
+async function advance(deps: Deps, first: IncidentItem, now: Date, caches: Pick<ReturnType<typeof sweepCaches>, 'plan' | 'muted' | 'suppressed'>): Promise<{ fired: number; written: boolean }> {
   let incident: IncidentItem | undefined = first;
   for (let attempt = 0; attempt < ATTEMPTS && incident; attempt++) {
     const cursor = cursorOf(incident);

@@ -65,7 +65,8 @@ export async function insertIncident(
           startedAt: result.state.startedAt,
           revision: 1,
           // The escalation cursor at step 0 of epoch 0, due at once: the opening message sends
-          // step 0, the escalation sweep plans the rest (core/escalation/engine.ts).
+          // step 0 and plans the rest (core/escalation/sweep.ts planOpenedEscalation); should
+          // its handler fail first, the escalation sweep plans them.
           escalationEpoch: 0,
           escalationCycle: 0,
           escalationStep: 0,
