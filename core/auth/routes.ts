@@ -4,8 +4,10 @@ import { createRouter, zodDetails } from '../http/router.js';
 import { ErrorBody, HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
-import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
+import { LogoutBody, PasswordChangeBody, StreamTicket, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
+import { issueStreamTicket } from './streamTickets.js';
+import { jsonResponse } from '../http/openapi.js';
 import { logout, passwordGrant, refreshGrant, signup, toWorkspace, type Grant } from './sessions.js';
 import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
 
@@ -18,6 +20,7 @@ export function authRoutes() {
   router.use('/auth/signup', rateLimit(credentialLimit, byClientIp));
   router.use('/oauth/token', rateLimit(credentialLimit, byClientIp));
   router.use('/auth/logout', sessionAuth());
+  router.use('/streams/ticket', sessionAuth());
   // The current password is a credential: guessed per address like the token endpoint.
   router.use('/auth/password', rateLimit(credentialLimit, byClientIp), sessionAuth());
 
@@ -131,6 +134,22 @@ export function authRoutes() {
       });
       if (byCookie) clearSessionCookies(c);
       return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: 'post',
+      path: '/streams/ticket',
+      tags: ['auth'],
+      security: [{ session: [] }],
+      description:
+        'A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.',
+      responses: { 201: jsonResponse(StreamTicket, 'The ticket and its lifetime in seconds') },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await issueStreamTicket(requestCtx(c)), 201);
     },
   );
 
