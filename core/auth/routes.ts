@@ -9,7 +9,7 @@ import { changePassword } from './password.js';
 import { issueStreamTicket } from './streamTickets.js';
 import { jsonResponse } from '../http/openapi.js';
 import { logout, passwordGrant, refreshGrant, signup, toWorkspace, type Grant } from './sessions.js';
-import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
+import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, requireSameOrigin, setSessionCookies } from './cookies.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -68,7 +68,11 @@ export function authRoutes() {
         content: { 'application/json': { schema: TokenResponse } },
       },
       401: { description: 'Bad credentials, or an unknown, expired, revoked or reused refresh token' },
-      403: { description: 'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie; nothing rotated', content: { 'application/json': { schema: ErrorBody } } },
+      403: {
+        description:
+          'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (nothing rotated), or a cookie request a browser marks as coming from another site (`Sec-Fetch-Site`)',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
     },
   });
   router.post('/oauth/token', async (c) => {
@@ -92,6 +96,7 @@ export function authRoutes() {
     const body = parsed.data;
     const deps = c.var.deps;
     let byCookie = body.refresh_cookie === true || body.refresh_cookie === 'true';
+    if (byCookie) requireSameOrigin(c);
     let grant: Grant;
     if (body.grant_type === 'password') grant = await passwordGrant(deps, body.username, body.password);
     else if (body.refresh_token !== undefined) grant = await refreshGrant(deps, body.refresh_token);
@@ -99,6 +104,7 @@ export function authRoutes() {
       const cookie = refreshCookie(c);
       if (cookie === undefined) throw badRequest('Invalid token request', [{ path: 'refresh_token', message: 'Required (or the vigil_refresh cookie)' }]);
       requireCsrf(c);
+      requireSameOrigin(c);
       byCookie = true;
       grant = await refreshGrant(deps, cookie);
     }
