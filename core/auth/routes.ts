@@ -1,12 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requestCtx } from '../context.js';
 import { createRouter, zodDetails } from '../http/router.js';
-import { HttpError, badRequest } from '../http/errors.js';
+import { ErrorBody, HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
-import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
+import { LogoutBody, PasswordChangeBody, StreamTicket, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
-import { logout, passwordGrant, refreshGrant, signup, toWorkspace } from './sessions.js';
+import { issueStreamTicket } from './streamTickets.js';
+import { jsonResponse } from '../http/openapi.js';
+import { logout, passwordGrant, refreshGrant, signup, toWorkspace, type Grant } from './sessions.js';
+import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, requireSameOrigin, setSessionCookies } from './cookies.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -17,6 +20,7 @@ export function authRoutes() {
   router.use('/auth/signup', rateLimit(credentialLimit, byClientIp));
   router.use('/oauth/token', rateLimit(credentialLimit, byClientIp));
   router.use('/auth/logout', sessionAuth());
+  router.use('/streams/ticket', sessionAuth());
   // The current password is a credential: guessed per address like the token endpoint.
   router.use('/auth/password', rateLimit(credentialLimit, byClientIp), sessionAuth());
 
@@ -58,8 +62,17 @@ export function authRoutes() {
       },
     },
     responses: {
-      200: { description: 'A new access token and a rotated refresh token', content: { 'application/json': { schema: TokenResponse } } },
+      200: {
+        description:
+          'A new access token and a rotated refresh token. With `refresh_cookie=true`, or on a refresh by cookie, the refresh token is not in the body: it is set as `vigil_refresh` (HttpOnly; Secure; SameSite=Strict; Path=/api/oauth/token), with a new `vigil_csrf` cookie (Secure; SameSite=Strict; Path=/)',
+        content: { 'application/json': { schema: TokenResponse } },
+      },
       401: { description: 'Bad credentials, or an unknown, expired, revoked or reused refresh token' },
+      403: {
+        description:
+          'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (nothing rotated), or a cookie request a browser marks as coming from another site (`Sec-Fetch-Site`)',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
     },
   });
   router.post('/oauth/token', async (c) => {
@@ -82,11 +95,23 @@ export function authRoutes() {
     if (!parsed.success) throw badRequest('Invalid token request', zodDetails(parsed.error));
     const body = parsed.data;
     const deps = c.var.deps;
-    const tokens =
-      body.grant_type === 'password'
-        ? await passwordGrant(deps, body.username, body.password)
-        : await refreshGrant(deps, body.refresh_token);
+    let byCookie = body.refresh_cookie === true || body.refresh_cookie === 'true';
+    if (byCookie) requireSameOrigin(c);
+    let grant: Grant;
+    if (body.grant_type === 'password') grant = await passwordGrant(deps, body.username, body.password);
+    else if (body.refresh_token !== undefined) grant = await refreshGrant(deps, body.refresh_token);
+    else {
+      const cookie = refreshCookie(c);
+      if (cookie === undefined) throw badRequest('Invalid token request', [{ path: 'refresh_token', message: 'Required (or the vigil_refresh cookie)' }]);
+      requireCsrf(c);
+      requireSameOrigin(c);
+      byCookie = true;
+      grant = await refreshGrant(deps, cookie);
+    }
     c.header('Cache-Control', 'no-store');
+    if (!byCookie) return c.json(grant.tokens, 200);
+    const { refresh_token: refresh, ...tokens } = grant.tokens;
+    setSessionCookies(c, refresh, grant.refreshExpiresAt - Math.floor(deps.clock.now().getTime() / 1000));
     return c.json(tokens, 200);
   });
 
@@ -97,12 +122,40 @@ export function authRoutes() {
       tags: ['auth'],
       security: [{ session: [] }],
       request: { body: { required: false, content: { 'application/json': { schema: LogoutBody } } } },
-      responses: { 204: { description: 'Session revoked' } },
+      responses: {
+        204: {
+          description:
+            "Session revoked. A browser signed in by cookie (it sends `vigil_refresh` or `vigil_csrf`) ends its own session (the access token's) and the cookie's, and both cookies are cleared",
+        },
+      },
     }),
     async (c) => {
       const body = c.req.valid('json') ?? {};
-      await logout(requestCtx(c), body.refresh_token, body.everywhere ?? false);
+      const cookie = refreshCookie(c);
+      const byCookie = hasSessionCookie(c);
+      await logout(requestCtx(c), {
+        refreshTokens: [body.refresh_token, cookie].filter((token): token is string => token !== undefined),
+        current: byCookie,
+        everywhere: body.everywhere ?? false,
+      });
+      if (byCookie) clearSessionCookies(c);
       return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: 'post',
+      path: '/streams/ticket',
+      tags: ['auth'],
+      security: [{ session: [] }],
+      description:
+        'A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.',
+      responses: { 201: jsonResponse(StreamTicket, 'The ticket and its lifetime in seconds') },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await issueStreamTicket(requestCtx(c)), 201);
     },
   );
 
