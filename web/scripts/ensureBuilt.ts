@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WEB = fileURLToPath(new URL('..', import.meta.url));
+const BUILT = join(WEB, 'dist', 'index.html');
+const SOURCES = ['src', 'index.html', 'vite.config.ts'].map((p) => join(WEB, p));
+
+const newest = (path: string): number => {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+};
+
+/** True when web/dist is missing or older than a source file: `npm start` then builds first. */
+export function dashboardIsStale(): boolean {
+  if (!existsSync(BUILT)) return true;
+  return Math.max(...SOURCES.filter(existsSync).map(newest)) > statSync(BUILT).mtimeMs;
+}
+
+/** Builds the dashboard (Vite) unless web/dist is up to date; the prestart step of `npm start`. */
+export function ensureDashboardBuilt(): void {
+  if (!dashboardIsStale()) return;
+  console.log('Building the dashboard (web/dist is missing or older than web/src)...');
+  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: join(WEB, '..'), stdio: 'inherit' });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureDashboardBuilt();

@@ -1,0 +1,5 @@
+import { Skeleton } from '../../ui/Skeleton';
+
+export function CheckDetailPage() {
+  return <Skeleton lines={5} />;
+}
