@@ -1,12 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requestCtx } from '../context.js';
 import { createRouter, zodDetails } from '../http/router.js';
-import { HttpError, badRequest } from '../http/errors.js';
+import { ErrorBody, HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
 import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
-import { logout, passwordGrant, refreshGrant, signup, toWorkspace } from './sessions.js';
+import { logout, passwordGrant, refreshGrant, signup, toWorkspace, type Grant } from './sessions.js';
+import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -58,8 +59,13 @@ export function authRoutes() {
       },
     },
     responses: {
-      200: { description: 'A new access token and a rotated refresh token', content: { 'application/json': { schema: TokenResponse } } },
+      200: {
+        description:
+          'A new access token and a rotated refresh token. With `refresh_cookie=true`, or on a refresh by cookie, the refresh token is not in the body: it is set as `vigil_refresh` (HttpOnly; Secure; SameSite=Strict; Path=/api/oauth/token), with a new `vigil_csrf` cookie (Secure; SameSite=Strict; Path=/)',
+        content: { 'application/json': { schema: TokenResponse } },
+      },
       401: { description: 'Bad credentials, or an unknown, expired, revoked or reused refresh token' },
+      403: { description: 'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie; nothing rotated', content: { 'application/json': { schema: ErrorBody } } },
     },
   });
   router.post('/oauth/token', async (c) => {
@@ -82,11 +88,21 @@ export function authRoutes() {
     if (!parsed.success) throw badRequest('Invalid token request', zodDetails(parsed.error));
     const body = parsed.data;
     const deps = c.var.deps;
-    const tokens =
-      body.grant_type === 'password'
-        ? await passwordGrant(deps, body.username, body.password)
-        : await refreshGrant(deps, body.refresh_token);
+    let byCookie = body.refresh_cookie === true || body.refresh_cookie === 'true';
+    let grant: Grant;
+    if (body.grant_type === 'password') grant = await passwordGrant(deps, body.username, body.password);
+    else if (body.refresh_token !== undefined) grant = await refreshGrant(deps, body.refresh_token);
+    else {
+      const cookie = refreshCookie(c);
+      if (cookie === undefined) throw badRequest('Invalid token request', [{ path: 'refresh_token', message: 'Required (or the vigil_refresh cookie)' }]);
+      requireCsrf(c);
+      byCookie = true;
+      grant = await refreshGrant(deps, cookie);
+    }
     c.header('Cache-Control', 'no-store');
+    if (!byCookie) return c.json(grant.tokens, 200);
+    const { refresh_token: refresh, ...tokens } = grant.tokens;
+    setSessionCookies(c, refresh, grant.refreshExpiresAt - Math.floor(deps.clock.now().getTime() / 1000));
     return c.json(tokens, 200);
   });
 
@@ -97,11 +113,23 @@ export function authRoutes() {
       tags: ['auth'],
       security: [{ session: [] }],
       request: { body: { required: false, content: { 'application/json': { schema: LogoutBody } } } },
-      responses: { 204: { description: 'Session revoked' } },
+      responses: {
+        204: {
+          description:
+            "Session revoked. A browser signed in by cookie (it sends `vigil_refresh` or `vigil_csrf`) ends its own session (the access token's) and the cookie's, and both cookies are cleared",
+        },
+      },
     }),
     async (c) => {
       const body = c.req.valid('json') ?? {};
-      await logout(requestCtx(c), body.refresh_token, body.everywhere ?? false);
+      const cookie = refreshCookie(c);
+      const byCookie = hasSessionCookie(c);
+      await logout(requestCtx(c), {
+        refreshTokens: [body.refresh_token, cookie].filter((token): token is string => token !== undefined),
+        current: byCookie,
+        everywhere: body.everywhere ?? false,
+      });
+      if (byCookie) clearSessionCookies(c);
       return c.body(null, 204);
     },
   );

@@ -12,9 +12,24 @@ export const SignupBody = z
   })
   .openapi('SignupBody');
 
+/** A form body carries strings, JSON a boolean: both spell the dashboard's request for cookies. */
+const RefreshCookie = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .optional()
+  .describe('true: the refresh token is set as the HttpOnly `vigil_refresh` cookie (with a `vigil_csrf` cookie) and left out of the body');
+
 export const TokenBody = z.discriminatedUnion('grant_type', [
-  z.object({ grant_type: z.literal('password'), username: Email, password: z.string().min(1).max(200) }),
-  z.object({ grant_type: z.literal('refresh_token'), refresh_token: z.string().min(1).max(512) }),
+  z.object({ grant_type: z.literal('password'), username: Email, password: z.string().min(1).max(200), refresh_cookie: RefreshCookie }),
+  z.object({
+    grant_type: z.literal('refresh_token'),
+    refresh_token: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe('Required unless the `vigil_refresh` cookie is sent, which then needs the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (else 403 CSRF_MISMATCH)'),
+    refresh_cookie: RefreshCookie,
+  }),
 ]);
 
 export const LogoutBody = z
@@ -30,7 +45,7 @@ export const TokenResponse = z
     access_token: z.string(),
     token_type: z.literal('Bearer'),
     expires_in: z.number().int(),
-    refresh_token: z.string(),
+    refresh_token: z.string().optional().describe('Left out when the refresh token is set as a cookie (`refresh_cookie=true`, or a refresh by cookie)'),
   })
   .openapi('TokenResponse');
 

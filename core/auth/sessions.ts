@@ -23,6 +23,9 @@ export type TokenResponse = {
   refresh_token: string;
 };
 
+/** A token pair and when its refresh token expires (epoch seconds): a refresh cookie lives as long. */
+export type Grant = { tokens: TokenResponse; refreshExpiresAt: number };
+
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 export type SignupInput = { email: string; password: string; name?: string | undefined; workspaceName?: string | undefined };
@@ -96,7 +99,7 @@ export async function findUserByEmail(deps: Deps, email: string): Promise<UserIt
 }
 
 /** OAuth password grant. Unknown email and wrong password answer the same. */
-export async function passwordGrant(deps: Deps, email: string, password: string): Promise<TokenResponse> {
+export async function passwordGrant(deps: Deps, email: string, password: string): Promise<Grant> {
   const logN = deps.config.passwordHashLogN;
   // The slot is taken before the lookup, so a busy process refuses an unknown e-mail and a known one alike.
   const user = await withHashSlot(deps, async (slot) => {
@@ -107,7 +110,7 @@ export async function passwordGrant(deps: Deps, email: string, password: string)
     if (verdict.stale) await rehash(deps, slot, found, password);
     return found;
   });
-  return startSession(deps, user);
+  return startGrant(deps, user);
 }
 
 /** Raises an old hash to the configured cost; a concurrent password change wins (its hash stays). */
@@ -125,6 +128,10 @@ async function rehash(deps: Deps, slot: HashSlot, user: UserItem, password: stri
 }
 
 export async function startSession(deps: Deps, user: UserItem): Promise<TokenResponse> {
+  return (await startGrant(deps, user)).tokens;
+}
+
+async function startGrant(deps: Deps, user: UserItem): Promise<Grant> {
   const now = deps.clock.now();
   const familyId = ulid(now.getTime());
   const expiresAt = Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS;
@@ -134,8 +141,10 @@ export async function startSession(deps: Deps, user: UserItem): Promise<TokenRes
   return issuePair(deps, user, familyId, now, expiresAt);
 }
 
-async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date, familyExpiresAt: number): Promise<TokenResponse> {
+async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date, familyExpiresAt: number): Promise<Grant> {
   const refresh = randomToken();
+  // A rotated token never outlives its family (whose item TTL may delete first).
+  const refreshExpiresAt = Math.min(Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS, familyExpiresAt);
   await deps.store.entities.refreshToken
     .create({
       tokenHash: sha256Hex(refresh),
@@ -143,23 +152,23 @@ async function issuePair(deps: Deps, user: UserItem, familyId: string, now: Date
       userId: user.userId,
       sessionEpoch: user.sessionEpoch,
       createdAt: now.toISOString(),
-      // A rotated token never outlives its family (whose item TTL may delete first).
-      expiresAt: Math.min(Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS, familyExpiresAt),
+      expiresAt: refreshExpiresAt,
     })
     .go();
-  return {
+  const tokens: TokenResponse = {
     access_token: await issueAccessToken(deps, { userId: user.userId, email: user.email, epoch: user.sessionEpoch, familyId }, now),
     token_type: 'Bearer',
     expires_in: deps.config.accessTokenTtlSeconds,
     refresh_token: refresh,
   };
+  return { tokens, refreshExpiresAt };
 }
 
 /**
  * Refresh-token rotation: each token works once. Presenting a spent token means it was copied,
  * so the whole family is revoked (RFC 6819 5.2.2.3) and the caller gets 401.
  */
-export async function refreshGrant(deps: Deps, refreshToken: string): Promise<TokenResponse> {
+export async function refreshGrant(deps: Deps, refreshToken: string): Promise<Grant> {
   const { store } = deps;
   const now = deps.clock.now();
   const nowSeconds = Math.floor(now.getTime() / 1000);
@@ -215,24 +224,37 @@ async function endSessionAccess(deps: Deps, userId: number, familyId: string): P
   await update.go();
 }
 
+export type LogoutRequest = {
+  /** The refresh tokens presented (the body's, the dashboard's cookie): their sessions end. */
+  refreshTokens: string[];
+  /** End the session of the access token that authenticated the request (a cookie-signed-in browser). */
+  current: boolean;
+  everywhere: boolean;
+};
+
 /**
- * Logout ends the presented session's family; `everywhere` (or a password change) ends them all.
- * An API key has no session to end: nothing happens.
+ * Logout ends the presented sessions' families; `everywhere` (or a password change, or a logout
+ * naming no session) ends them all. An API key has no session to end: nothing happens.
  */
-export async function logout(ctx: Ctx, refreshToken: string | undefined, everywhere: boolean): Promise<void> {
+export async function logout(ctx: Ctx, request: LogoutRequest): Promise<void> {
   const { deps, actor } = ctx;
   if (actor.kind !== 'user') return;
   const userId = actor.userId;
-  if (refreshToken) {
+  const families = new Set<string>();
+  for (const refreshToken of request.refreshTokens) {
     const token = (await deps.store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
-    if (token && token.userId === userId) {
-      await revokeFamily(deps, token.familyId);
-      await endSessionAccess(deps, userId, token.familyId);
-      // Streams opened with this sign-in's access tokens end with it; the user's other sessions keep theirs.
-      await deps.broadcaster.closeSessionStreams(userId, token.familyId);
-    }
+    if (token && token.userId === userId) families.add(token.familyId);
   }
-  if (everywhere || !refreshToken) await bumpSessionEpoch(deps, userId);
+  // The access token's family comes from a token this server signed for this user: it is theirs.
+  if (request.current && actor.sessionId) families.add(actor.sessionId);
+  for (const familyId of families) {
+    await revokeFamily(deps, familyId);
+    await endSessionAccess(deps, userId, familyId);
+    // Streams opened with this sign-in's access tokens end with it; the user's other sessions keep theirs.
+    await deps.broadcaster.closeSessionStreams(userId, familyId);
+  }
+  const namedNone = request.refreshTokens.length === 0 && !(request.current && actor.sessionId);
+  if (request.everywhere || namedNone) await bumpSessionEpoch(deps, userId);
 }
 
 export async function bumpSessionEpoch(deps: Deps, userId: number): Promise<void> {
