@@ -2183,7 +2183,7 @@ export interface components {
             muteNotifications: boolean;
             name: string;
             nextDueAt: string | null;
-            outbound: components["schemas"]["HttpProbeConfigView"] & (Record<string, never> | null);
+            outbound: components["schemas"]["HttpProbeConfigView"] | null;
             paused: boolean;
             pingUrl: string;
             projectId: number | null;
@@ -2254,7 +2254,7 @@ export interface components {
             url?: string;
         };
         CheckDetail: components["schemas"]["Check"] & {
-            probe: components["schemas"]["ProbeState"] & (Record<string, never> | null);
+            probe: components["schemas"]["ProbeState"] | null;
         };
         CheckPage: {
             itemCount: number;
@@ -3428,17 +3428,23 @@ export interface components {
             /** @enum {string} */
             grant_type: "password";
             password: string;
+            /** @description true: the refresh token is set as the HttpOnly `vigil_refresh` cookie (with a `vigil_csrf` cookie) and left out of the body */
+            refresh_cookie?: boolean | ("true" | "false");
             /** Format: email */
             username: string;
         } | {
             /** @enum {string} */
             grant_type: "refresh_token";
-            refresh_token: string;
+            /** @description true: the refresh token is set as the HttpOnly `vigil_refresh` cookie (with a `vigil_csrf` cookie) and left out of the body */
+            refresh_cookie?: boolean | ("true" | "false");
+            /** @description Required unless the `vigil_refresh` cookie is sent, which then needs the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (else 403 CSRF_MISMATCH) */
+            refresh_token?: string;
         };
         TokenResponse: {
             access_token: string;
             expires_in: number;
-            refresh_token: string;
+            /** @description Left out when the refresh token is set as a cookie (`refresh_cookie=true`, or a refresh by cookie) */
+            refresh_token?: string;
             /** @enum {string} */
             token_type: "Bearer";
         };
@@ -4560,7 +4566,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Session revoked */
+            /** @description Session revoked. A browser signed in by cookie (it sends `vigil_refresh` or `vigil_csrf`) ends its own session (the access token's) and the cookie's, and both cookies are cleared */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -9412,7 +9418,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new access token and a rotated refresh token */
+            /** @description A new access token and a rotated refresh token. With `refresh_cookie=true`, or on a refresh by cookie, the refresh token is not in the body: it is set as `vigil_refresh` (HttpOnly; Secure; SameSite=Strict; Path=/api/oauth/token), with a new `vigil_csrf` cookie (Secure; SameSite=Strict; Path=/) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9439,7 +9445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The credential may not do this (role, key permission or plan limit) */
+            /** @description CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie; nothing rotated */
             403: {
                 headers: {
                     [name: string]: unknown;
