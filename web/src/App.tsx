@@ -7,7 +7,8 @@ import { incidentRoutes } from './incidents/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 
-export const router = createBrowserRouter([
+export const router = createBrowserRouter(
+  [
   { path: '/signin', element: <SignInPage /> },
   { path: '/signup', element: <SignUpPage /> },
   {
@@ -20,4 +21,7 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+  ],
+  // React Router 7's behaviour now, so the upgrade changes nothing (and v6 stops warning).
+  { future: { v7_relativeSplatPath: true, v7_fetcherPersist: true, v7_normalizeFormMethod: true, v7_partialHydration: true, v7_skipActionErrorRevalidation: true } },
+);
