@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { collectProblems, hasBrowser, launchBrowser, CHROMIUM } from './support/browser.js';
@@ -27,6 +28,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   const email = `e2e-${Date.now()}@example.com`;
   const password = 'correct horse battery';
   const ids: Record<string, number> = {};
+  let firstProject = 0;
 
   const go = async (path: string) => {
     await page.goto(`${site.origin}${path}`, { waitUntil: 'domcontentloaded' });
@@ -46,12 +48,24 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   const chooseFilter = async (label: 'Status' | 'Kind', value: string) => {
     await page.select(`.filters select[name=${label === 'Status' ? 'status' : 'kind'}]`, value);
   };
+  /** The README's screenshots of a screen, light and dark (docs/<name>-light.png, -dark.png). */
+  const screenshot = async (name: string) => {
+    mkdirSync('docs', { recursive: true });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (const scheme of ['light', 'dark'] as const) {
+      await setColorScheme(page, scheme);
+      await page.screenshot({ path: `docs/${name}-${scheme}.png`, fullPage: true });
+    }
+    await setColorScheme(page, 'light');
+  };
   /** A Bearer token of the test's user, to look at the API's side of things. */
   const bearer = async () => (await t.request<{ access_token: string }>('POST', '/oauth/token', { body: { grant_type: 'password', username: email, password } })).body.access_token;
   const toast = (text: string) => page.waitForSelector(`.toast ::-p-text(${text})`, { timeout: 15_000 });
 
   beforeAll(async () => {
     t = await probeContext();
+    // The browser shows times relative to its own clock: start the server's at the same moment.
+    t.clock.set(new Date());
     target = await targetServer();
     site = await serveDashboard(t);
     browser = await launchBrowser();
@@ -151,6 +165,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.waitForSelector('.chart .uplot');
     await page.waitForSelector('.stats ::-p-text(100.00 %)');
     await expectAccessible('HTTP check detail');
+    await screenshot('dashboard-check-http');
   });
 
   it('filters by kind and status, searches by name, and bulk-pauses', { timeout: 90_000 }, async () => {
@@ -160,6 +175,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     // The HTTP row's sparkline comes from the sparklines endpoint (two probe rounds ran).
     await page.waitForSelector(`tr[data-check-id="${ids.http}"] svg.sparkline`);
     await expectAccessible('checks list');
+    await screenshot('dashboard-checks');
     await chooseFilter('Kind', 'HTTP');
     await waitForRows(page, ['api health']);
     expect(new URL(page.url()).searchParams.get('kind')).toBe('HTTP');
@@ -208,6 +224,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   it('creates a project from the switcher and files a new check under it', { timeout: 90_000 }, async () => {
     freshRateWindow(t);
     await go('/checks');
+    firstProject = (await t.request<{ id: number }[]>('GET', '/projects', { token: await bearer() })).body[0]?.id ?? 0;
     await clickText('button', 'New project');
     await fill(page, 'form[aria-label="New project"] input', 'Payments');
     await clickText('form[aria-label="New project"] button', 'Create');
@@ -220,8 +237,37 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await fill(page, 'input[name=name]', 'settlement export');
     await clickText('button', 'Create check');
     await page.waitForSelector('#ping-url');
+    // Edit it, then move it back to the first project.
+    await clickText('a', 'Edit');
+    await page.waitForSelector('form[aria-label="Edit settlement export"]');
+    await expectAccessible('edit form');
+    await fill(page, 'input[name=graceSeconds]', '30');
+    await clickText('button', 'Save');
+    await toast('Saved “settlement export”');
+    await page.waitForSelector('.facts ::-p-text(30 s)');
+    await page.select('form[aria-label="Move to another project"] select', String(firstProject));
+    await clickText('form[aria-label="Move to another project"] button', 'Move');
+    await toast('Moved to Default');
+    const moved = await t.request<{ projectId: number; graceSeconds: number }>('GET', `/checks/${new URL(page.url()).pathname.split('/')[2]}`, { token: await bearer() });
+    expect(moved.body).toMatchObject({ projectId: firstProject, graceSeconds: 30 });
     await clickText('nav a', 'Checks');
-    await waitForRows(page, ['settlement export']);
+    await page.waitForSelector('section.empty ::-p-text(No check matches)');
+  });
+
+  it("is usable at a phone's width: no sideways scrolling, no axe violation", { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    // Width only: isMobile would make puppeteer reload the page under the next navigation.
+    await page.setViewport({ width: 375, height: 800 });
+    try {
+      for (const path of ['/checks', `/checks/${ids.job}`, '/checks/new']) {
+        await go(path);
+        await page.waitForSelector(path === '/checks' ? '.checks-table' : path === '/checks/new' ? 'form.check-form' : '#ping-url');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+        await expectAccessible(`${path} at 375 px`);
+      }
+    } finally {
+      await page.setViewport({ width: 1280, height: 900 });
+    }
   });
 
   it('refreshes an expired access token unseen, with one refresh for all the requests that failed', { timeout: 90_000 }, async () => {
