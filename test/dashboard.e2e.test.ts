@@ -23,8 +23,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   let target: Awaited<ReturnType<typeof targetServer>>;
   let problems: string[];
   const responses: string[] = [];
-  /** Status of each POST /api/oauth/token (sign-in and refreshes). */
-  const tokenCalls: number[] = [];
+  /** The API's answers as the server gave them ("<status> <method> <path>"). */
+  const served: string[] = [];
+  const tokenCalls = () => served.filter((r) => r.endsWith(' POST /api/oauth/token'));
   const email = `e2e-${Date.now()}@example.com`;
   const password = 'correct horse battery';
   const ids: Record<string, number> = {};
@@ -67,14 +68,13 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     // The browser shows times relative to its own clock: start the server's at the same moment.
     t.clock.set(new Date());
     target = await targetServer();
-    site = await serveDashboard(t);
+    site = await serveDashboard(t, served);
     browser = await launchBrowser();
     await browser.defaultBrowserContext().overridePermissions(site.origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     problems = collectProblems(page);
     page.on('response', (r) => {
-      if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/oauth/token') tokenCalls.push(r.status());
       if (r.status() >= 200 && new URL(r.url()).pathname.startsWith('/api/') && (r.status() >= 400 || r.status() === 204)) responses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
   }, 120_000);
@@ -284,18 +284,45 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.click('input[aria-label="Select nightly backup"]');
     await clickText('.bulk-bar button', 'Resume');
     await toast('Resumed 1 check');
-    const before = responses.length;
-    const refreshesBefore = tokenCalls.length;
+    const before = served.length;
+    const refreshesBefore = tokenCalls().length;
     // Past the access token's lifetime; the refresh token lives far longer.
     t.clock.advanceSeconds(86_400 + 60);
     // Its page now refetches three queries at once, each answered 401 with the expired token.
     await clickText('.checks-table a', 'nightly backup');
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') !== 'PAUSED');
     await page.waitForSelector('#signals-title ~ .table-wrap, #signals-title ~ p.muted');
-    const unauthorized = responses.slice(before).filter((r) => r.startsWith('401 '));
+    const unauthorized = served.slice(before).filter((r) => r.startsWith('401 '));
     expect(unauthorized.length).toBeGreaterThanOrEqual(2);
-    expect(tokenCalls.length - refreshesBefore).toBe(1);
+    expect(tokenCalls().length - refreshesBefore).toBe(1);
     expect(await page.$('form input[name=email]')).toBeNull();
+    // A write with a body is retried too, with the same body, after its 401.
+    t.clock.advanceSeconds(86_400 + 60);
+    await clickText('a', 'All checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    await page.click('input[aria-label="Select nightly backup"]');
+    await clickText('.bulk-bar button', 'Pause');
+    await toast('Paused 1 check');
+    expect(served.slice(before).filter((r) => r === '401 POST /api/checks/bulk')).toHaveLength(1);
+    expect(tokenCalls().length - refreshesBefore).toBe(2);
+    const job = await t.request<{ paused: boolean }>('GET', `/checks/${ids.job}`, { token: await bearer() });
+    expect(job.body.paused).toBe(true);
+  });
+
+  it('switches the theme by hand, over the OS preference, and keeps it across a reload', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    await page.select('.theme-switch select', 'dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 19, 24)');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.select('.theme-switch select', 'system');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(247, 248, 250)');
   });
 
   it('stays signed in across a reload (cookie refresh), then signs out for good', { timeout: 90_000 }, async () => {
