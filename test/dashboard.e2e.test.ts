@@ -325,6 +325,28 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(247, 248, 250)');
   });
 
+  it('works from the keyboard: / to search, Tab to the rows, Space to select, the bulk bar by Shift+Tab, focus always visible', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '', outline: el ? getComputedStyle(el).outlineStyle : 'none' };
+      });
+    await page.keyboard.press('/');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ label: 'Select all checks on this page', outline: 'solid' });
+    await page.keyboard.press('Space');
+    await page.waitForSelector('.bulk-bar');
+    // The bar sits before the table: Shift+Tab walks back through Clear, Delete, Resume, Pause.
+    for (let i = 0; i < 4; i++) await page.keyboard.down('Shift').then(() => page.keyboard.press('Tab')).then(() => page.keyboard.up('Shift'));
+    expect(await focused()).toEqual({ label: 'Pause', outline: 'solid' });
+    await page.keyboard.press('Enter');
+    await toast('Paused 2 checks');
+    await page.waitForFunction(() => [...document.querySelectorAll('.checks-table [data-status]')].every((el) => el.getAttribute('data-status') === 'PAUSED'));
+  });
+
   it('stays signed in across a reload (cookie refresh), then signs out for good', { timeout: 90_000 }, async () => {
     freshRateWindow(t);
     await go('/checks');
