@@ -44,6 +44,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
 }
 
+/**
+ * The session API's OpenAPI document exactly as `/api/openapi.json` serves it, built without a
+ * store: `npm run gen:api` types the dashboard's client from it.
+ */
+export async function dashboardOpenApiDocument(): Promise<unknown> {
+  const response = await dashboardRoutes().request('/openapi.json');
+  return response.json();
+}
+
 function dashboardRoutes() {
   const dashboard = createRouter();
   dashboard.route('/', authRoutes());

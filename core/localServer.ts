@@ -8,6 +8,7 @@ import { createLocalDeps, type LocalDeps } from './runtime.js';
 import { migrateCheckLists, migrateProjectLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
+import { withDashboard } from './adapters/local/dashboardSite.js';
 
 type Fetch<Env> = (request: Request, env: Env) => Response | Promise<Response>;
 
@@ -93,7 +94,8 @@ export type LocalServer = {
 /**
  * The embedded runtime behind `npm start`: the store (dynalite in a child process, so it has a
  * core of its own, unless VIGIL_DYNAMODB_ENDPOINT names another) and the queue lanes' own store
- * beside it, the in-process adapters and workers, and one HTTP server for every surface.
+ * beside it, the in-process adapters and workers, and one HTTP server for every surface, the built
+ * dashboard (web/dist) included.
  */
 export async function startLocalServer(config: Config, options: { log?: boolean; queueEndpoint?: string } = {}): Promise<LocalServer> {
   const { endpoint, store, queueStore } = await startStores(config, options.queueEndpoint);
@@ -114,7 +116,7 @@ export async function startLocalServer(config: Config, options: { log?: boolean;
   deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: localFetch(app.fetch), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
+    const started: ServerType = serve({ fetch: localFetch(withDashboard(app.fetch)), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
   });
   const streams = attachLocalStreams(server, deps);
   const port = (server.address() as AddressInfo).port;

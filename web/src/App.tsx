@@ -1,0 +1,27 @@
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { RequireSession } from './auth/RequireSession';
+import { SignInPage } from './auth/SignInPage';
+import { SignUpPage } from './auth/SignUpPage';
+import { checkRoutes } from './checks/routes';
+import { incidentRoutes } from './incidents/routes';
+import { Layout } from './layout/Layout';
+import { NotFoundPage } from './layout/NotFoundPage';
+
+export const router = createBrowserRouter(
+  [
+  { path: '/signin', element: <SignInPage /> },
+  { path: '/signup', element: <SignUpPage /> },
+  {
+    element: <RequireSession />,
+    children: [
+      {
+        path: '/',
+        element: <Layout />,
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, { path: '*', element: <NotFoundPage /> }],
+      },
+    ],
+  },
+  ],
+  // React Router 7's behaviour now, so the upgrade changes nothing (and v6 stops warning).
+  { future: { v7_relativeSplatPath: true, v7_fetcherPersist: true, v7_normalizeFormMethod: true, v7_partialHydration: true, v7_skipActionErrorRevalidation: true } },
+);

@@ -1,0 +1,4 @@
+import { useSyncExternalStore } from 'react';
+import { sessionStore } from '../api/session';
+
+export const useSessionState = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.state);
