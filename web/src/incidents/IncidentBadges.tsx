@@ -7,7 +7,7 @@ const STATE: Record<IncidentState, { icon: string; label: string }> = {
   RESOLVED: { icon: '✓', label: 'Resolved' },
 };
 
-export function StateBadge({ state, acknowledged = false }: { state: IncidentState; acknowledged?: boolean }) {
+export function StateBadge({ state }: { state: IncidentState }) {
   const look = STATE[state];
   return (
     <span className={`status incident-${state.toLowerCase()}`} data-state={state}>
@@ -15,7 +15,6 @@ export function StateBadge({ state, acknowledged = false }: { state: IncidentSta
         {look.icon}
       </span>
       {look.label}
-      {acknowledged && state !== 'RESOLVED' ? <span className="muted"> · acknowledged</span> : null}
     </span>
   );
 }
@@ -38,9 +37,12 @@ export function When({ iso }: { iso: string }) {
   return <time dateTime={iso}>{dateFormat.format(new Date(iso))}</time>;
 }
 
-/** "3 h 12 min" between two instants (or until now), for "down since". */
-export function duration(fromIso: string, toIso: string | null, now = Date.now()): string {
-  const ms = Math.max(0, (toIso === null ? now : Date.parse(toIso)) - Date.parse(fromIso));
+/**
+ * "3 h 12 min" between two instants the server gave (never the browser's clock, which may disagree
+ * with the server's: an open incident says "since <date>" instead).
+ */
+export function duration(fromIso: string, toIso: string): string {
+  const ms = Math.max(0, Date.parse(toIso) - Date.parse(fromIso));
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 1) return 'under a minute';
   const days = Math.floor(minutes / 1440);

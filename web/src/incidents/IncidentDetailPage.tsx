@@ -45,7 +45,7 @@ function Detail({ incident }: { incident: Incident }) {
               </>
             ) : (
               <>
-                since <When iso={incident.startedAt} /> ({duration(incident.startedAt, null)})
+                since <When iso={incident.startedAt} />
               </>
             )}
           </dd>

@@ -72,14 +72,14 @@ function IncidentTable({ filters, onPage }: { filters: IncidentFilters; onPage: 
               <th scope="col">Check</th>
               <th scope="col">Project</th>
               <th scope="col">Started</th>
-              <th scope="col">{filters.state === 'ACTIVE' ? 'Down for' : 'Lasted'}</th>
+              <th scope="col">{filters.state === 'ACTIVE' ? 'Acknowledged' : 'Lasted'}</th>
             </tr>
           </thead>
           <tbody>
             {items.map((incident) => (
               <tr key={incident.id} data-incident={incident.id}>
                 <td>
-                  <StateBadge state={incident.state} acknowledged={incident.acknowledgedAt !== null} />
+                  <StateBadge state={incident.state} />
                 </td>
                 <td>
                   <SeverityBadge severity={incident.severity} />
@@ -92,7 +92,15 @@ function IncidentTable({ filters, onPage }: { filters: IncidentFilters; onPage: 
                 <td>
                   <When iso={incident.startedAt} />
                 </td>
-                <td>{duration(incident.startedAt, incident.resolvedAt)}</td>
+                <td>
+                  {incident.resolvedAt !== null ? (
+                    duration(incident.startedAt, incident.resolvedAt)
+                  ) : incident.acknowledgedAt !== null ? (
+                    <When iso={incident.acknowledgedAt} />
+                  ) : (
+                    'Not yet'
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
