@@ -130,21 +130,24 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   return withBadgeLabel(ctx.deps, await updateCheck(ctx.deps, check, next), body.badgeLabel);
 }
 
-export async function listDashboardChecks(
-  ctx: Ctx,
-  query: { workspaceId?: number | undefined; projectId?: number | undefined; checkMode?: CheckMode | undefined; page: number; limit: number },
-) {
-  let scope: CheckListScope;
+/** The list a caller may read (VIEWER): a project of the workspace, or the workspace; a foreign one is 404. */
+export async function listScope(ctx: Ctx, query: { workspaceId?: number | undefined; projectId?: number | undefined }): Promise<CheckListScope> {
   if (query.projectId !== undefined) {
     const project = (await ctx.deps.store.entities.project.get({ projectId: query.projectId }).go()).data;
     if (!project || (query.workspaceId !== undefined && project.workspaceId !== query.workspaceId)) throw notFound('Project');
     await authorize(ctx.deps, ctx.actor, project.workspaceId, 'VIEWER', 'Project');
-    scope = { workspaceId: project.workspaceId, projectId: project.projectId };
-  } else {
-    const workspaceId = await resolveWorkspaceId(ctx, query.workspaceId);
-    await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
-    scope = { workspaceId };
+    return { workspaceId: project.workspaceId, projectId: project.projectId };
   }
+  const workspaceId = await resolveWorkspaceId(ctx, query.workspaceId);
+  await authorize(ctx.deps, ctx.actor, workspaceId, 'VIEWER', 'Workspace');
+  return { workspaceId };
+}
+
+export async function listDashboardChecks(
+  ctx: Ctx,
+  query: { workspaceId?: number | undefined; projectId?: number | undefined; checkMode?: CheckMode | undefined; page: number; limit: number },
+) {
+  const scope = await listScope(ctx, query);
   const { items, total } = await pageChecks(ctx.deps, scope, { mode: query.checkMode, page: query.page, limit: query.limit });
   return envelope(items, total, query.page, query.limit);
 }

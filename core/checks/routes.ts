@@ -11,15 +11,18 @@ import { badgeKeyFor, checkForBadge, checkForBadgeKey, renderBadge } from './bad
 import {
   createDashboardCheck,
   deleteCheck,
-  listDashboardChecks,
   pauseCheckAsUser,
   resumeCheckAsUser,
   transferCheck,
   updateDashboardCheck,
 } from './dashboard.js';
 import { rotateCheckToken } from './rotate.js';
+import { findDashboardChecks } from './listing.js';
+import { bulkChecks } from './bulk.js';
 import {
   DEFAULT_BADGE_LABEL,
+  CheckBulkBody,
+  CheckBulkResult,
   CheckIdParam,
   CheckListQuery,
   CheckPage,
@@ -108,11 +111,33 @@ export function checkSessionRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, request: { query: CheckListQuery }, responses: { 200: jsonResponse(CheckPage, 'Paginated checks') } }),
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      description:
+        'A page of checks in id order. Without q, status, checkType and cursor: page `page` with the exact `total`. With any of them: a cursor page that reads at most 1,000 checks per request, so it may be short (even empty) while `nextCursor` is not null; follow `nextCursor` until null to see every match exactly once.',
+      request: { query: CheckListQuery },
+      responses: { 200: jsonResponse(CheckPage, 'Paginated checks') },
+    }),
     async (c) => {
-      const page = await listDashboardChecks(requestCtx(c), c.req.valid('query'));
+      const page = await findDashboardChecks(requestCtx(c), c.req.valid('query'));
       return c.json({ ...page, items: page.items.map(await viewIn(c, page.items[0]?.workspaceId)) }, 200);
     },
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/bulk',
+      tags,
+      security,
+      description:
+        'Pause, resume or delete up to 100 checks of one workspace (MEMBER or above, else 403 and nothing changes). Each id answers on its own, in the order given; an unknown, deleted or foreign id is that item\'s NOT_FOUND.',
+      request: { body: jsonBody(CheckBulkBody) },
+      responses: { 200: jsonResponse(CheckBulkResult, 'One result per id, in the order given') },
+    }),
+    async (c) => c.json({ results: await bulkChecks(requestCtx(c), c.req.valid('json')) }, 200),
   );
   r.openapi(
     createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),

@@ -99,7 +99,16 @@ export const CheckListQuery = pageQuery(10).extend({
   workspaceId: z.coerce.number().int().min(1).optional(),
   projectId: z.coerce.number().int().min(1).optional(),
   checkMode: z.enum(CHECK_MODES).optional(),
+  q: z.string().min(1).max(100).optional().openapi({ description: 'Case-insensitive substring of the name. Any of q, status, checkType or cursor pages by cursor' }),
+  status: z.enum(CHECK_STATUSES).optional(),
+  checkType: z.enum(CHECK_TYPES).optional(),
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,16}$/, 'a nextCursor from an earlier page')
+    .optional()
+    .openapi({ description: "The previous page's `nextCursor`: the page after it (with the same filters); `page` must then be 1" }),
 });
+export type CheckListQuery = z.output<typeof CheckListQuery>;
 
 export const DashboardCheck = z
   .object({
@@ -134,7 +143,23 @@ export const DashboardCheck = z
   .openapi('Check');
 export type DashboardCheck = z.output<typeof DashboardCheck>;
 
-export const CheckPage = pageSchema(DashboardCheck, 'CheckPage');
+/**
+ * The spec's page envelope plus `nextCursor`. A filtered list (q, status, checkType) or a cursor
+ * page reads a bounded number of checks per request, so it may hold fewer than `limit` items, even
+ * none, while `nextCursor` is not null; its `total` and `pageCount` are null unless the one request
+ * read the whole filtered list.
+ */
+export const CheckPage = z
+  .object({
+    items: z.array(DashboardCheck),
+    total: z.number().int().nullable(),
+    page: z.number().int(),
+    itemCount: z.number().int(),
+    pageCount: z.number().int().nullable(),
+    limit: z.number().int(),
+    nextCursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null after the last' }),
+  })
+  .openapi('CheckPage');
 
 // ---- Integration API ----
 
@@ -237,3 +262,49 @@ export type JobV1 = z.output<typeof JobV1>;
 export const JobV1Page = pageSchema(JobV1, 'JobV1PageResponse');
 
 export { OutboundConfig, OutboundConfigPatch };
+
+// ---- Dashboard list helpers (issue 31) ----
+
+const distinctIds = (ids: readonly number[]) => new Set(ids).size === ids.length;
+
+export const CHECK_BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
+
+export const CheckBulkBody = z
+  .strictObject({
+    workspaceId: Id,
+    action: z.enum(CHECK_BULK_ACTIONS),
+    ids: z.array(Id).min(1).max(100).refine(distinctIds, 'ids must be unique'),
+  })
+  .openapi('CheckBulkRequest');
+export type CheckBulkBody = z.output<typeof CheckBulkBody>;
+
+export const CheckBulkResult = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.number().int(),
+        ok: z.boolean(),
+        error: z.object({ code: z.string(), message: z.string() }).nullable().openapi({ description: 'Why this id was not acted on (NOT_FOUND for an unknown, deleted or foreign id); null when ok' }),
+      }),
+    ),
+  })
+  .openapi('CheckBulkResult');
+
+export const SparklineQuery = z.object({
+  workspaceId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  ids: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}(,[1-9][0-9]{0,15}){0,99}$/, '1 to 100 check ids, comma-separated')
+    .openapi({ description: '1 to 100 check ids, comma-separated, e.g. `1,2,3`', example: '1,2,3' }),
+});
+
+export const Sparklines = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.number().int(),
+        latencyMs: z.array(z.number().int()).openapi({ description: "The check's last (up to 30) successful probe latencies, any region, oldest first; [] for a heartbeat job" }),
+      }),
+    ),
+  })
+  .openapi('CheckSparklines');

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { sessionAuth } from '../auth/middleware.js';
 import { badgeFileRoutes, checkBadgeRoutes, checkSessionRoutes, view } from '../checks/routes.js';
-import { CheckIdParam, CheckTokenParam, DashboardCheck } from '../checks/schema.js';
+import { CheckIdParam, CheckTokenParam, DashboardCheck, SparklineQuery, Sparklines } from '../checks/schema.js';
 import { requestCtx } from '../context.js';
 import { Dependency } from '../dependencies/schema.js';
 import { jsonResponse, sessionSecurity as security } from '../http/openapi.js';
@@ -10,6 +10,7 @@ import { probeRoutes } from '../probes/routes.js';
 import { ProbeState } from '../probes/schema.js';
 import { Signal } from '../signals/schema.js';
 import { getCheckByToken, getCheckWithProbe } from '../views/checks.js';
+import { checkSparklines } from '../views/sparklines.js';
 
 /** `GET /checks/:id`: outbound checks also carry their latest probe state (null for inbound ones). */
 export const CheckDetail = DashboardCheck.extend({ probe: ProbeState.nullable() }).openapi('CheckDetail');
@@ -39,6 +40,28 @@ function checkViewRoutes() {
   return r;
 }
 
+/** `GET /checks/sparklines` (checks x probes): before the `/{id}` reads, whose id it is not. */
+function checkListViewRoutes() {
+  const r = createRouter();
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sparklines',
+      tags,
+      security,
+      middleware: [sessionAuth()],
+      description: "The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first; [] for heartbeat jobs. Ids that are unknown, deleted or in another workspace are left out.",
+      request: { query: SparklineQuery },
+      responses: { 200: jsonResponse(Sparklines, 'One line per check found, in the order asked') },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      return c.json({ items: await checkSparklines(requestCtx(c), query.workspaceId, query.ids.split(',').map(Number)) }, 200);
+    },
+  );
+  return r;
+}
+
 /**
  * The dashboard's `/checks` (and `/badges`) paths, from the routers of three areas: probes (a
  * check's outbound config, runs and stats), checks, and the reads that join areas. Mounted in
@@ -52,6 +75,7 @@ export function checkSurfaceRoutes() {
   r.route('/checks', probeRoutes());
   r.route('/checks', checkBadgeRoutes());
   r.route('/badges', badgeFileRoutes());
+  r.route('/checks', checkListViewRoutes());
   r.route('/checks', checkViewRoutes());
   r.route('/checks', checkSessionRoutes());
   return r;

@@ -46,6 +46,8 @@ const NAMED: Record<string, [string, string]> = {
   'GET /public/status/{slug}/subscriptions/confirm': ['showStatusPageSubscriptionConfirmation', 'Show the page that confirms a subscription (link from the mail)'],
   'POST /public/status/{slug}/subscriptions/confirm': ['confirmStatusPageSubscription', 'Confirm a subscription to a status page'],
   'GET /checks/token/{token}': ['getCheckByToken', 'Get a check by its ping token'],
+  'POST /checks/bulk': ['bulkUpdateChecks', 'Pause, resume or delete checks in bulk'],
+  'GET /checks/sparklines': ['listCheckSparklines', 'List the latency sparklines of checks'],
   'GET /badges/checks/{file}': ['getCheckBadgeFile', 'Get a check badge by file name'],
   'GET /signals/token/{token}': ['listSignalsByToken', "List a check's signals by its ping token"],
   'GET /signals/sse': ['streamSignals', 'Stream signals (server-sent events)'],

@@ -100,3 +100,19 @@ export async function latestRunsByRegion(deps: Deps, checkId: number, regions: r
     return { region, lastRun: newest ? toProbeRun(newest) : null };
   });
 }
+
+/** Runs a sparkline shows at most. */
+export const SPARKLINE_RUNS = 30;
+
+/**
+ * A check's newest runs' latencies, oldest first, for a list's sparkline: one Query of the
+ * newest 30 runs (any region); failed and expired runs are left out, so a line may be shorter.
+ */
+export async function recentLatencies(deps: Deps, checkId: number, now: Date): Promise<number[]> {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const recent = await deps.store.entities.probeRun.query.byCheck({ checkId }).go({ order: 'desc', limit: SPARKLINE_RUNS });
+  return recent.data
+    .filter((run) => run.ok && run.expiresAt > nowSeconds)
+    .map((run) => run.latencyMs)
+    .reverse();
+}

@@ -71,6 +71,88 @@ export async function pageChecks(
 
 type RefKey = { checkId: number; token: string; checkMode?: Mode };
 
+/** The highest id the list indexes order (ids stay below 10^16). */
+const LAST_ID = 10 ** 16 - 1;
+
+export type CheckWalk = {
+  /** Matching checks, in id order, at most `wanted`. */
+  items: CheckItem[];
+  /** The id the walk stopped after (the next walk starts after it); undefined at the end of the list. */
+  stoppedAfter: number | undefined;
+  /** How many refs the walk read. */
+  read: number;
+};
+
+/**
+ * A filtered page of a scope's checks without an index on what is filtered (a check's status moves
+ * with its pings; its name and type sit on the check item, which is in no list index: see
+ * ACCESS_PATTERNS.md): the refs after `afterId` are read in id order in growing chunks (DynamoDB's
+ * Limit counts items read, not items matching, so the walk is bounded by the refs it reads, not by
+ * what it finds), each chunk's checks read whole (BatchGetItem) and matched. It stops at `wanted`
+ * matches or after `budget` refs, and says where it stopped, so a caller pages on by that id: no
+ * match is skipped or listed twice, however the filter and the pages fall.
+ */
+export async function walkChecks(
+  deps: { store: Store },
+  scope: CheckListScope,
+  query: { afterId: number; mode?: Mode | undefined; wanted: number; budget: number; matches: (check: CheckItem) => boolean },
+): Promise<CheckWalk> {
+  const { store } = deps;
+  const items: CheckItem[] = [];
+  let position = query.afterId;
+  let read = 0;
+  let chunk = Math.min(query.budget, Math.max(100, 2 * query.wanted));
+  while (read < query.budget) {
+    const { refs, more } = await refsAfter(store, scope, position, Math.min(chunk, query.budget - read));
+    read += refs.length;
+    const last = refs[refs.length - 1];
+    const wanted = refs.filter((ref) => query.mode === undefined || ref.checkMode === query.mode);
+    const checks = (await checksOf(store, wanted)).filter(
+      (check) =>
+        check.workspaceId === scope.workspaceId &&
+        (scope.projectId === undefined || check.projectId === scope.projectId) &&
+        (query.mode === undefined || check.checkMode === query.mode) &&
+        query.matches(check),
+    );
+    for (const [i, check] of checks.entries()) {
+      items.push(check);
+      // The chunk's last match with nothing after it in the index is the end: no empty page follows.
+      if (items.length === query.wanted) return { items, stoppedAfter: !more && i === checks.length - 1 ? undefined : check.checkId, read };
+    }
+    if (!more || last === undefined) return { items, stoppedAfter: undefined, read };
+    position = last.checkId;
+    chunk *= 2;
+  }
+  return { items, stoppedAfter: position, read };
+}
+
+/** Up to `limit` listed refs of a scope with ids above `afterId`, in id order, keys only; `more` if the index may hold others. */
+async function refsAfter(store: Store, scope: CheckListScope, afterId: number, limit: number): Promise<{ refs: RefKey[]; more: boolean }> {
+  if (afterId >= LAST_ID) return { refs: [], more: false };
+  const { checkRef } = store.entities;
+  const index = scope.projectId !== undefined ? checkRef.query.byProject({ projectId: scope.projectId }) : checkRef.query.byWorkspace({ workspaceId: scope.workspaceId });
+  const params = index.between({ listOrder: listOrderOf(afterId + 1) }, { listOrder: listOrderOf(LAST_ID) }).params<QueryCommandInput>();
+  const refs: RefKey[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: params.TableName,
+        IndexName: params.IndexName,
+        KeyConditionExpression: params.KeyConditionExpression,
+        ExpressionAttributeNames: { ...params.ExpressionAttributeNames, '#id': 'checkId', '#token': 'token', '#mode': 'checkMode' },
+        ExpressionAttributeValues: params.ExpressionAttributeValues,
+        ProjectionExpression: '#id, #token, #mode',
+        Limit: limit - refs.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) refs.push(item as RefKey);
+    start = page.LastEvaluatedKey;
+  } while (start && refs.length < limit);
+  return { refs, more: start !== undefined };
+}
+
 /** Up to `wanted` listed refs of a scope with ids in [fromId, toId], in id order, keys only. */
 async function refsBetween(store: Store, scope: CheckListScope, fromId: number, toId: number, mode: Mode | undefined, wanted: number): Promise<RefKey[]> {
   const { checkRef } = store.entities;
@@ -190,6 +272,19 @@ async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>
     keys = unprocessed;
   }
   return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
+}
+
+/** The live checks of these ids, in id order (missing and deleted ones left out): two BatchGetItems per 100. No authorisation. */
+export async function checksByIds(deps: { store: Store }, ids: readonly number[]): Promise<CheckItem[]> {
+  let keys = [...new Set(ids)].map((checkId) => ({ checkId }));
+  const refs: CheckRefItem[] = [];
+  for (let attempt = 0; keys.length > 0; attempt++) {
+    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} check refs left unread by the store`);
+    const { data, unprocessed } = await deps.store.entities.checkRef.get(keys).go({ consistent: true });
+    refs.push(...data);
+    keys = unprocessed;
+  }
+  return checksOf(deps.store, refs);
 }
 
 /** Counts refs written in bulk outside writeCheckRef (seeds of tests and the bench): one `ADD` per run. */
