@@ -2,7 +2,7 @@ import type { IncidentState, Severity } from './api';
 
 /** A shape per state as well as a colour, so the state reads without colour vision. */
 const STATE: Record<IncidentState, { icon: string; label: string }> = {
-  ACTIVE: { icon: '✕', label: 'Active' },
+  ACTIVE: { icon: '!', label: 'Active' },
   MONITORING: { icon: '◔', label: 'Monitoring' },
   RESOLVED: { icon: '✓', label: 'Resolved' },
 };

@@ -9,7 +9,7 @@ const KIND: Record<IncidentEvent['type'], { icon: string; label: string }> = {
   SEVERITY_CHANGED: { icon: '▲', label: 'Severity changed' },
   ALERT_SENT: { icon: '✉', label: 'Alert sent' },
   ESCALATED: { icon: '⇧', label: 'Escalated' },
-  ACKNOWLEDGED: { icon: '✋', label: 'Acknowledged' },
+  ACKNOWLEDGED: { icon: '✔', label: 'Acknowledged' },
   MONITORING: { icon: '◔', label: 'Monitoring' },
   RESOLVED: { icon: '✓', label: 'Resolved' },
 };
