@@ -23,7 +23,8 @@ export function dashboardIsStale(): boolean {
 export function ensureDashboardBuilt(): void {
   if (!dashboardIsStale()) return;
   console.log('Building the dashboard (web/dist is missing or older than web/src)...');
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: join(WEB, '..'), stdio: 'inherit' });
+  // A caller's NODE_ENV (vitest sets "test") would make Vite bundle React's development build.
+  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: join(WEB, '..'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureDashboardBuilt();

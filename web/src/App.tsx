@@ -8,7 +8,8 @@ import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
 
-export const router = createBrowserRouter([
+export const router = createBrowserRouter(
+  [
   { path: '/signin', element: <SignInPage /> },
   { path: '/signup', element: <SignUpPage /> },
   {
@@ -26,4 +27,7 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+  ],
+  // React Router 7's behaviour now, so the upgrade changes nothing (and v6 stops warning).
+  { future: { v7_relativeSplatPath: true, v7_fetcherPersist: true, v7_normalizeFormMethod: true, v7_partialHydration: true, v7_skipActionErrorRevalidation: true } },
+);

@@ -29,7 +29,7 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <ToastProvider>
-          <RouterProvider router={router} />
+          <RouterProvider router={router} future={{ v7_startTransition: true }} />
         </ToastProvider>
       </QueryClientProvider>
     </StrictMode>,

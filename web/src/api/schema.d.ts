@@ -183,7 +183,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List checks */
+        /**
+         * List checks
+         * @description A page of checks in id order. Without q, status, checkType and cursor: page `page` with the exact `total`. With any of them: a cursor page that reads at most 1,000 checks per request, so it may be short (even empty) while `nextCursor` is not null; follow `nextCursor` until null to see every match exactly once.
+         */
         get: operations["listChecks"];
         put?: never;
         /** Create check */
@@ -365,6 +368,46 @@ export interface paths {
         head?: never;
         /** Transfer check */
         patch: operations["transferCheck"];
+        trace?: never;
+    };
+    "/checks/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause, resume or delete checks in bulk
+         * @description Pause, resume or delete up to 100 checks of one workspace (MEMBER or above, else 403 and nothing changes). Each id answers on its own, in the order given; an unknown, deleted or foreign id is that item's NOT_FOUND.
+         */
+        post: operations["bulkUpdateChecks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checks/sparklines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the latency sparklines of checks
+         * @description The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first; [] for heartbeat jobs. Ids that are unknown, deleted or in another workspace are left out.
+         */
+        get: operations["listCheckSparklines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/checks/token/{token}": {
@@ -2196,6 +2239,23 @@ export interface components {
             updatedAt: string;
             workspaceId: number;
         };
+        CheckBulkRequest: {
+            /** @enum {string} */
+            action: "pause" | "resume" | "delete";
+            ids: number[];
+            workspaceId: number;
+        };
+        CheckBulkResult: {
+            results: {
+                /** @description Why this id was not acted on (NOT_FOUND for an unknown, deleted or foreign id); null when ok */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                id: number;
+                ok: boolean;
+            }[];
+        };
         CheckCreate: {
             /**
              * @description Text of the public badge (default "status")
@@ -2260,9 +2320,18 @@ export interface components {
             itemCount: number;
             items: components["schemas"]["Check"][];
             limit: number;
+            /** @description Pass as `cursor` for the next page; null after the last */
+            nextCursor: string | null;
             page: number;
-            pageCount: number;
-            total: number;
+            pageCount: number | null;
+            total: number | null;
+        };
+        CheckSparklines: {
+            items: {
+                id: number;
+                /** @description The check's last (up to 30) successful probe latencies, any region, oldest first; [] for a heartbeat job */
+                latencyMs: number[];
+            }[];
         };
         CheckTransfer: {
             projectId: number;
@@ -4904,9 +4973,15 @@ export interface operations {
         parameters: {
             query?: {
                 checkMode?: "INBOUND" | "OUTBOUND";
+                checkType?: "HTTP" | "HEARTBEAT" | "DNS" | "TCP" | "SSL";
+                /** @description The previous page's `nextCursor`: the page after it (with the same filters); `page` must then be 1 */
+                cursor?: string;
                 limit?: number;
                 page?: number;
                 projectId?: number;
+                /** @description Case-insensitive substring of the name. Any of q, status, checkType or cursor pages by cursor */
+                q?: string;
+                status?: "NEW" | "OK" | "LATE" | "DOWN" | "PAUSED" | "RESUMED";
                 workspaceId?: number;
             };
             header?: never;
@@ -6136,6 +6211,180 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Check"];
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulkUpdateChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per id, in the order given */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckBulkResult"];
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCheckSparklines: {
+        parameters: {
+            query: {
+                /** @description 1 to 100 check ids, comma-separated, e.g. `1,2,3` */
+                ids: string;
+                workspaceId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per check found, in the order asked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckSparklines"];
                 };
             };
             /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Page } from 'puppeteer-core';
+import { withDashboard } from '../../core/adapters/local/dashboardSite.js';
+import { localFetch } from '../../core/localServer.js';
+import { ensureDashboardBuilt } from '../../web/scripts/ensureBuilt.js';
+import type { TestContext } from '../harness.js';
+
+/**
+ * The dashboard's browser tests: the real app with the built dashboard beside it, exactly as
+ * `npm start` serves it (localFetch over withDashboard), on a loopback port. The build is made
+ * first when web/dist is missing or stale, as `npm start` does. The origin is `localhost`, which
+ * Chromium treats as secure, so the Secure session cookies work over plain HTTP as they do locally.
+ */
+export async function serveDashboard(t: TestContext): Promise<{ origin: string; close: () => Promise<void> }> {
+  ensureDashboardBuilt();
+  const server: ServerType = serve({ fetch: localFetch(withDashboard(t.app.fetch)), port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+// axe-core is the web workspace's; npm hoists it, so it is resolved, not spelled as a path.
+const AXE_SOURCE = readFileSync(join(dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js'), 'utf8');
+
+type AxeResult = { violations: { id: string; help: string; nodes: { target: string[] }[] }[] };
+
+/**
+ * axe-core's violations on the page as it stands, one line each. Evaluated through the DevTools
+ * protocol, which the page's CSP (script-src 'self') does not govern; a <script> tag would be blocked.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResult> } }).axe;
+    const answer = await axe.run(document, { resultTypes: ['violations'] });
+    return answer.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return result;
+}
+
+export const setColorScheme = (page: Page, scheme: 'light' | 'dark') => page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+
+/** Rows of the checks table as [name, status] pairs, in order. */
+export const tableRows = (page: Page): Promise<[string, string][]> =>
+  page.$$eval('.checks-table tbody tr', (rows) =>
+    rows.map((row): [string, string] => [row.querySelector('td:nth-child(3) a')?.textContent ?? '', row.querySelector('[data-status]')?.getAttribute('data-status') ?? '']),
+  );
+
+/** Waits until the table shows exactly these names (any order). */
+export async function waitForRows(page: Page, names: string[]): Promise<void> {
+  await page.waitForFunction(
+    (expected: string[]) => {
+      const shown = [...document.querySelectorAll('.checks-table tbody tr td:nth-child(3) a')].map((a) => a.textContent ?? '').sort();
+      return JSON.stringify(shown) === JSON.stringify([...expected].sort());
+    },
+    { timeout: 15_000 },
+    names,
+  );
+}
+
+/** Types into an input after clearing it (React reads the input events). */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  const input = await page.waitForSelector(selector);
+  if (!input) throw new Error(`no ${selector}`);
+  await input.click({ count: 3 });
+  await page.keyboard.press('Backspace');
+  await input.type(value);
+}
