@@ -6,6 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Page } from 'puppeteer-core';
 import { withDashboard } from '../../core/adapters/local/dashboardSite.js';
 import { localFetch } from '../../core/localServer.js';
+import { attachLocalStreams } from '../../core/streams/local.js';
 import { ensureDashboardBuilt } from '../../web/scripts/ensureBuilt.js';
 import type { TestContext } from '../harness.js';
 
@@ -14,13 +15,23 @@ import type { TestContext } from '../harness.js';
  * `npm start` serves it (localFetch over withDashboard), on a loopback port. The build is made
  * first when web/dist is missing or stale, as `npm start` does. The origin is `localhost`, which
  * Chromium treats as secure, so the Secure session cookies work over plain HTTP as they do locally.
+ * The local WebSocket stream is attached too, as npm start attaches it (the live updates).
  */
 export async function serveDashboard(t: TestContext): Promise<{ origin: string; close: () => Promise<void> }> {
   ensureDashboardBuilt();
   const server: ServerType = serve({ fetch: localFetch(withDashboard(t.app.fetch)), port: 0, hostname: '127.0.0.1' });
+  // The WebSocket stream on the same server, as npm start attaches it (the dashboard's live updates).
+  const streams = attachLocalStreams(server, t.deps);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    origin,
+    close: () => {
+      streams.close();
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 // axe-core is the web workspace's; npm hoists it, so it is resolved, not spelled as a path.
