@@ -5,9 +5,23 @@ import { runSweep } from '../core/sweep/index.js';
 import { createTestContext, type TestContext } from './harness.js';
 import { collectProblems, hasBrowser, launchBrowser, CHROMIUM } from './support/browser.js';
 import { createCheck, inboundBody, type User } from './support/checks.js';
-import { axeViolations, fill, serveDashboard, setColorScheme } from './support/dashboard.js';
+import { axeViolations, fill, followServerClock, serveDashboard, setColorScheme } from './support/dashboard.js';
 
 if (!hasBrowser) console.warn(`dashboard live browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set VIGIL_CHROMIUM)`);
+
+/** A user with a fixed address (each test table is new), so the screenshots are the same every run. */
+async function signUpAda(t: TestContext): Promise<User> {
+  const email = 'ada@example.com';
+  const password = 'correct horse battery';
+  const res = await t.request<{ access_token: string; refresh_token: string; user: { id: number }; workspace: { id: number } }>('POST', '/auth/signup', {
+    body: { email, password, name: 'Ada' },
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+  const projects = await t.request<{ id: number }[]>('GET', `/projects?workspaceId=${res.body.workspace.id}`, { token: res.body.access_token });
+  const projectId = projects.body[0]?.id;
+  if (projectId === undefined) throw new Error('signup made no default project');
+  return { email, password, token: res.body.access_token, refreshToken: res.body.refresh_token, userId: res.body.user.id, workspaceId: res.body.workspace.id, projectId };
+}
 
 const SCREENSHOTS = new URL('../docs/screenshots/', import.meta.url);
 
@@ -28,6 +42,12 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   let user: User;
   let check: { id: number; token: string };
   let incidentId = 0;
+  const clocks: (() => Promise<void>)[] = [];
+  /** The server's clock moves, and every tab's clock with it. */
+  const advance = async (seconds: number) => {
+    t.clock.advanceSeconds(seconds);
+    for (const sync of clocks) await sync().catch(() => undefined);
+  };
 
   const go = (tab: Page, path: string) => tab.goto(`${site.origin}${path}`, { waitUntil: 'domcontentloaded' });
   const clickText = async (tab: Page, selector: string, text: string) => {
@@ -76,7 +96,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   };
   /** The server's clock moves and the sweep runs, as its schedule would; then the queue's consumers. */
   const sweepAfter = async (seconds: number) => {
-    t.clock.advanceSeconds(seconds);
+    await advance(seconds);
     await runSweep(t.deps);
     await t.deps.queue.drain();
   };
@@ -85,13 +105,14 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await tab.setViewport({ width: 1280, height: 800 });
     // Dates render in one zone whatever the machine's, so the screenshots do not change.
     await tab.emulateTimezone('UTC');
+    clocks.push((await followServerClock(tab, () => t.clock.now())).syncClock);
     problems.push(...collectProblems(tab));
     return tab;
   };
 
   beforeAll(async () => {
     t = await createTestContext();
-    user = await t.signup('Ada');
+    user = await signUpAda(t);
     site = await serveDashboard(t);
     browser = await launchBrowser();
     problems = [];
@@ -151,7 +172,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
 
   it('acknowledges the incident, adds and edits a note, and resolves it', async () => {
     await incidentsTab.close();
-    t.clock.advanceSeconds(61);
+    await advance(61);
     await go(page, `/checks/${check.id}`);
     await page.waitForSelector('h1 ::-p-text(nightly backup)');
     await screenshot(page, 'check-detail');
@@ -170,7 +191,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     const note = await page.waitForSelector('.note-body ::-p-text(<b>cleared</b>)');
     expect(await note?.evaluate((el) => el.querySelector('b'))).toBeNull();
     await clickText(page, '.note button', 'Edit');
-    t.clock.advanceSeconds(5);
+    await advance(5);
     await fill(page, '.note textarea', 'Backup disk full; cleared old snapshots.');
     await clickText(page, '.note button', 'Save note');
     await toast(page, 'Note saved');
@@ -199,7 +220,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     });
     await mark(page);
     // Past the access token's 15 minutes on the server's clock: the next request is a 401.
-    t.clock.advanceSeconds(t.config.accessTokenTtlSeconds + 1);
+    await advance(t.config.accessTokenTtlSeconds + 1);
     await clickText(page, 'a', 'Incidents');
     await clickText(page, 'button', 'Resolved');
     await page.waitForSelector(`.incidents-table tr[data-incident="${incidentId}"] [data-state=RESOLVED]`, { timeout: 15_000 });

@@ -81,3 +81,33 @@ export async function fill(page: Page, selector: string, value: string): Promise
   await page.keyboard.press('Backspace');
   await input.type(value);
 }
+
+/**
+ * The page's clock told to read the server's (the test's ManualClock), so "5 min ago" and the
+ * screenshots agree with the data however far the test moved the server's time. Installed through
+ * the DevTools protocol before any script of a document runs (the page's CSP does not govern it);
+ * `syncClock` after the test moved the server's clock sets the open document and the next ones.
+ */
+export async function followServerClock(page: Page, now: () => Date): Promise<{ syncClock(): Promise<void> }> {
+  const install = (initial: number) => {
+    const Real = Date;
+    let shift = initial - Real.now();
+    function Shifted(this: unknown, ...args: unknown[]): Date | string {
+      const at = new Real(Real.now() + shift);
+      if (!new.target) return at.toString();
+      return args.length === 0 ? at : new Real(...(args as [number]));
+    }
+    Shifted.prototype = Real.prototype;
+    Object.assign(Shifted, { now: () => Real.now() + shift, parse: Real.parse, UTC: Real.UTC });
+    Object.defineProperty(window, 'vigilSetNow', { value: (ms: number) => (shift = ms - Real.now()) });
+    (window as unknown as { Date: unknown }).Date = Shifted;
+  };
+  let script = await page.evaluateOnNewDocument(install, now().getTime());
+  return {
+    syncClock: async () => {
+      await page.removeScriptToEvaluateOnNewDocument(script.identifier);
+      script = await page.evaluateOnNewDocument(install, now().getTime());
+      await page.evaluate((ms: number) => (window as unknown as { vigilSetNow?: (ms: number) => void }).vigilSetNow?.(ms), now().getTime());
+    },
+  };
+}
