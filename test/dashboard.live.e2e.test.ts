@@ -37,7 +37,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   let browser: Browser;
   let page: Page;
   let incidentsTab: Page;
-  let site: { origin: string; close: () => Promise<void> };
+  let site: Awaited<ReturnType<typeof serveDashboard>>;
   let problems: string[];
   let user: User;
   let check: { id: number; token: string };
@@ -144,6 +144,15 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     const ping = await t.request('GET', `/signals/ping/${check.token}`);
     expect(ping.status).toBe(200);
     await rowStatus(page, 'nightly backup', 'OK');
+    await t.deps.queue.drain();
+    expect(await marked(page)).toBe(true);
+  });
+
+  it('says "Reconnecting…" when the stream drops, then "Live" again (the next test'"'"'s rows change over the new connection)', async () => {
+    // The server ends the user's stream connections (as a change of their access does): the page reconnects by itself.
+    await t.deps.broadcaster.closeUserStreams(user.userId);
+    await page.waitForSelector('.live ::-p-text(Reconnecting…)', { timeout: 15_000 });
+    await page.waitForSelector('.live ::-p-text(Live)', { timeout: 15_000 });
     await t.deps.queue.drain();
     expect(await marked(page)).toBe(true);
   });

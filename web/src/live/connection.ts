@@ -27,7 +27,7 @@ function parse(raw: unknown): StreamMessage | null {
  * streamUrl.ts). `stop` ends it for good.
  */
 export function openLiveConnection(options: {
-  url: () => Promise<string | null>;
+  url: (retrying: boolean) => Promise<string | null>;
   onMessage: (message: StreamMessage) => void;
   onState: (state: LiveState) => void;
   /** Called after a reconnect: what happened while disconnected was missed, so caches refetch. */
@@ -49,7 +49,7 @@ export function openLiveConnection(options: {
   const connect = async () => {
     let url: string | null = null;
     try {
-      url = await options.url();
+      url = await options.url(attempt > 0 || everOpened);
     } catch {
       url = null;
     }

@@ -9,12 +9,13 @@ import { sessionStore } from '../api/session';
  * Meanwhile the token is the short-lived in-memory access token, sent only over this
  * same-origin connection (never in a link, history entry or Referer).
  */
-export async function streamUrl(): Promise<string | null> {
-  // A cheap authenticated read first: the client's middleware refreshes an expired access token
-  // by cookie, so a reconnect after the token's lifetime does not present a dead one.
-  const me = await api.GET('/me');
+export async function streamUrl(retrying: boolean): Promise<string | null> {
+  // On a reconnect, a cheap authenticated read first: the client's middleware refreshes an
+  // expired access token by cookie, so a reconnect after the token's lifetime does not present a
+  // dead one. The first connect uses the token the page just got.
+  if (retrying && !(await api.GET('/me')).response.ok) return null;
   const token = sessionStore.token();
-  if (!me.response.ok || token === null) return null;
+  if (token === null) return null;
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const query = new URLSearchParams({ stream: 'signals', access_token: token });
   return `${scheme}://${window.location.host}/api/ws?${query.toString()}`;
