@@ -148,7 +148,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     expect(await marked(page)).toBe(true);
   });
 
-  it('says "Reconnecting…" when the stream drops, then "Live" again (the next test'"'"'s rows change over the new connection)', async () => {
+  it('says "Reconnecting…" when the stream drops, then "Live" again (the next test sees rows change over the new connection)', async () => {
     // The server ends the user's stream connections (as a change of their access does): the page reconnects by itself.
     await t.deps.broadcaster.closeUserStreams(user.userId);
     await page.waitForSelector('.live ::-p-text(Reconnecting…)', { timeout: 15_000 });
