@@ -4,6 +4,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { runSweep } from '../core/sweep/index.js';
 import { createTestContext, type TestContext } from './harness.js';
 import { collectProblems, hasBrowser, launchBrowser, CHROMIUM } from './support/browser.js';
+import { createChannel } from './support/alerting.js';
 import { createCheck, inboundBody, type User } from './support/checks.js';
 import { axeViolations, fill, followServerClock, serveDashboard, setColorScheme } from './support/dashboard.js';
 
@@ -117,6 +118,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     browser = await launchBrowser();
     problems = [];
     page = await newTab();
+    // Someone to tell: the timeline's ALERT_SENT entries say who was told, and when.
+    await createChannel(t, user, { type: 'EMAIL', config: { email: 'oncall@example.com' } });
     const created = await createCheck(t, user, inboundBody(user, { name: 'nightly backup', intervalSeconds: 300, graceSeconds: 30 }));
     check = { id: created.id, token: created.token ?? '' };
   }, 120_000);
@@ -190,6 +193,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await page.waitForSelector('#incident-title');
     expect(new URL(page.url()).pathname).toBe(`/incidents/${incidentId}`);
     await page.waitForSelector('.timeline [data-event=OPENED]');
+    // Who was told and when: the e-mail channel, at the incident's opening.
+    const told = await page.waitForSelector('.timeline [data-event=ALERT_SENT]');
+    expect(await told?.evaluate((li) => li.textContent)).toMatch(/^✉Alert sent .*Alert sent to EMAIL channel "email channel"/);
     await clickText(page, 'button', 'Acknowledge');
     await toast(page, 'Incident acknowledged');
     await page.waitForSelector('.timeline [data-event=ACKNOWLEDGED] ::-p-text(by you)');
