@@ -31,7 +31,8 @@
  * channels and whoever is on call, deployments pause checks and write signals, the sweep drives checks, deployments and maintenance, metrics
  * count what the areas below hold and time the sweep, and views (reads that join areas, for any
  * surface) come last.
- * `stacks/` may import only the names it shares with core (table, ports, AWS env).
+ * `stacks/` may import only the names it shares with core (table, ports, AWS env, and the
+ * dashboard's security headers, which the CloudFront policy and the local server both send).
  * Test code (`*.test.ts`, `test/`) is never imported by production code.
  */
 'use strict';
@@ -166,9 +167,9 @@ module.exports = {
     forbid('core-never-imports-stacks', 'Infrastructure and benchmarks stay outside', { path: '^(core|functions)/' }, { path: '^(stacks|bench)/' }),
     forbid(
       'stacks-import-only-shared-names',
-      'Stacks share only the table definition, the port names and the AWS variable names with core',
+      'Stacks share only the table definition, the port names, the AWS variable names and the dashboard headers with core',
       { path: '^stacks/', pathNot: [TEST] },
-      { path: '^(core|functions)/', pathNot: ['^core/store/table\\.ts$', '^core/ports/index\\.ts$', '^core/adapters/aws/env\\.ts$'] },
+      { path: '^(core|functions)/', pathNot: ['^core/store/table\\.ts$', '^core/ports/index\\.ts$', '^core/adapters/aws/env\\.ts$', '^core/dashboard/siteHeaders\\.ts$'] },
     ),
   ].flat(),
   options: {

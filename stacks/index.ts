@@ -1,5 +1,6 @@
 import type { App } from 'sst/constructs';
 import { ApiStack } from './ApiStack.js';
+import { DashboardStack } from './DashboardStack.js';
 import { MINIFY } from './bundling.js';
 import { ProbeStack } from './ProbeStack.js';
 import { QueueStack } from './QueueStack.js';
@@ -18,7 +19,7 @@ export function composeStacks(app: App): void {
   const settings = deploySettings();
   app.setDefaultFunctionProps({ runtime: 'nodejs22.x', architecture: 'arm_64', nodejs: { minify: MINIFY } });
   if (app.region === settings.homeRegion) {
-    app.stack(StorageStack).stack(StreamStack).stack(QueueStack).stack(ProbeStack).stack(ApiStack).stack(WorkerStack).stack(SweepStack);
+    app.stack(StorageStack).stack(StreamStack).stack(QueueStack).stack(ProbeStack).stack(ApiStack).stack(DashboardStack).stack(WorkerStack).stack(SweepStack);
   } else if ((PROBE_REGIONS as readonly string[]).includes(app.region)) {
     app.stack(ProbeStack);
   } else {

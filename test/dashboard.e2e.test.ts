@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { collectProblems, hasBrowser, launchBrowser, CHROMIUM } from './support/browser.js';
@@ -22,9 +23,13 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   let target: Awaited<ReturnType<typeof targetServer>>;
   let problems: string[];
   const responses: string[] = [];
+  /** The API's answers as the server gave them ("<status> <method> <path>"). */
+  const served: string[] = [];
+  const tokenCalls = () => served.filter((r) => r.endsWith(' POST /api/oauth/token'));
   const email = `e2e-${Date.now()}@example.com`;
   const password = 'correct horse battery';
   const ids: Record<string, number> = {};
+  let firstProject = 0;
 
   const go = async (path: string) => {
     await page.goto(`${site.origin}${path}`, { waitUntil: 'domcontentloaded' });
@@ -44,12 +49,26 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   const chooseFilter = async (label: 'Status' | 'Kind', value: string) => {
     await page.select(`.filters select[name=${label === 'Status' ? 'status' : 'kind'}]`, value);
   };
+  /** The README's screenshots of a screen, light and dark (docs/<name>-light.png, -dark.png). */
+  const screenshot = async (name: string) => {
+    mkdirSync('docs', { recursive: true });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (const scheme of ['light', 'dark'] as const) {
+      await setColorScheme(page, scheme);
+      await page.screenshot({ path: `docs/${name}-${scheme}.png`, fullPage: true });
+    }
+    await setColorScheme(page, 'light');
+  };
+  /** A Bearer token of the test's user, to look at the API's side of things. */
+  const bearer = async () => (await t.request<{ access_token: string }>('POST', '/oauth/token', { body: { grant_type: 'password', username: email, password } })).body.access_token;
   const toast = (text: string) => page.waitForSelector(`.toast ::-p-text(${text})`, { timeout: 15_000 });
 
   beforeAll(async () => {
     t = await probeContext();
+    // The browser shows times relative to its own clock: start the server's at the same moment.
+    t.clock.set(new Date());
     target = await targetServer();
-    site = await serveDashboard(t);
+    site = await serveDashboard(t, served);
     browser = await launchBrowser();
     await browser.defaultBrowserContext().overridePermissions(site.origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     page = await browser.newPage();
@@ -146,6 +165,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.waitForSelector('.chart .uplot');
     await page.waitForSelector('.stats ::-p-text(100.00 %)');
     await expectAccessible('HTTP check detail');
+    await screenshot('dashboard-check-http');
   });
 
   it('filters by kind and status, searches by name, and bulk-pauses', { timeout: 90_000 }, async () => {
@@ -155,6 +175,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     // The HTTP row's sparkline comes from the sparklines endpoint (two probe rounds ran).
     await page.waitForSelector(`tr[data-check-id="${ids.http}"] svg.sparkline`);
     await expectAccessible('checks list');
+    await screenshot('dashboard-checks');
     await chooseFilter('Kind', 'HTTP');
     await waitForRows(page, ['api health']);
     expect(new URL(page.url()).searchParams.get('kind')).toBe('HTTP');
@@ -179,12 +200,159 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await waitForRows(page, ['nightly backup', 'api health']);
   });
 
-  it('stays signed in across a reload (cookie refresh), then signs out for good', { timeout: 90_000 }, async () => {
+  it('deletes in bulk only after the undo window: Undo keeps the check, letting the toast go deletes it', { timeout: 90_000 }, async () => {
     freshRateWindow(t);
     await go('/checks');
     await waitForRows(page, ['nightly backup', 'api health']);
-    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.click('input[aria-label="Select api health"]');
+    await clickText('.bulk-bar button', 'Delete');
+    await waitForRows(page, ['nightly backup']);
+    await clickText('.toast button', 'Undo');
+    await toast('Delete undone');
     await waitForRows(page, ['nightly backup', 'api health']);
+    expect((await t.request('GET', `/checks/${ids.http}`, { token: await bearer() })).status).toBe(200);
+    await page.click('input[aria-label="Select api health"]');
+    await clickText('.bulk-bar button', 'Delete');
+    await waitForRows(page, ['nightly backup']);
+    // Dismissing the toast ends the undo window at once (as its timeout would).
+    const undoToast = await page.waitForSelector('.toast:has(.toast-title) ::-p-text(Deleting 1 check)');
+    await undoToast?.evaluate((title) => title.closest('.toast')?.querySelector<HTMLButtonElement>('button[aria-label="Dismiss"]')?.click());
+    await toast('Deleted 1 check');
+    expect((await t.request('GET', `/checks/${ids.http}`, { token: await bearer() })).status).toBe(404);
+  });
+
+  it('creates a project from the switcher and files a new check under it', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    firstProject = (await t.request<{ id: number }[]>('GET', '/projects', { token: await bearer() })).body[0]?.id ?? 0;
+    await clickText('button', 'New project');
+    await fill(page, 'form[aria-label="New project"] input', 'Payments');
+    await clickText('form[aria-label="New project"] button', 'Create');
+    await toast('Project “Payments” created');
+    // The new project is selected: the list shows only its checks (none yet).
+    await page.waitForSelector('section.empty ::-p-text(No check matches)');
+    await clickText('a', 'New check');
+    // The form files the check under the project chosen in the switcher.
+    await page.waitForFunction(() => [...document.querySelectorAll('form.check-form select')].some((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent === 'Payments'));
+    await fill(page, 'input[name=name]', 'settlement export');
+    await clickText('button', 'Create check');
+    await page.waitForSelector('#ping-url');
+    // Edit it, then move it back to the first project.
+    await clickText('a', 'Edit');
+    await page.waitForSelector('form[aria-label="Edit settlement export"]');
+    await expectAccessible('edit form');
+    await fill(page, 'input[name=graceSeconds]', '30');
+    await clickText('button', 'Save');
+    await toast('Saved “settlement export”');
+    await page.waitForSelector('.facts ::-p-text(30 s)');
+    await page.select('form[aria-label="Move to another project"] select', String(firstProject));
+    await clickText('form[aria-label="Move to another project"] button', 'Move');
+    await toast('Moved to Default');
+    const moved = await t.request<{ projectId: number; graceSeconds: number }>('GET', `/checks/${new URL(page.url()).pathname.split('/')[2]}`, { token: await bearer() });
+    expect(moved.body).toMatchObject({ projectId: firstProject, graceSeconds: 30 });
+    await clickText('nav a', 'Checks');
+    await page.waitForSelector('section.empty ::-p-text(No check matches)');
+  });
+
+  it("is usable at a phone's width: no sideways scrolling, no axe violation", { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    // Width only: isMobile would make puppeteer reload the page under the next navigation.
+    await page.setViewport({ width: 375, height: 800 });
+    try {
+      for (const path of ['/checks', `/checks/${ids.job}`, '/checks/new']) {
+        await go(path);
+        await page.waitForSelector(path === '/checks' ? '.checks-table' : path === '/checks/new' ? 'form.check-form' : '#ping-url');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+        await expectAccessible(`${path} at 375 px`);
+      }
+    } finally {
+      await page.setViewport({ width: 1280, height: 900 });
+    }
+  });
+
+  it('refreshes an expired access token unseen, with one refresh for all the requests that failed', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    // Visit the job's page so its check, signals and incidents are cached, then come back.
+    await clickText('.checks-table a', 'nightly backup');
+    await page.waitForSelector('#signals-title');
+    await page.waitForSelector('#incidents-title ~ p');
+    await clickText('a', 'All checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    // A write marks every cached check query stale (it is refetched when next shown).
+    await page.click('input[aria-label="Select nightly backup"]');
+    await clickText('.bulk-bar button', 'Resume');
+    await toast('Resumed 1 check');
+    const before = served.length;
+    const refreshesBefore = tokenCalls().length;
+    // Past the access token's lifetime; the refresh token lives far longer.
+    t.clock.advanceSeconds(86_400 + 60);
+    // Its page now refetches three queries at once, each answered 401 with the expired token.
+    await clickText('.checks-table a', 'nightly backup');
+    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') !== 'PAUSED');
+    await page.waitForSelector('#signals-title ~ .table-wrap, #signals-title ~ p.muted');
+    const unauthorized = served.slice(before).filter((r) => r.startsWith('401 '));
+    expect(unauthorized.length).toBeGreaterThanOrEqual(2);
+    expect(tokenCalls().length - refreshesBefore).toBe(1);
+    expect(await page.$('form input[name=email]')).toBeNull();
+    // A write with a body is retried too, with the same body, after its 401.
+    t.clock.advanceSeconds(86_400 + 60);
+    await clickText('a', 'All checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    await page.click('input[aria-label="Select nightly backup"]');
+    await clickText('.bulk-bar button', 'Pause');
+    await toast('Paused 1 check');
+    expect(served.slice(before).filter((r) => r === '401 POST /api/checks/bulk')).toHaveLength(1);
+    expect(tokenCalls().length - refreshesBefore).toBe(2);
+    const job = await t.request<{ paused: boolean }>('GET', `/checks/${ids.job}`, { token: await bearer() });
+    expect(job.body.paused).toBe(true);
+  });
+
+  it('switches the theme by hand, over the OS preference, and keeps it across a reload', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    await page.select('.theme-switch select', 'dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(15, 19, 24)');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.select('.theme-switch select', 'system');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(247, 248, 250)');
+  });
+
+  it('works from the keyboard: / to search, Tab to the rows, Space to select, the bulk bar by Shift+Tab, focus always visible', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return { label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '', outline: el ? getComputedStyle(el).outlineStyle : 'none' };
+      });
+    await page.keyboard.press('/');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ label: 'Select all checks on this page', outline: 'solid' });
+    await page.keyboard.press('Space');
+    await page.waitForSelector('.bulk-bar');
+    // The bar sits before the table: Shift+Tab walks back through Clear, Delete, Resume, Pause.
+    for (let i = 0; i < 4; i++) await page.keyboard.down('Shift').then(() => page.keyboard.press('Tab')).then(() => page.keyboard.up('Shift'));
+    expect(await focused()).toEqual({ label: 'Pause', outline: 'solid' });
+    await page.keyboard.press('Enter');
+    await toast('Paused 2 checks');
+    await page.waitForFunction(() => [...document.querySelectorAll('.checks-table [data-status]')].every((el) => el.getAttribute('data-status') === 'PAUSED'));
+  });
+
+  it('stays signed in across a reload (cookie refresh), then signs out for good', { timeout: 90_000 }, async () => {
+    freshRateWindow(t);
+    await go('/checks');
+    await waitForRows(page, ['nightly backup', 'settlement export']);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForRows(page, ['nightly backup', 'settlement export']);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toMatch(/eyJ|token/i);
     await clickText('button', 'Sign out');
     await page.waitForSelector('form input[name=email]');
@@ -196,11 +364,12 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   });
 
   it('logged no console error, page error, failed request or CSP violation', () => {
-    // The validation test's 400 is the one expected failure (Chromium logs every 4xx), and
+    // The validation test's 400 and the expired token's 401s are the expected failures (Chromium
+    // logs every 4xx; both are asserted where they happen), and
     // openapi-fetch cancels a 204's empty body, which Chromium reports as an aborted request.
     expect(responses.filter((r) => r.startsWith('400 ')), 'the 400s').toEqual(['400 POST /api/checks']);
     const aborted204 = new Set(responses.filter((r) => r.startsWith('204 ')).map((r) => r.split(' ')[2]));
-    const unexpected = problems.filter((p) => !/status of 400/.test(p) && !(p.startsWith('requestfailed:') && p.endsWith('net::ERR_ABORTED') && aborted204.has(new URL(p.split(' ')[1] ?? '').pathname)));
+    const unexpected = problems.filter((p) => !/status of 40[01]/.test(p) && !(p.startsWith('requestfailed:') && p.endsWith('net::ERR_ABORTED') && aborted204.has(new URL(p.split(' ')[1] ?? '').pathname)));
     expect(unexpected).toEqual([]);
   });
 });

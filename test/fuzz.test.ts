@@ -37,6 +37,7 @@ let pingToken = '';
 const DASHBOARD_WRITES: [string, string][] = [
   ['POST', '/projects'],
   ['POST', '/checks'],
+  ['POST', '/checks/bulk'],
   ['PATCH', '/checks/{id}'],
   ['PATCH', '/checks/{id}/transfer'],
   ['PATCH', '/checks/{id}/outbound'],

@@ -80,6 +80,23 @@ describe('the refresh cookie is issued only when asked for', () => {
       expect((await t.request('GET', '/me', { token: res.body.access_token })).status).toBe(200);
     }
   });
+
+  it('refuses to set cookies for a request a browser marks as cross-site (login CSRF)', async () => {
+    const user = await t.signup('cookie-cross-site');
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await t.request<Tokens>('POST', '/oauth/token', {
+        rawBody: new URLSearchParams({ grant_type: 'password', username: user.email, password: user.password, refresh_cookie: 'true' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': site, 'x-test-ip': '192.0.2.20' },
+      });
+      expectError(res, 403, 'CSRF_MISMATCH');
+      expect(setCookies(res)).toEqual([]);
+    }
+    // The dashboard's own requests (same-origin) and non-browser clients (no header) get them.
+    const own = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password, refresh_cookie: true }, headers: { 'sec-fetch-site': 'same-origin', 'x-test-ip': '192.0.2.20' } });
+    expect(setCookies(own)).toHaveLength(2);
+    // A Bearer grant sets no cookie, so where it comes from does not matter to it.
+    expect((await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password }, headers: { 'sec-fetch-site': 'cross-site', 'x-test-ip': '192.0.2.20' } })).status).toBe(200);
+  });
 });
 
 describe('refresh by cookie', () => {

@@ -54,3 +54,16 @@ export function requireCsrf(c: Context): void {
     throw new HttpError('CSRF_MISMATCH', `A refresh by cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
   }
 }
+
+/**
+ * A page on another site could post the password grant with `refresh_cookie=true` (a plain form
+ * needs no preflight) and sign the victim's browser into the attacker's account (login CSRF).
+ * Browsers say where a request comes from in `Sec-Fetch-Site`; a cookie is only set for the site
+ * itself (or a request no browser made: no header).
+ */
+export function requireSameOrigin(c: Context): void {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw new HttpError('CSRF_MISMATCH', 'Session cookies are only set for requests from the dashboard itself');
+  }
+}

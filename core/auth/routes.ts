@@ -4,10 +4,12 @@ import { createRouter, zodDetails } from '../http/router.js';
 import { ErrorBody, HttpError, badRequest } from '../http/errors.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { byClientIp, sessionAuth } from './middleware.js';
-import { LogoutBody, PasswordChangeBody, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
+import { LogoutBody, PasswordChangeBody, StreamTicket, SignupBody, TokenBody, TokenResponse, UserResponse, WorkspaceResponse } from './schema.js';
 import { changePassword } from './password.js';
+import { issueStreamTicket } from './streamTickets.js';
+import { jsonResponse } from '../http/openapi.js';
 import { logout, passwordGrant, refreshGrant, signup, toWorkspace, type Grant } from './sessions.js';
-import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, setSessionCookies } from './cookies.js';
+import { clearSessionCookies, hasSessionCookie, refreshCookie, requireCsrf, requireSameOrigin, setSessionCookies } from './cookies.js';
 
 /** Brute-force guard for credential endpoints, per client address. */
 const credentialLimit = { name: 'credentials', limit: 20, windowSeconds: 60 };
@@ -18,6 +20,7 @@ export function authRoutes() {
   router.use('/auth/signup', rateLimit(credentialLimit, byClientIp));
   router.use('/oauth/token', rateLimit(credentialLimit, byClientIp));
   router.use('/auth/logout', sessionAuth());
+  router.use('/streams/ticket', sessionAuth());
   // The current password is a credential: guessed per address like the token endpoint.
   router.use('/auth/password', rateLimit(credentialLimit, byClientIp), sessionAuth());
 
@@ -65,7 +68,11 @@ export function authRoutes() {
         content: { 'application/json': { schema: TokenResponse } },
       },
       401: { description: 'Bad credentials, or an unknown, expired, revoked or reused refresh token' },
-      403: { description: 'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie; nothing rotated', content: { 'application/json': { schema: ErrorBody } } },
+      403: {
+        description:
+          'CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (nothing rotated), or a cookie request a browser marks as coming from another site (`Sec-Fetch-Site`)',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
     },
   });
   router.post('/oauth/token', async (c) => {
@@ -89,6 +96,7 @@ export function authRoutes() {
     const body = parsed.data;
     const deps = c.var.deps;
     let byCookie = body.refresh_cookie === true || body.refresh_cookie === 'true';
+    if (byCookie) requireSameOrigin(c);
     let grant: Grant;
     if (body.grant_type === 'password') grant = await passwordGrant(deps, body.username, body.password);
     else if (body.refresh_token !== undefined) grant = await refreshGrant(deps, body.refresh_token);
@@ -96,6 +104,7 @@ export function authRoutes() {
       const cookie = refreshCookie(c);
       if (cookie === undefined) throw badRequest('Invalid token request', [{ path: 'refresh_token', message: 'Required (or the vigil_refresh cookie)' }]);
       requireCsrf(c);
+      requireSameOrigin(c);
       byCookie = true;
       grant = await refreshGrant(deps, cookie);
     }
@@ -131,6 +140,22 @@ export function authRoutes() {
       });
       if (byCookie) clearSessionCookies(c);
       return c.body(null, 204);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: 'post',
+      path: '/streams/ticket',
+      tags: ['auth'],
+      security: [{ session: [] }],
+      description:
+        'A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.',
+      responses: { 201: jsonResponse(StreamTicket, 'The ticket and its lifetime in seconds') },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await issueStreamTicket(requestCtx(c)), 201);
     },
   );
 

@@ -62,3 +62,7 @@ export const WorkspaceResponse = z
 export const PasswordChangeBody = z
   .strictObject({ currentPassword: z.string().min(1).max(200), newPassword: Password })
   .openapi('PasswordChangeBody');
+
+export const StreamTicket = z
+  .object({ ticket: z.string(), expiresIn: z.number().int().openapi({ description: 'Seconds the ticket stays valid (30); it works for one connect' }) })
+  .openapi('StreamTicket');

@@ -35,6 +35,7 @@ const NAMED: Record<string, [string, string]> = {
   'POST /oauth/token': ['issueToken', 'Issue a session token (OAuth 2.0 password and refresh_token grants)'],
   'POST /auth/logout': ['logOut', 'Log out'],
   'POST /auth/password': ['changePassword', 'Change the password'],
+  'POST /streams/ticket': ['createStreamTicket', 'Create a single-use ticket for the WebSocket stream'],
   'GET /me': ['getMe', 'Get the signed-in user and their workspaces'],
   'GET /whoami': ['whoAmI', 'Get the API key and its workspace'],
   'GET /metrics': ['getMetrics', "Get the workspace's metrics"],

@@ -1,4 +1,5 @@
 import { authenticateSession } from '../auth/middleware.js';
+import { redeemStreamTicket } from '../auth/streamTickets.js';
 import type { Deps } from '../deps.js';
 import { HttpError, badRequest, errorBody } from '../http/errors.js';
 import { STATUS_STREAM_CONNECTION_LIMIT, statusPageChannel } from '../statuspages/events.js';
@@ -52,7 +53,10 @@ export async function connectStream(
   }
   const query = parsed.data;
   if (query.stream === 'signals') {
-    const claims = await authenticateSession(deps, query.access_token);
+    if (query.ticket !== undefined && query.access_token !== undefined) {
+      throw badRequest('Invalid stream connect query', [{ path: 'ticket', message: 'give ticket or access_token, not both' }]);
+    }
+    const claims = query.ticket !== undefined ? await redeemStreamTicket(deps, query.ticket) : await authenticateSession(deps, query.access_token);
     enforce(await consumeRateLimit(deps, STREAM_CONNECTION_LIMIT, `user:${claims.userId}`));
     const signal = await resolveSignalScope({ deps, actor: { kind: 'user', userId: claims.userId, email: claims.email, sessionId: claims.familyId } }, query.token);
     return { stream: 'signals', userId: signal.userId, sessionId: claims.familyId, subscriptions: signal.subscriptions, signal };

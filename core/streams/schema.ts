@@ -4,12 +4,14 @@ import { STATUS_PAGE_SLUG } from '../statuspages/schema.js';
 /**
  * The WebSocket connect query, the same on AWS (`$connect`) and locally (`/api/ws`): browsers
  * cannot set headers on a WebSocket, so the credential travels in the query.
- * - `stream=signals&access_token=<ACCESS_TOKEN>[&token=<CHECK_TOKEN>]`: the signal stream;
+ * - `stream=signals&ticket=<STREAM_TICKET>[&token=<CHECK_TOKEN>]`: the signal stream, with a
+ *   single-use ticket from `POST /streams/ticket` (or, for scripts, `access_token=<ACCESS_TOKEN>`);
  * - `stream=status&slug=<slug>[&session=<PAGE_SESSION>]`: a status page's public stream.
  */
 export const SignalConnectQuery = z.object({
   stream: z.literal('signals'),
   access_token: z.string().max(4096).optional(),
+  ticket: z.string().min(1).max(128).optional(),
   token: z.string().min(1).max(128).optional(),
 });
 

@@ -16,10 +16,19 @@ import type { TestContext } from '../harness.js';
  * first when web/dist is missing or stale, as `npm start` does. The origin is `localhost`, which
  * Chromium treats as secure, so the Secure session cookies work over plain HTTP as they do locally.
  * The local WebSocket stream is attached too, as npm start attaches it (the live updates).
+ * `served` collects the API's answers as the server gave them.
  */
-export async function serveDashboard(t: TestContext): Promise<{ origin: string; close: () => Promise<void> }> {
+export async function serveDashboard(t: TestContext, served: string[] = []): Promise<{ origin: string; close: () => Promise<void> }> {
   ensureDashboardBuilt();
-  const server: ServerType = serve({ fetch: localFetch(withDashboard(t.app.fetch)), port: 0, hostname: '127.0.0.1' });
+  // Each API answer as "<status> <method> <path>", recorded by the server before the browser
+  // sees it (the browser's own network events can arrive after the page has moved on).
+  const observed: typeof t.app.fetch = async (request, env) => {
+    const response = await t.app.fetch(request, env);
+    const path = new URL(request.url).pathname;
+    if (path.startsWith('/api/')) served.push(`${response.status} ${request.method} ${path}`);
+    return response;
+  };
+  const server: ServerType = serve({ fetch: localFetch(withDashboard(observed)), port: 0, hostname: '127.0.0.1' });
   // The WebSocket stream on the same server, as npm start attaches it (the dashboard's live updates).
   const streams = attachLocalStreams(server, t.deps);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

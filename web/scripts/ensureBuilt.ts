@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,12 +19,26 @@ export function dashboardIsStale(): boolean {
   return Math.max(...SOURCES.filter(existsSync).map(newest)) > statSync(BUILT).mtimeMs;
 }
 
-/** Builds the dashboard (Vite) unless web/dist is up to date; the prestart step of `npm start`. */
+/**
+ * Builds the dashboard (Vite) unless web/dist is up to date; the prestart step of `npm start`, and
+ * what the browser tests call. Vite writes to a directory of this process's own that then replaces
+ * web/dist, so two test files building at once never serve each other's half-written build.
+ */
 export function ensureDashboardBuilt(): void {
   if (!dashboardIsStale()) return;
   console.log('Building the dashboard (web/dist is missing or older than web/src)...');
+  const staging = `.dist-${process.pid}`;
   // A caller's NODE_ENV (vitest sets "test") would make Vite bundle React's development build.
-  execFileSync('npm', ['run', '-s', 'build:web'], { cwd: join(WEB, '..'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync('npm', ['run', '-s', 'build', '-w', 'web', '--', '--outDir', staging], { cwd: join(WEB, '..'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const dist = join(WEB, 'dist');
+  try {
+    rmSync(dist, { recursive: true, force: true });
+    renameSync(join(WEB, staging), dist);
+  } catch (err) {
+    // Another build got there first (ENOTEMPTY): its output is as fresh as this one.
+    rmSync(join(WEB, staging), { recursive: true, force: true });
+    if (!existsSync(BUILT)) throw err;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureDashboardBuilt();

@@ -1885,6 +1885,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/streams/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a single-use ticket for the WebSocket stream
+         * @description A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.
+         */
+        post: operations["createStreamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team-members": {
         parameters: {
             query?: never;
@@ -3445,6 +3465,11 @@ export interface components {
             status: "PENDING_CONFIRMATION" | "PENDING_VERIFICATION" | "ACTIVE" | "DISABLED";
             statusPageId: number;
             webhookUrl: string | null;
+        };
+        StreamTicket: {
+            /** @description Seconds the ticket stays valid (30); it works for one connect */
+            expiresIn: number;
+            ticket: string;
         };
         SubscriptionPending: {
             /** @enum {string} */
@@ -9694,7 +9719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie; nothing rotated */
+            /** @description CSRF_MISMATCH: a refresh by cookie without the `X-Vigil-CSRF` header equal to the `vigil_csrf` cookie (nothing rotated), or a cookie request a browser marks as coming from another site (`Sec-Fetch-Site`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17680,6 +17705,89 @@ export interface operations {
                     "application/json": {
                         isAvailable: boolean;
                     };
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createStreamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket and its lifetime in seconds */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
                 };
             };
             /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */

@@ -69,13 +69,17 @@ export async function signIn(email: string, password: string): Promise<void> {
 
 let refreshing: Promise<boolean> | null = null;
 
+/** Other tabs of the dashboard share the cookie: one refresh at a time across all of them (Web Locks). */
+const oneTabAtATime = <T>(work: () => Promise<T>): Promise<T> =>
+  typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('vigil-refresh', work) : work();
+
 /**
  * One refresh by cookie, shared by every request that saw a 401 meanwhile: the server rotates the
  * refresh token, so a second concurrent refresh would present a spent one (and, as reuse, end the
- * session).
+ * session). The cookie is read once the lock is held, so a tab that waited sends the rotated one.
  */
 export function refreshSession(): Promise<boolean> {
-  refreshing ??= (async () => {
+  refreshing ??= oneTabAtATime(async () => {
     const csrf = csrfCookie();
     if (csrf === null) return false;
     try {
@@ -85,7 +89,7 @@ export function refreshSession(): Promise<boolean> {
     } catch {
       return false;
     }
-  })().then((ok) => {
+  }).then((ok) => {
     refreshing = null;
     if (!ok) setToken(null);
     return ok;

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router-dom';
 import { signOut } from '../auth/actions';
+import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { WorkspaceProvider } from '../workspace/context';
 import { WorkspaceSwitcher } from '../workspace/WorkspaceSwitcher';
@@ -41,7 +43,9 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="content" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={<Skeleton lines={8} />}>
+          <Outlet />
+        </Suspense>
       </main>
     </WorkspaceProvider>
   );

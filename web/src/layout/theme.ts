@@ -32,3 +32,19 @@ export const useTheme = (): ThemeChoice =>
     },
     read,
   );
+
+const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
+
+/** The scheme in effect (the choice, or the OS's for "system"): for what CSS cannot theme, such as a canvas. */
+export function useColorScheme(): 'light' | 'dark' {
+  const choice = useTheme();
+  const osDark = useSyncExternalStore(
+    (listener) => {
+      const query = darkQuery();
+      query.addEventListener('change', listener);
+      return () => query.removeEventListener('change', listener);
+    },
+    () => darkQuery().matches,
+  );
+  return choice === 'system' ? (osDark ? 'dark' : 'light') : choice;
+}

@@ -19,12 +19,17 @@ export function relativeTime(iso: string, now = Date.now()): string {
 
 export const absoluteTime = (iso: string): string => absolute.format(new Date(iso));
 
-/** A time as words, with the exact time on hover and for machines; "—" (labelled "never") when absent. */
-export function Time({ iso, never = 'never' }: { iso: string | null | undefined; never?: string }) {
+/**
+ * A time as words, with the exact time on hover and for machines; "—" (labelled "never") when
+ * absent. `past`: an event that has happened (a ping, a run), so a server clock a little ahead of
+ * this computer's reads "just now", never "in 2 minutes".
+ */
+export function Time({ iso, never = 'never', past = false }: { iso: string | null | undefined; never?: string; past?: boolean }) {
   if (!iso) return <span aria-label={never}>—</span>;
+  const ahead = past && new Date(iso).getTime() > Date.now();
   return (
     <time dateTime={iso} title={absoluteTime(iso)}>
-      {relativeTime(iso)}
+      {ahead ? 'just now' : relativeTime(iso)}
     </time>
   );
 }

@@ -1,5 +1,5 @@
 import * as Toast from '@radix-ui/react-toast';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export type ToastInput = {
   title: string;
@@ -19,15 +19,19 @@ const ToastContext = createContext<(toast: ToastInput) => void>(() => undefined)
 /** Results confirm in a toast (Radix: announced politely, swipe/Escape to dismiss, F8 to reach). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<Item[]>([]);
+  // The open toasts' callbacks, outside state so closing one runs its onExpire exactly once.
+  const open = useRef(new Map<number, Item>());
   const push = useCallback((toast: ToastInput) => {
-    setItems((current) => [...current, { ...toast, id: Date.now() + Math.random() }]);
+    const item = { ...toast, id: Date.now() + Math.random() };
+    open.current.set(item.id, item);
+    setItems((current) => [...current, item]);
   }, []);
   const close = useCallback((id: number, acted: boolean) => {
-    setItems((current) => {
-      const item = current.find((t) => t.id === id);
-      if (item && !acted) item.onExpire?.();
-      return current.filter((t) => t.id !== id);
-    });
+    const item = open.current.get(id);
+    if (!item) return;
+    open.current.delete(id);
+    if (!acted) item.onExpire?.();
+    setItems((current) => current.filter((t) => t.id !== id));
   }, []);
   const value = useMemo(() => push, [push]);
   return (

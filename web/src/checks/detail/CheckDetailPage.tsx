@@ -46,7 +46,7 @@ function Detail({ check }: { check: CheckDetail }) {
         <div>
           <dt>{isHttp ? 'Last probe' : 'Last ping'}</dt>
           <dd>
-            <Time iso={isHttp ? (check.probe?.lastRoundAt ?? null) : check.lastPingAt} />
+            <Time iso={isHttp ? (check.probe?.lastRoundAt ?? null) : check.lastPingAt} past />
           </dd>
         </div>
         <div>
@@ -86,9 +86,9 @@ function Since({ check }: { check: CheckDetail }) {
   if ((check.status === 'DOWN' || check.status === 'LATE') && open)
     return (
       <span>
-        since <Time iso={open.startedAt} />
+        since <Time iso={open.startedAt} past />
       </span>
     );
-  if (check.status === 'PAUSED') return <span>since <Time iso={check.updatedAt} /></span>;
+  if (check.status === 'PAUSED') return <span>since <Time iso={check.updatedAt} past /></span>;
   return null;
 }

@@ -19,11 +19,11 @@ export function CheckIncidents({ checkId, workspaceId }: { checkId: number; work
         <ul className="incident-list">
           {incidents.data.items.map((incident) => (
             <li key={incident.id}>
-              <Link to={`/incidents/${incident.id}`}>{incident.title}</Link> · {incident.state.toLowerCase()} · {incident.severity} · started <Time iso={incident.startedAt} />
+              <Link to={`/incidents/${incident.id}`}>{incident.title}</Link> · {incident.state.toLowerCase()} · {incident.severity} · started <Time iso={incident.startedAt} past />
               {incident.resolvedAt ? (
                 <>
                   {' '}
-                  · resolved <Time iso={incident.resolvedAt} />
+                  · resolved <Time iso={incident.resolvedAt} past />
                 </>
               ) : null}
             </li>

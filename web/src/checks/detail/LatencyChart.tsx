@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Schemas } from '../../api/client';
+import { useColorScheme } from '../../layout/theme';
 
 type Run = NonNullable<Schemas['ProbeRun']>;
 
@@ -28,16 +29,22 @@ function align(runs: Run[], regions: string[]): uPlot.AlignedData {
  */
 export default function LatencyChart({ runs, label }: { runs: Run[]; label: string }) {
   const box = useRef<HTMLDivElement>(null);
+  // The canvas takes its colours when drawn: a theme change draws it again.
+  const scheme = useColorScheme();
   useEffect(() => {
     const element = box.current;
     if (!element) return;
     const regions = [...new Set(runs.map((r) => r.region))].sort();
     const text = getComputedStyle(element).color;
+    const grid = getComputedStyle(element).getPropertyValue('--border').trim() || text;
     const plot = new uPlot(
       {
         width: Math.max(element.clientWidth, 280),
         height: 220,
-        axes: [{ stroke: text }, { stroke: text, label: 'ms' }],
+        axes: [
+          { stroke: text, grid: { stroke: grid }, ticks: { stroke: grid } },
+          { stroke: text, label: 'ms', grid: { stroke: grid }, ticks: { stroke: grid } },
+        ],
         series: [{}, ...regions.map((region) => ({ label: region, stroke: REGION_STROKES[region] ?? text, dash: DASHES[region] ?? [], width: 2, spanGaps: true }))],
       },
       align(runs, regions),
@@ -49,6 +56,6 @@ export default function LatencyChart({ runs, label }: { runs: Run[]; label: stri
       resize.disconnect();
       plot.destroy();
     };
-  }, [runs]);
+  }, [runs, scheme]);
   return <div ref={box} className="chart" role="img" aria-label={label} />;
 }

@@ -67,7 +67,7 @@ export function ProbePanel({ check }: { check: CheckDetail }) {
                   {items.slice(0, 20).map((run) => (
                     <tr key={run.id}>
                       <td>
-                        <Time iso={run.startedAt} />
+                        <Time iso={run.startedAt} past />
                       </td>
                       <td>{run.region}</td>
                       <td>{run.ok ? 'OK' : `Failed${run.failureReason ? ` (${run.failureReason.toLowerCase().replace(/_/g, ' ')})` : ''}`}</td>

@@ -46,7 +46,7 @@ export function SignalsTable({ check }: { check: CheckDetail }) {
                 return (
                   <tr key={s.id}>
                     <td>
-                      <Time iso={s.receivedAt} />
+                      <Time iso={s.receivedAt} past />
                     </td>
                     <td>{TYPE_LABEL[s.type] ?? s.type}</td>
                     <td>{duration(s.durationMs)}</td>

@@ -64,7 +64,7 @@ export function ChecksTable({ checks, projectNames, latencies, selected, onSelec
               <td>{KIND_LABEL[check.checkType]}</td>
               <td className="wide-only">{check.projectId === null ? '—' : (projectNames.get(check.projectId) ?? '—')}</td>
               <td>
-                <Time iso={check.lastPingAt} />
+                <Time iso={check.lastPingAt} past />
               </td>
               <td className="wide-only">{check.paused ? 'paused' : <Time iso={check.nextDueAt} never="not scheduled" />}</td>
               <td className="wide-only">{check.checkType === 'HTTP' ? <Sparkline values={latencies.get(check.id)} /> : null}</td>
