@@ -44,6 +44,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   let check: { id: number; token: string };
   let incidentId = 0;
   const clocks: (() => Promise<void>)[] = [];
+  /** Every WebSocket URL the tabs opened (from the DevTools protocol), to check that no token travels in one. */
+  const socketUrls: string[] = [];
+  /** The API's answers as the server gave them ("<status> <method> <path>"). */
+  const served: string[] = [];
   /** The server's clock moves, and every tab's clock with it. */
   const advance = async (seconds: number) => {
     t.clock.advanceSeconds(seconds);
@@ -107,6 +111,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     // Dates render in one zone whatever the machine's, so the screenshots do not change.
     await tab.emulateTimezone('UTC');
     clocks.push((await followServerClock(tab, () => t.clock.now())).syncClock);
+    const devtools = await tab.createCDPSession();
+    await devtools.send('Network.enable');
+    devtools.on('Network.webSocketCreated', (event) => socketUrls.push(event.url));
     problems.push(...collectProblems(tab));
     return tab;
   };
@@ -114,7 +121,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   beforeAll(async () => {
     t = await createTestContext();
     user = await signUpAda(t);
-    site = await serveDashboard(t);
+    site = await serveDashboard(t, served);
     browser = await launchBrowser();
     problems = [];
     page = await newTab();
@@ -140,6 +147,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await rowStatus(page, 'nightly backup', 'NEW');
     expect(new URL(page.url()).pathname).toBe('/checks');
     await page.waitForSelector('.live ::-p-text(Live)');
+    // The stream's URL carries a single-use ticket, never the access token.
+    expect(socketUrls).toHaveLength(1);
+    expect(socketUrls[0]).toMatch(/\/api\/ws\?stream=signals&ticket=[A-Za-z0-9_-]{43}$/);
   });
 
   it('a ping from outside turns the row OK without a reload', async () => {
@@ -157,6 +167,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await page.waitForSelector('.live ::-p-text(Reconnecting…)', { timeout: 15_000 });
     await page.waitForSelector('.live ::-p-text(Live)', { timeout: 15_000 });
     await t.deps.queue.drain();
+    // A fresh ticket for the new connection (a ticket works once).
+    expect(socketUrls).toHaveLength(2);
+    expect(new Set(socketUrls).size).toBe(2);
     expect(await marked(page)).toBe(true);
   });
 
@@ -229,10 +242,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   });
 
   it('refreshes an access token that expired on the server unseen, then signs out for good', async () => {
-    const tokenRequests: string[] = [];
-    page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/oauth/token') tokenRequests.push(request.method());
-    });
+    served.length = 0;
     await mark(page);
     // Past the access token's 15 minutes on the server's clock: the next request is a 401.
     await advance(t.config.accessTokenTtlSeconds + 1);
@@ -240,7 +250,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await clickText(page, 'button', 'Resolved');
     await page.waitForSelector(`.incidents-table tr[data-incident="${incidentId}"] [data-state=RESOLVED]`, { timeout: 15_000 });
     expect(new URL(page.url()).pathname).toBe('/incidents');
-    expect(tokenRequests).toEqual(['POST']);
+    // One 401 (or a few, in flight together), one refresh by cookie, and the retries answered.
+    expect(served.filter((line) => line.endsWith(' /api/oauth/token'))).toEqual(['200 POST /api/oauth/token']);
+    expect(served.some((line) => line.startsWith('401 '))).toBe(true);
     expect(await marked(page)).toBe(true);
     await clickText(page, 'button', 'Sign out');
     await page.waitForSelector('form input[name=email]');

@@ -23,11 +23,11 @@ function parse(raw: unknown): StreamMessage | null {
 
 /**
  * One WebSocket to the signal stream that reconnects after any close with exponential backoff and
- * jitter (the attempt count resets once a connection opens), fetching a fresh URL each time (see
- * streamUrl.ts). `stop` ends it for good.
+ * jitter (the attempt count resets once a connection opens), with a fresh URL (a single-use
+ * ticket) each time (see streamUrl.ts). `stop` ends it for good.
  */
 export function openLiveConnection(options: {
-  url: (retrying: boolean) => Promise<string | null>;
+  url: () => Promise<string | null>;
   onMessage: (message: StreamMessage) => void;
   onState: (state: LiveState) => void;
   /** Called after a reconnect: what happened while disconnected was missed, so caches refetch. */
@@ -49,7 +49,7 @@ export function openLiveConnection(options: {
   const connect = async () => {
     let url: string | null = null;
     try {
-      url = await options.url(attempt > 0 || everOpened);
+      url = await options.url();
     } catch {
       url = null;
     }

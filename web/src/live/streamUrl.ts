@@ -1,22 +1,26 @@
 import { api } from '../api/client';
-import { sessionStore } from '../api/session';
 
 /**
- * THE ONE PLACE TO SWITCH the stream's authentication. Browsers cannot set headers on a
- * WebSocket, and the server's signal stream (core/streams/schema.ts) takes the access token in
- * the query today. Issue 31 asks for no token in a URL: when the API offers a single-use stream
- * ticket, fetch it here and put `ticket=` in place of `access_token=`; nothing else changes.
- * Meanwhile the token is the short-lived in-memory access token, sent only over this
- * same-origin connection (never in a link, history entry or Referer).
+ * The stream's base: same origin locally (`/api/ws` on `npm start`, proxied by `npm run
+ * dev:web`); on AWS the WebSocket API is its own origin, given to the build as VITE_STREAM_URL.
  */
-export async function streamUrl(retrying: boolean): Promise<string | null> {
-  // On a reconnect, a cheap authenticated read first: the client's middleware refreshes an
-  // expired access token by cookie, so a reconnect after the token's lifetime does not present a
-  // dead one. The first connect uses the token the page just got.
-  if (retrying && !(await api.GET('/me')).response.ok) return null;
-  const token = sessionStore.token();
-  if (token === null) return null;
+function streamBase(): string {
+  const configured = import.meta.env.VITE_STREAM_URL;
+  if (configured) return configured;
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const query = new URLSearchParams({ stream: 'signals', access_token: token });
-  return `${scheme}://${window.location.host}/api/ws?${query.toString()}`;
+  return `${scheme}://${window.location.host}/api/ws`;
+}
+
+/**
+ * A URL for one connect to the signal stream. Browsers cannot set headers on a WebSocket, and no
+ * token goes in a URL (issue 31): the access token buys a single-use 30-second ticket
+ * (`POST /streams/ticket`), which goes in the URL instead and is useless once used. A fresh one
+ * per (re)connect. The client's middleware refreshes an expired access token by cookie first, so
+ * a reconnect after the token's lifetime still gets one. null: signed out, or no ticket now.
+ */
+export async function streamUrl(): Promise<string | null> {
+  const { data, response } = await api.POST('/streams/ticket');
+  if (!response.ok || data === undefined) return null;
+  const query = new URLSearchParams({ stream: 'signals', ticket: data.ticket });
+  return `${streamBase()}?${query.toString()}`;
 }
