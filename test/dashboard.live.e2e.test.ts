@@ -90,6 +90,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     for (const close of await tab.$$('.toast button[aria-label=Dismiss]')) await close.click();
     await tab.waitForFunction(() => document.querySelector('.toast') === null);
     await tab.evaluate(() => window.scrollTo(0, 0));
+    // Everything on screen loaded: no skeleton left.
+    await tab.waitForFunction(() => document.querySelector('.skeleton') === null, { timeout: 15_000 });
     for (const scheme of ['light', 'dark'] as const) {
       await setColorScheme(tab, scheme);
       // Focus rings and the mouse's hover would differ from run to run.
