@@ -43,6 +43,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
   let user: User;
   let check: { id: number; token: string };
   let incidentId = 0;
+  let stagingProjectId = 0;
   const clocks: (() => Promise<void>)[] = [];
   /** Every WebSocket URL the tabs opened (from the DevTools protocol), to check that no token travels in one. */
   const socketUrls: string[] = [];
@@ -127,6 +128,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     browser = await launchBrowser();
     problems = [];
     page = await newTab();
+    const staging = await t.request<{ id: number }>('POST', '/projects', { token: user.token, body: { name: 'Staging', workspaceId: user.workspaceId } });
+    stagingProjectId = staging.body.id;
     // Someone to tell: the timeline's ALERT_SENT entries say who was told, and when.
     await createChannel(t, user, { type: 'EMAIL', config: { email: 'oncall@example.com' } });
     const created = await createCheck(t, user, inboundBody(user, { name: 'nightly backup', intervalSeconds: 300, graceSeconds: 30 }));
@@ -195,6 +198,12 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await expectAccessible(incidentsTab, 'incidents list');
     await screenshot(incidentsTab, 'incidents-list');
     await screenshot(page, 'checks-list');
+    // The header's project narrows the list on the server: Staging has no incident, all projects have one.
+    const projectSelect = (value: string) => incidentsTab.select('.switcher label:nth-of-type(2) select', value);
+    await projectSelect(String(stagingProjectId));
+    await incidentsTab.waitForSelector('section.empty ::-p-text(No active incidents)');
+    await projectSelect('');
+    await incidentsTab.waitForSelector(`.incidents-table tr[data-incident="${incidentId}"]`);
   }, 60_000);
 
   it('acknowledges the incident, adds and edits a note, and resolves it', async () => {
