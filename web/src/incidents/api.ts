@@ -49,8 +49,9 @@ export const useIncidentList = (filters: IncidentFilters) =>
       ),
   });
 
+/** A malformed id in the URL asks nothing of the server (the page says "not found"). */
 export const useIncident = (id: number) =>
-  useQuery({ queryKey: incidentKeys.detail(id), queryFn: () => unwrap(api.GET('/incidents/{id}', { params: { path: { id } } })) });
+  useQuery({ queryKey: incidentKeys.detail(id), enabled: Number.isInteger(id) && id > 0, queryFn: () => unwrap(api.GET('/incidents/{id}', { params: { path: { id } } })) });
 
 export const useTimeline = (id: number) =>
   useQuery({ queryKey: incidentKeys.timeline(id), queryFn: () => unwrap(api.GET('/incident-events/{incidentId}', { params: { path: { incidentId: id } } })) });
