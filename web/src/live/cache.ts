@@ -34,8 +34,10 @@ const INCIDENT_FOLLOW_UP_MS = [1_500, 5_000];
  */
 export function applyMessage(queryClient: QueryClient, message: StreamMessage): void {
   if (message.event === 'signal') {
-    // The check's recent signals (detail page): refetched only if on screen.
-    void queryClient.invalidateQueries({ queryKey: ['checks', 'signals'] });
+    // That check's recent signals, keyed by its token (the detail page): refetched only when its
+    // detail is cached, so a busy workspace's pings do not refetch another check's list.
+    const token = queryClient.getQueryData<Check>(checkDetail(message.data.checkId))?.token;
+    if (token) void queryClient.invalidateQueries({ queryKey: ['checks', 'signals', token] });
     return;
   }
   if (message.event !== 'check') return;
