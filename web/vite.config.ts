@@ -10,6 +10,8 @@ const api = process.env.VIGIL_API_ORIGIN ?? 'http://localhost:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
+  // Beside the sources, not in node_modules: a git worktree may share its node_modules with another.
+  cacheDir: '.vite-cache',
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, assetsInlineLimit: 0 },
   server: { port: 5173, strictPort: true, proxy: { '/api': { target: api, changeOrigin: false, ws: true } } },
