@@ -6,6 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Page } from 'puppeteer-core';
 import { withDashboard } from '../../core/adapters/local/dashboardSite.js';
 import { localFetch } from '../../core/localServer.js';
+import { attachLocalStreams } from '../../core/streams/local.js';
 import { ensureDashboardBuilt } from '../../web/scripts/ensureBuilt.js';
 import type { TestContext } from '../harness.js';
 
@@ -14,6 +15,7 @@ import type { TestContext } from '../harness.js';
  * `npm start` serves it (localFetch over withDashboard), on a loopback port. The build is made
  * first when web/dist is missing or stale, as `npm start` does. The origin is `localhost`, which
  * Chromium treats as secure, so the Secure session cookies work over plain HTTP as they do locally.
+ * The local WebSocket stream is attached too, as npm start attaches it (the live updates).
  * `served` collects the API's answers as the server gave them.
  */
 export async function serveDashboard(t: TestContext, served: string[] = []): Promise<{ origin: string; close: () => Promise<void> }> {
@@ -27,9 +29,18 @@ export async function serveDashboard(t: TestContext, served: string[] = []): Pro
     return response;
   };
   const server: ServerType = serve({ fetch: localFetch(withDashboard(observed)), port: 0, hostname: '127.0.0.1' });
+  // The WebSocket stream on the same server, as npm start attaches it (the dashboard's live updates).
+  const streams = attachLocalStreams(server, t.deps);
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    origin,
+    close: () => {
+      streams.close();
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 // axe-core is the web workspace's; npm hoists it, so it is resolved, not spelled as a path.
@@ -78,4 +89,34 @@ export async function fill(page: Page, selector: string, value: string): Promise
   await input.click({ count: 3 });
   await page.keyboard.press('Backspace');
   await input.type(value);
+}
+
+/**
+ * The page's clock told to read the server's (the test's ManualClock), so "5 min ago" and the
+ * screenshots agree with the data however far the test moved the server's time. Installed through
+ * the DevTools protocol before any script of a document runs (the page's CSP does not govern it);
+ * `syncClock` after the test moved the server's clock sets the open document and the next ones.
+ */
+export async function followServerClock(page: Page, now: () => Date): Promise<{ syncClock(): Promise<void> }> {
+  const install = (initial: number) => {
+    const Real = Date;
+    let shift = initial - Real.now();
+    function Shifted(this: unknown, ...args: unknown[]): Date | string {
+      const at = new Real(Real.now() + shift);
+      if (!new.target) return at.toString();
+      return args.length === 0 ? at : new Real(...(args as [number]));
+    }
+    Shifted.prototype = Real.prototype;
+    Object.assign(Shifted, { now: () => Real.now() + shift, parse: Real.parse, UTC: Real.UTC });
+    Object.defineProperty(window, 'vigilSetNow', { value: (ms: number) => (shift = ms - Real.now()) });
+    (window as unknown as { Date: unknown }).Date = Shifted;
+  };
+  let script = await page.evaluateOnNewDocument(install, now().getTime());
+  return {
+    syncClock: async () => {
+      await page.removeScriptToEvaluateOnNewDocument(script.identifier);
+      script = await page.evaluateOnNewDocument(install, now().getTime());
+      await page.evaluate((ms: number) => (window as unknown as { vigilSetNow?: (ms: number) => void }).vigilSetNow?.(ms), now().getTime());
+    },
+  };
 }

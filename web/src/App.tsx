@@ -6,6 +6,7 @@ import { checkRoutes } from './checks/routes';
 import { incidentRoutes } from './incidents/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
+import { LiveProvider } from './live/LiveProvider';
 
 export const router = createBrowserRouter(
   [
@@ -16,7 +17,12 @@ export const router = createBrowserRouter(
     children: [
       {
         path: '/',
-        element: <Layout />,
+        // The live stream lives as long as the signed-in frame, and feeds its indicator.
+        element: (
+          <LiveProvider>
+            <Layout />
+          </LiveProvider>
+        ),
         children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],

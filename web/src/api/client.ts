@@ -31,6 +31,9 @@ const auth: Middleware = {
     const copy = retryCopies.get(id);
     retryCopies.delete(id);
     if (response.status !== 401 || copy === undefined) return response;
+    // Sent before a refresh that has finished since: retry with its token rather than rotate again.
+    const current = sessionStore.token();
+    if (current !== null && copy.headers.get('Authorization') !== `Bearer ${current}`) return fetch(withToken(copy, current));
     if (!(await refreshSession())) return response;
     return fetch(withToken(copy, sessionStore.token()));
   },
