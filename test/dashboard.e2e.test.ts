@@ -49,13 +49,13 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   const chooseFilter = async (label: 'Status' | 'Kind', value: string) => {
     await page.select(`.filters select[name=${label === 'Status' ? 'status' : 'kind'}]`, value);
   };
-  /** The README's screenshots of a screen, light and dark (docs/<name>-light.png, -dark.png). */
+  /** The README's screenshots of a screen, light and dark (docs/screenshots/<name>-light.png, -dark.png). */
   const screenshot = async (name: string) => {
-    mkdirSync('docs', { recursive: true });
+    mkdirSync('docs/screenshots', { recursive: true });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     for (const scheme of ['light', 'dark'] as const) {
       await setColorScheme(page, scheme);
-      await page.screenshot({ path: `docs/${name}-${scheme}.png`, fullPage: true });
+      await page.screenshot({ path: `docs/screenshots/${name}-${scheme}.png`, fullPage: true });
     }
     await setColorScheme(page, 'light');
   };
@@ -165,7 +165,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.waitForSelector('.chart .uplot');
     await page.waitForSelector('.stats ::-p-text(100.00 %)');
     await expectAccessible('HTTP check detail');
-    await screenshot('dashboard-check-http');
+    await screenshot('http-check-detail');
   });
 
   it('filters by kind and status, searches by name, and bulk-pauses', { timeout: 90_000 }, async () => {
@@ -175,7 +175,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     // The HTTP row's sparkline comes from the sparklines endpoint (two probe rounds ran).
     await page.waitForSelector(`tr[data-check-id="${ids.http}"] svg.sparkline`);
     await expectAccessible('checks list');
-    await screenshot('dashboard-checks');
+    await screenshot('checks-list-http');
     await chooseFilter('Kind', 'HTTP');
     await waitForRows(page, ['api health']);
     expect(new URL(page.url()).searchParams.get('kind')).toBe('HTTP');
