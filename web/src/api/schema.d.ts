@@ -2324,6 +2324,11 @@ export interface components {
              * @example 30 2 * * *
              */
             schedule?: string | null;
+            /**
+             * @description Unique per workspace (409 SLUG_TAKEN otherwise); addresses the check as `slug:<slug>` in the Integration API and in slug pings; null clears it
+             * @example nightly-backup
+             */
+            slug?: string | null;
             sslExpiryWarnDays?: number;
             timeoutMs?: number;
             /**
@@ -2403,6 +2408,11 @@ export interface components {
              * @example 30 2 * * *
              */
             schedule?: string | null;
+            /**
+             * @description Unique per workspace (409 SLUG_TAKEN otherwise); addresses the check as `slug:<slug>` in the Integration API and in slug pings; null clears it
+             * @example nightly-backup
+             */
+            slug?: string | null;
             sslExpiryWarnDays?: number;
             timeoutMs?: number;
             /**
