@@ -78,7 +78,7 @@ export async function createDashboardCheck(ctx: Ctx, body: DashboardCheckCreate)
     dependencyId: body.dependencyId,
     dependencyIds: unique(body.dependencyIds),
     name: body.name,
-    slug: null,
+    slug: body.slug ?? null,
     checkMode,
     checkType,
     intervalSeconds: timing.intervalSeconds,
@@ -109,7 +109,7 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   if (body.projectId !== undefined) Object.assign(next, { projectId: body.projectId, dependencyId: undefined });
   // Under a dependency the check keeps the project it has (every check has one).
   if (body.dependencyId !== undefined) Object.assign(next, { dependencyId: body.dependencyId, projectId: before.projectId ?? (await homeProjectOf(ctx.deps, check.workspaceId)) });
-  for (const key of ['name', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
+  for (const key of ['name', 'slug', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity'] as const) {
     if (body[key] !== undefined) Object.assign(next, { [key]: body[key] });
   }
   if (body.dependencyIds !== undefined) next.dependencyIds = unique(body.dependencyIds);

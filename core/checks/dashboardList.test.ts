@@ -225,7 +225,7 @@ describe('GET /checks/sparklines', () => {
   });
   afterAll(() => server.close());
 
-  it("answers each HTTP check's last successful latencies oldest first, [] for a job, and leaves out foreign and unknown ids", async () => {
+  it("answers each HTTP check's last successful latencies oldest first and its last probe time, [] and null for a job, and leaves out foreign and unknown ids", async () => {
     const owner = await t.signup('spark');
     const stranger = await t.signup('spark-stranger');
     const http = await createCheck(t, owner, outboundBody(owner, { url: `${server.origin}/spark`, regions: ['us-east-1', 'eu-west-1'] }));
@@ -239,11 +239,15 @@ describe('GET /checks/sparklines', () => {
       t.clock.advanceSeconds(60);
     }
     await runProbeForRegion(t.deps, { checkId: foreign.id, region: 'us-east-1' }, { now: fixedLatency(5) });
-    const res = await t.request<{ items: { id: number; latencyMs: number[] }[] }>('GET', `/checks/sparklines?workspaceId=${owner.workspaceId}&ids=${job.id},${foreign.id},${http.id},999999999,${http.id}`, { token: owner.token });
+    const res = await t.request<{ items: { id: number; latencyMs: number[]; lastProbeAt: string | null }[] }>('GET', `/checks/sparklines?workspaceId=${owner.workspaceId}&ids=${job.id},${foreign.id},${http.id},999999999,${http.id}`, { token: owner.token });
     const expected = latencies.slice(4).filter((_, i) => (i + 4) % 5 !== 4);
+    // The last probe is the one the detail page shows (its probe state's last round), so list and detail agree.
+    const detail = expectStatus(await t.request<{ probe: { lastRoundAt: string | null } }>('GET', `/checks/${http.id}`, { token: owner.token }), 200);
+    expect(detail.probe.lastRoundAt).not.toBeNull();
+    expect(Date.parse(detail.probe.lastRoundAt ?? '')).toBeGreaterThan(t.clock.now().getTime() - 3 * 60_000);
     expect(expectStatus(res, 200).items).toEqual([
-      { id: job.id, latencyMs: [] },
-      { id: http.id, latencyMs: expected },
+      { id: job.id, latencyMs: [], lastProbeAt: null },
+      { id: http.id, latencyMs: expected, lastProbeAt: detail.probe.lastRoundAt },
     ]);
   });
 

@@ -9,6 +9,11 @@ const Name = z.string().trim().min(1).max(255);
 const Severity = z.enum(SEVERITIES);
 export const CHECK_SLUG = /^[a-z0-9_-]{1,64}$/;
 export const Slug = z.string().max(64).regex(CHECK_SLUG, 'must match ^[a-z0-9_-]{1,64}$');
+// The same workspace-unique address the Integration API sets (`slug:<slug>`, slug pings).
+const DashboardSlug = Slug.nullable().openapi({
+  description: 'Unique per workspace (409 SLUG_TAKEN otherwise); addresses the check as `slug:<slug>` in the Integration API and in slug pings; null clears it',
+  example: 'nightly-backup',
+});
 
 export const CheckIdParam = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
 export const CheckTokenParam = z.object({ token: z.string().min(1).max(128) });
@@ -56,6 +61,7 @@ const dashboardFields = {
 export const DashboardCheckCreate = z
   .strictObject({
     name: dashboardFields.name,
+    slug: DashboardSlug.optional(),
     badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
@@ -76,6 +82,7 @@ export type DashboardCheckCreate = z.output<typeof DashboardCheckCreate>;
 export const DashboardCheckUpdate = z
   .strictObject({
     name: dashboardFields.name.optional(),
+    slug: DashboardSlug.optional(),
     badgeLabel: dashboardFields.badgeLabel.optional(),
     projectId: dashboardFields.projectId.optional(),
     dependencyId: dashboardFields.dependencyId.optional(),
@@ -304,6 +311,10 @@ export const Sparklines = z
       z.object({
         id: z.number().int(),
         latencyMs: z.array(z.number().int()).openapi({ description: "The check's last (up to 30) successful probe latencies, any region, oldest first; [] for a heartbeat job" }),
+        lastProbeAt: z
+          .string()
+          .nullable()
+          .openapi({ description: 'Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round' }),
       }),
     ),
   })

@@ -50,7 +50,7 @@ function checkListViewRoutes() {
       tags,
       security,
       middleware: [sessionAuth()],
-      description: "The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first; [] for heartbeat jobs. Ids that are unknown, deleted or in another workspace are left out.",
+      description: "The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first ([] for heartbeat jobs), and its last probe time (the list's check view has none). Ids that are unknown, deleted or in another workspace are left out.",
       request: { query: SparklineQuery },
       responses: { 200: jsonResponse(Sparklines, 'One line per check found, in the order asked') },
     }),

@@ -399,7 +399,7 @@ export interface paths {
         };
         /**
          * List the latency sparklines of checks
-         * @description The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first; [] for heartbeat jobs. Ids that are unknown, deleted or in another workspace are left out.
+         * @description The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first ([] for heartbeat jobs), and its last probe time (the list's check view has none). Ids that are unknown, deleted or in another workspace are left out.
          */
         get: operations["listCheckSparklines"];
         put?: never;
@@ -2324,6 +2324,11 @@ export interface components {
              * @example 30 2 * * *
              */
             schedule?: string | null;
+            /**
+             * @description Unique per workspace (409 SLUG_TAKEN otherwise); addresses the check as `slug:<slug>` in the Integration API and in slug pings; null clears it
+             * @example nightly-backup
+             */
+            slug?: string | null;
             sslExpiryWarnDays?: number;
             timeoutMs?: number;
             /**
@@ -2349,6 +2354,8 @@ export interface components {
         CheckSparklines: {
             items: {
                 id: number;
+                /** @description Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round */
+                lastProbeAt: string | null;
                 /** @description The check's last (up to 30) successful probe latencies, any region, oldest first; [] for a heartbeat job */
                 latencyMs: number[];
             }[];
@@ -2403,6 +2410,11 @@ export interface components {
              * @example 30 2 * * *
              */
             schedule?: string | null;
+            /**
+             * @description Unique per workspace (409 SLUG_TAKEN otherwise); addresses the check as `slug:<slug>` in the Integration API and in slug pings; null clears it
+             * @example nightly-backup
+             */
+            slug?: string | null;
             sslExpiryWarnDays?: number;
             timeoutMs?: number;
             /**

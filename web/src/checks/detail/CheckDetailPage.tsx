@@ -11,6 +11,7 @@ import { CheckIncidents } from './CheckIncidents';
 import { PingPanel } from './PingPanel';
 import { ProbePanel } from './ProbePanel';
 import { SignalsTable } from './SignalsTable';
+import { sinceOf } from './since';
 
 export function CheckDetailPage() {
   const id = Number(useParams().id);
@@ -76,19 +77,14 @@ function Detail({ check }: { check: CheckDetail }) {
   );
 }
 
-/**
- * "Since when" for a check that is down or late: when its open incident started. The check
- * itself does not record when its status last changed (see the branch notes).
- */
+/** "Since when": see sinceOf for what each wording claims. */
 function Since({ check }: { check: CheckDetail }) {
   const incidents = useCheckIncidents(check.id, check.workspaceId);
-  const open = incidents.data?.items.find((i) => i.state !== 'RESOLVED');
-  if ((check.status === 'DOWN' || check.status === 'LATE') && open)
-    return (
-      <span>
-        since <Time iso={open.startedAt} past />
-      </span>
-    );
-  if (check.status === 'PAUSED') return <span>since <Time iso={check.updatedAt} past /></span>;
-  return null;
+  const since = sinceOf(check, incidents.data?.items);
+  if (since === null) return null;
+  return (
+    <span>
+      {since.lead} <Time iso={since.at} past />
+    </span>
+  );
 }

@@ -13,6 +13,19 @@ export function HeartbeatFields({ form }: { form: FormProps }) {
   return (
     <>
       <fieldset>
+        <legend>Slug (optional)</legend>
+        {/* No pattern attribute: the API judges the slug and its details show beside the field. */}
+        <TextInput
+          model={form}
+          name="slug"
+          label="Slug"
+          maxLength={64}
+          autoComplete="off"
+          spellCheck={false}
+          hint="Lowercase letters, digits, - and _, unique in the workspace. A job can then ping by slug with an API key, and the Integration API address it as slug:<slug>. Empty clears it."
+        />
+      </fieldset>
+      <fieldset>
         <legend>Schedule</legend>
         <div className="radio-row">
           <label>

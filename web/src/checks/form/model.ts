@@ -25,6 +25,7 @@ export type FormValues = {
   minIntervalSeconds: string;
   muteNotifications: boolean;
   badgeLabel: string;
+  slug: string;
   url: string;
   method: Method;
   headers: string;
@@ -57,6 +58,7 @@ export function emptyValues(projectId: number | null): FormValues {
     minIntervalSeconds: '',
     muteNotifications: false,
     badgeLabel: '',
+    slug: '',
     url: 'https://',
     method: 'GET',
     headers: '',
@@ -92,6 +94,7 @@ export function valuesOf(check: CheckDetail): FormValues {
     minIntervalSeconds: text(check.minIntervalSeconds),
     muteNotifications: check.muteNotifications,
     badgeLabel: check.badgeLabel,
+    slug: check.slug ?? '',
     ...(out
       ? {
           url: out.url,
@@ -146,6 +149,8 @@ export function toBody(v: FormValues): CheckBody {
       ...common,
       checkMode: 'INBOUND',
       checkType: 'HEARTBEAT',
+      // Emptied, it is null: on an edit that clears the slug (and frees it in the workspace).
+      slug: v.slug.trim() === '' ? null : v.slug.trim(),
       ...(v.timing === 'cron' ? { schedule: v.schedule.trim(), timezone: v.timezone.trim(), intervalSeconds: null } : { intervalSeconds: required(v.intervalSeconds), schedule: null }),
       minDurationSeconds: num(v.minDurationSeconds),
       maxDurationSeconds: num(v.maxDurationSeconds),

@@ -40,7 +40,7 @@ function ChecksList({ workspaceId }: { workspaceId: number }) {
   const rows = useMemo(() => (list.data?.items ?? []).filter((c) => !bulk.hidden.has(c.id)), [list.data, bulk.hidden]);
   const httpIds = rows.filter((c) => c.checkType === 'HTTP').map((c) => c.id);
   const sparklines = useSparklines(workspaceId, httpIds);
-  const latencies = useMemo(() => new Map((sparklines.data?.items ?? []).map((s) => [s.id, s.latencyMs])), [sparklines.data]);
+  const probes = useMemo(() => new Map((sparklines.data?.items ?? []).map((s) => [s.id, s])), [sparklines.data]);
   const projectNames = useMemo(() => new Map((projects.data ?? []).map((p) => [p.id, p.name])), [projects.data]);
   const filtered = params.q !== '' || params.status !== null || params.checkType !== null || projectId !== null;
 
@@ -80,7 +80,7 @@ function ChecksList({ workspaceId }: { workspaceId: number }) {
         )
       ) : (
         <>
-          <ChecksTable checks={rows} projectNames={projectNames} latencies={latencies} selected={selected} onSelect={select} />
+          <ChecksTable checks={rows} projectNames={projectNames} probes={probes} selected={selected} onSelect={select} />
           <Pager
             data={list.data}
             hasPrevious={params.cursor !== null || params.page > 1}

@@ -9,13 +9,14 @@ import { Sparkline } from './Sparkline';
 type Props = {
   checks: Check[];
   projectNames: Map<number, string>;
-  latencies: Map<number, number[]>;
+  /** HTTP rows' latency line and last probe time (GET /checks/sparklines): the check view has no probe time. */
+  probes: Map<number, { latencyMs: number[]; lastProbeAt: string | null }>;
   selected: Set<number>;
   onSelect: (ids: number[], on: boolean) => void;
 };
 
 /** One page of checks; the first column selects rows for the bulk actions. */
-export function ChecksTable({ checks, projectNames, latencies, selected, onSelect }: Props) {
+export function ChecksTable({ checks, projectNames, probes, selected, onSelect }: Props) {
   const all = checks.length > 0 && checks.every((c) => selected.has(c.id));
   const some = !all && checks.some((c) => selected.has(c.id));
   const selectAll = useRef<HTMLInputElement>(null);
@@ -64,14 +65,26 @@ export function ChecksTable({ checks, projectNames, latencies, selected, onSelec
               <td>{KIND_LABEL[check.checkType]}</td>
               <td className="wide-only">{check.projectId === null ? '—' : (projectNames.get(check.projectId) ?? '—')}</td>
               <td>
-                <Time iso={check.lastPingAt} past />
+                <Time iso={check.checkType === 'HTTP' ? (probes.get(check.id)?.lastProbeAt ?? null) : check.lastPingAt} past />
               </td>
-              <td className="wide-only">{check.paused ? 'paused' : <Time iso={check.nextDueAt} never="not scheduled" />}</td>
-              <td className="wide-only">{check.checkType === 'HTTP' ? <Sparkline values={latencies.get(check.id)} /> : null}</td>
+              <td className="wide-only">
+                {check.paused ? 'paused' : check.checkType === 'HTTP' ? <ProbeRate seconds={check.intervalSeconds} /> : <Time iso={check.nextDueAt} never="not scheduled" />}
+              </td>
+              <td className="wide-only">{check.checkType === 'HTTP' ? <Sparkline values={probes.get(check.id)?.latencyMs} /> : null}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/**
+ * An HTTP check is probed at a fixed rate from each region, not due at one instant the API
+ * records (nextDueAt is for heartbeats): the rate is what is known, so that is what is said.
+ */
+function ProbeRate({ seconds }: { seconds: number | null }) {
+  if (seconds === null) return <span aria-label="not scheduled">—</span>;
+  const every = seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+  return <span title="Probed at this rate from each region">every {every}</span>;
 }
