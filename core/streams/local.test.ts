@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { createJob, type Job } from '../../test/support/signals.js';
+import { createChannel } from '../../test/support/alerting.js';
 import { bounded, serveWithStreams, streamsSettled } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
 
@@ -207,6 +208,20 @@ describe('incident events on the signal stream', () => {
     expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId, change: 'timeline' } });
     expect((await t.request('DELETE', `/incident-notes/${incidentId}/${note.body.id}`, { token: alice.token })).status).toBe(204);
     expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId, change: 'timeline' } });
+    client.ws.close();
+  });
+
+  it('announces who was told (ALERT_SENT, recorded by the alerts consumer) as a timeline change', async () => {
+    const frank = await t.signup('lws-frank');
+    await createChannel(t, frank, { type: 'EMAIL', config: { email: 'oncall@example.com' } });
+    const client = await open(signals(frank));
+    const declared = await t.request<{ id: number }>('POST', '/v1/incidents', { token: await t.apiKey(frank), body: { title: 'Queue stuck' } });
+    expect(declared.status).toBe(201);
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId: declared.body.id, change: 'opened' } });
+    await t.deps.queue.drain();
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId: declared.body.id, workspaceId: frank.workspaceId, change: 'timeline' } });
+    const timeline = await t.request<{ type: string }[]>('GET', `/incident-events/${declared.body.id}`, { token: frank.token });
+    expect(timeline.body.map((e) => e.type)).toContain('ALERT_SENT');
     client.ws.close();
   });
 
