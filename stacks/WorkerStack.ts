@@ -44,14 +44,15 @@ export function WorkerStack({ stack }: StackContext) {
   });
   incidentWorker.addEventSource(new SqsEventSource(queues.incidents, { batchSize: 10, reportBatchItemFailures: true }));
 
-  // Publishes nowhere: no queue URL and no sqs:SendMessage.
+  // Sends to no queue (no queue URL, no sqs:SendMessage). Publishes to the streams only the
+  // `incident` events of the ALERT_SENT entries it records, so a dashboard sees who was told live.
   const alertWorker = new Function(stack, 'AlertWorker', {
     handler: 'functions/alertWorker.handler',
     description: 'Vigil alerts queue consumer',
     timeout: CONSUMER_TIMEOUT_SECONDS,
     memorySize: 512,
-    environment: { ...storeEnvironment(table.tableName, settings), ...mailEnvironment(settings), VIGIL_PUBLIC_URL: publicUrl },
-    permissions: [tableReadWrite(table.tableArn), ...sendMail(stack, settings)],
+    environment: { ...storeEnvironment(table.tableName, settings), ...mailEnvironment(settings), VIGIL_PUBLIC_URL: publicUrl, ...publishing.environment },
+    permissions: [tableReadWrite(table.tableArn), ...sendMail(stack, settings), ...publishing.permissions],
   });
   alertWorker.addEventSource(new SqsEventSource(queues.alerts, { batchSize: ALERT_BATCH_SIZE, reportBatchItemFailures: true }));
 

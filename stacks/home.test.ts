@@ -312,7 +312,7 @@ describe('IAM: every function gets only what it uses', () => {
     }
   });
 
-  it('lets the alert worker use the table and send mail as VIGIL_MAIL_FROM, and publish nowhere', () => {
+  it('lets the alert worker use the table and send mail as VIGIL_MAIL_FROM, and send to no queue', () => {
     const statements = policyStatements(template(WorkerStack), 'AlertWorker');
     const actions = statements.flatMap(actionsOf);
     expect(actions.some((a) => a.startsWith('sqs:Send'))).toBe(false);
@@ -372,6 +372,8 @@ describe('publishing functions', () => {
     [SweepStack, 'Sweep'],
     // Probe flips reach the streams from the home region's incidents worker.
     [WorkerStack, 'IncidentWorker'],
+    // The ALERT_SENT timeline entries it records (an `incident` event each).
+    [WorkerStack, 'AlertWorker'],
   ] as const;
 
   it('get the management endpoint and ManageConnections on that API’s connections only', () => {
@@ -392,11 +394,8 @@ describe('publishing functions', () => {
     }
   });
 
-  it('leave the probe and the alert worker without the endpoint or ManageConnections (they post to no stream)', () => {
-    for (const [stack, id] of [
-      [ProbeStack, 'Probe'],
-      [WorkerStack, 'AlertWorker'],
-    ] as const) {
+  it('leave the probe without the endpoint or ManageConnections (it posts to no stream)', () => {
+    for (const [stack, id] of [[ProbeStack, 'Probe']] as const) {
       const t = template(stack);
       const fn = t.toJSON().Resources[logicalId(t, 'AWS::Lambda::Function', id)] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
       expect(fn.Properties.Environment.Variables, id).not.toHaveProperty('VIGIL_STREAM_ENDPOINT');

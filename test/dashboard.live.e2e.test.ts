@@ -29,7 +29,8 @@ const SCREENSHOTS = new URL('../docs/screenshots/', import.meta.url);
 /**
  * The dashboard's live side end to end in Chromium against the real app, the built SPA and the
  * local WebSocket stream: a ping turns a row OK without a reload; missed pings turn it LATE then
- * DOWN and the incident appears in another tab; acknowledge, a note, resolve; an access token
+ * DOWN and the incident appears in another tab; acknowledge, a note, one made elsewhere shown
+ * live, resolve; an access token
  * that expired on the server's clock is refreshed unseen; sign out. The server's clock and sweep
  * are the test's; every wait is for a DOM condition.
  */
@@ -237,6 +238,14 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: live, incidents, sessio
     await page.waitForSelector('.note-meta ::-p-text((edited))');
     await expectAccessible(page, 'incident detail');
     await screenshot(page, 'incident-detail');
+    // A note made elsewhere (over the API, as by a colleague's tab) appears and goes without a reload.
+    await mark(page);
+    const elsewhere = await t.request<{ id: number }>('POST', `/incident-notes/${incidentId}`, { token: user.token, body: { body: 'Paged the storage team.' } });
+    expect(elsewhere.status).toBe(201);
+    await page.waitForSelector('.note-body ::-p-text(Paged the storage team.)', { timeout: 15_000 });
+    expect((await t.request('DELETE', `/incident-notes/${incidentId}/${elsewhere.body.id}`, { token: user.token })).status).toBe(204);
+    await page.waitForFunction(() => ![...document.querySelectorAll('.note-body')].some((el) => el.textContent?.includes('storage team')), { timeout: 15_000 });
+    expect(await marked(page)).toBe(true);
     await clickText(page, 'button', 'Resolve');
     await toast(page, 'Incident resolved');
     await page.waitForSelector('.facts [data-state=RESOLVED]');

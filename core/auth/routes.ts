@@ -150,7 +150,7 @@ export function authRoutes() {
       tags: ['auth'],
       security: [{ session: [] }],
       description:
-        'A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.',
+        'A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it. Messages are `{event, data}` with the events of `GET /signals/sse`: `signal`, `check` and `incident`.',
       responses: { 201: jsonResponse(StreamTicket, 'The ticket and its lifetime in seconds') },
     }),
     async (c) => {

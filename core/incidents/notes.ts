@@ -1,6 +1,8 @@
 import { forbidden, notFound } from '../http/errors.js';
+import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentNoteItem } from '../store/entities/incidentNote.js';
 import { isConditionalFailure } from '../store/conditional.js';
+import { broadcast, incidentEvent } from '../signals/streamEvents.js';
 import { loadIncident } from './incidents.js';
 import type { Ctx } from '../context.js';
 
@@ -54,20 +56,21 @@ export async function createNote(ctx: Ctx, incidentId: number, body: string) {
       .create({ incidentId, noteId, workspaceId: incident.workspaceId, ...author, body, createdAt: iso, updatedAt: iso })
       .go()
   ).data;
+  await broadcast(ctx.deps, [incidentEvent(incident, 'timeline')]);
   return toNote(created, await authorOf(ctx, author.authorId));
 }
 
 /** The live note, if the caller wrote it: another member's note is 403, a deleted one 404. */
-async function loadOwnNote(ctx: Ctx, incidentId: number, noteId: number): Promise<IncidentNoteItem> {
-  await loadIncident(ctx, incidentId, 'MEMBER');
+async function loadOwnNote(ctx: Ctx, incidentId: number, noteId: number): Promise<{ incident: IncidentItem; note: IncidentNoteItem }> {
+  const incident = await loadIncident(ctx, incidentId, 'MEMBER');
   const note = (await ctx.deps.store.entities.incidentNote.get({ incidentId, noteId }).go({ consistent: true })).data;
   if (!note || note.deletedAt !== undefined) throw notFound('Note');
   if (note.authorId !== authorId(ctx)) throw forbidden('Only the author may change a note');
-  return note;
+  return { incident, note };
 }
 
 export async function updateNote(ctx: Ctx, incidentId: number, noteId: number, body: string) {
-  const note = await loadOwnNote(ctx, incidentId, noteId);
+  const { incident, note } = await loadOwnNote(ctx, incidentId, noteId);
   const iso = ctx.deps.clock.now().toISOString();
   try {
     await ctx.deps.store.entities.incidentNote
@@ -79,12 +82,13 @@ export async function updateNote(ctx: Ctx, incidentId: number, noteId: number, b
     if (isConditionalFailure(err)) throw notFound('Note');
     throw err;
   }
+  await broadcast(ctx.deps, [incidentEvent(incident, 'timeline')]);
   return toNote({ ...note, body, updatedAt: iso }, await authorOf(ctx, note.authorId));
 }
 
 /** Soft delete: the note stays stored but is no longer listed or changeable. */
 export async function deleteNote(ctx: Ctx, incidentId: number, noteId: number): Promise<void> {
-  await loadOwnNote(ctx, incidentId, noteId);
+  const { incident } = await loadOwnNote(ctx, incidentId, noteId);
   const iso = ctx.deps.clock.now().toISOString();
   try {
     await ctx.deps.store.entities.incidentNote
@@ -96,4 +100,5 @@ export async function deleteNote(ctx: Ctx, incidentId: number, noteId: number): 
     if (isConditionalFailure(err)) throw notFound('Note');
     throw err;
   }
+  await broadcast(ctx.deps, [incidentEvent(incident, 'timeline')]);
 }

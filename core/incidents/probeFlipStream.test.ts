@@ -69,6 +69,10 @@ describe('probe flips on the streams', () => {
     const posts = apiMock.commandCalls(PostToConnectionCommand).map((call) => call.args[0].input);
     const checkPosts = posts.map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; status: string } } })).filter((p) => p.body.event === 'check');
     expect(checkPosts.map((p) => [p.to, p.body.data.checkId, p.body.data.status])).toEqual([['dashboard', check.id, 'DOWN']]);
+    // The incident the worker opens is announced the same way, to that workspace's connection only.
+    const incidentPosts = posts.map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; change: string } } })).filter((p) => p.body.event === 'incident');
+    expect(incidentPosts.map((p) => [p.to, p.body.data.checkId, p.body.data.change])).toContainEqual(['dashboard', check.id, 'opened']);
+    expect(incidentPosts.every((p) => p.to === 'dashboard')).toBe(true);
     apiMock.resetHistory();
     await handleIncidentMessages(aws, [{ id: 'ping', body: { ...message, cause: 'PING' } }]);
     expect(apiMock.commandCalls(PostToConnectionCommand).filter((c) => new TextDecoder().decode(c.args[0].input.Data as Uint8Array).includes('"event":"check"'))).toHaveLength(0);

@@ -7,6 +7,7 @@ import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields, ESCALATION_DUE_ATTRIBUTES } from '../store/escalationDue.js';
+import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
 import { alertMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
 
@@ -82,7 +83,7 @@ export async function insertIncident(
     if (isConditionalFailure(err)) return undefined;
     throw err;
   }
-  await recordEffects(deps, created, result.effects, now, created.outbox, owed);
+  await recordEffects(deps, created, result.effects, now, created.outbox, owed, 'opened');
   return created;
 }
 
@@ -139,7 +140,7 @@ export async function applyIncidentInput(
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
   );
   // Outside the loop: the effects follow the one write that won, and run once.
-  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed);
+  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed, 'updated');
   return { incident: outcome.incident, result: outcome.result };
 }
 
@@ -166,7 +167,8 @@ function effectsOwed(incident: Parameters<typeof alertMessagesFor>[0], effects: 
 
 /**
  * After the write: the timeline (appended here, so it reads back at once; the owed copy of this
- * write is then cleared unpublished), then the owed alerts through the relay's fast path.
+ * write is then cleared unpublished), one stream event for the write and its timeline together,
+ * then the owed alerts through the relay's fast path (their ALERT_SENT entries announce themselves).
  */
 async function recordEffects(
   deps: Deps,
@@ -175,8 +177,10 @@ async function recordEffects(
   now: Date,
   pending: OutboxEntry[] | undefined,
   owed: OutboxWrite | undefined,
+  change: IncidentChange,
 ): Promise<void> {
-  for (const effect of effects) await appendIncidentEvent(deps, incident, effect, now);
+  for (const effect of effects) await writeIncidentEvent(deps, incident, effect, now);
+  await broadcast(deps, [incidentEvent(incident, change)]);
   const appended = new Set(owed?.entries.filter((entry) => entry.queue === 'incidents').map((entry) => entry.id));
   await relayAfterWrite(deps, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, appended);
 }
@@ -184,9 +188,16 @@ async function recordEffects(
 /**
  * Appends one timeline event, once: the key names the logical event (for alert dispatch use
  * `alert#<dispatch id>`), and a second write of the same key is refused by the store.
- * Returns whether this call wrote it.
+ * Returns whether this call wrote it; only then is it announced on the workspace's stream.
  */
-export async function appendIncidentEvent(
+export async function appendIncidentEvent(deps: Deps, incident: IncidentStamp, effect: TimelineEffect, now: Date): Promise<boolean> {
+  const written = await writeIncidentEvent(deps, incident, effect, now);
+  if (written) await broadcast(deps, [incidentEvent(incident, 'timeline')]);
+  return written;
+}
+
+/** The write of `appendIncidentEvent` alone, for callers that announce a batch of entries once. */
+export async function writeIncidentEvent(
   deps: Deps,
   incident: { incidentId: number; workspaceId: number },
   effect: TimelineEffect,

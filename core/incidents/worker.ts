@@ -8,10 +8,10 @@ import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
 import { IncidentTimelineOwed } from './events.js';
-import { appendIncidentEvent, applyIncidentInput, openIncidentsOfCheck } from './repository.js';
+import { applyIncidentInput, openIncidentsOfCheck, readIncident, writeIncidentEvent } from './repository.js';
 import type { ResolveCause } from './transition.js';
 import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
-import { broadcast, checkEvent } from '../signals/streamEvents.js';
+import { broadcast, checkEvent, incidentEvent } from '../signals/streamEvents.js';
 
 /**
  * A message of a type this worker does not know is acknowledged without a word: it can never be
@@ -80,7 +80,11 @@ export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[
 async function appendOwedTimeline(deps: Deps, owed: IncidentTimelineOwed): Promise<boolean> {
   try {
     const now = deps.clock.now();
-    for (const effect of owed.effects) await appendIncidentEvent(deps, owed, effect, now);
+    let wrote = false;
+    for (const effect of owed.effects) wrote = (await writeIncidentEvent(deps, owed, effect, now)) || wrote;
+    // Usually the writer appended these itself; only entries written here are news to a viewer.
+    const incident = wrote ? await readIncident(deps, owed.incidentId) : undefined;
+    if (incident) await broadcast(deps, [incidentEvent(incident, 'timeline')]);
     return true;
   } catch (err) {
     console.error(`incidents queue: could not append the owed timeline of incident ${owed.incidentId}`, err);

@@ -1,6 +1,7 @@
 import type { BroadcastEvent, Broadcaster } from '../ports/index.js';
 import type { StreamRegistry } from '../http/streamLimits.js';
 import type { CheckItem } from '../store/entities/check.js';
+import type { IncidentItem } from '../store/entities/incident.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { toSignal } from './record.js';
 import type { Signal } from './schema.js';
@@ -16,12 +17,34 @@ export type StreamEvent =
   | {
       type: 'check';
       data: { checkId: number; workspaceId: number; status: CheckItem['status']; lastPingAt: string | null; nextDueAt: string | null };
-    };
+    }
+  | { type: 'incident'; data: IncidentEventData };
+
+/**
+ * An incident was opened, changed state or severity, or gained a timeline entry or note. Ids and
+ * enums only, no tenant text: a viewer refetches the incident through the API, which scopes it.
+ */
+export type IncidentChange = 'opened' | 'updated' | 'timeline';
+export type IncidentEventData = {
+  incidentId: number;
+  workspaceId: number;
+  checkId: number | null;
+  state: IncidentItem['state'];
+  severity: IncidentItem['severity'];
+  change: IncidentChange;
+};
+export type IncidentStamp = Pick<IncidentItem, 'incidentId' | 'workspaceId' | 'checkId' | 'state' | 'severity'>;
 
 /** Everything about one workspace travels on one channel; connections filter further by check. */
 export const workspaceChannel = (workspaceId: number): string => `workspace:${workspaceId}`;
 /** Within a workspace's channel, each check is a topic, so a stream filtered to one check is addressed directly. */
 export const checkTopic = (checkId: number): string => `check:${checkId}`;
+/**
+ * An incident travels on its check's topic, so a stream filtered to that check hears it too; an
+ * incident without a check (declared, dependency) has a topic of its own, heard by unfiltered streams.
+ */
+export const incidentTopic = (data: Pick<IncidentEventData, 'incidentId' | 'checkId'>): string =>
+  data.checkId !== null ? checkTopic(data.checkId) : `incident:${data.incidentId}`;
 
 export const signalEvent = (item: SignalItem): StreamEvent => ({
   type: 'signal',
@@ -39,16 +62,28 @@ export const checkEvent = (check: CheckState): StreamEvent => ({
   },
 });
 
+export const incidentEvent = (incident: IncidentStamp, change: IncidentChange): StreamEvent => ({
+  type: 'incident',
+  data: {
+    incidentId: incident.incidentId,
+    workspaceId: incident.workspaceId,
+    checkId: incident.checkId ?? null,
+    state: incident.state,
+    severity: incident.severity,
+    change,
+  },
+});
+
 /**
- * Step 5 of the pipeline. A stream that cannot be reached never fails the ping or the sweep that
- * already stored its work: viewers reconnect and read history.
+ * Step 5 of the pipeline. A stream that cannot be reached never fails the ping, the sweep or the
+ * incident write that already stored its work: viewers reconnect and read history.
  */
 export async function broadcast(deps: { broadcaster: Pick<Broadcaster, 'publish'> }, events: StreamEvent[]): Promise<void> {
   for (const event of events) {
     try {
       await deps.broadcaster.publish({
         channel: workspaceChannel(event.data.workspaceId),
-        topic: checkTopic(event.data.checkId),
+        topic: event.type === 'incident' ? incidentTopic(event.data) : checkTopic(event.data.checkId),
         type: event.type,
         data: event.data,
       });
@@ -74,6 +109,6 @@ export const canSubscribe = (broadcaster: Broadcaster): broadcaster is Subscriba
 /** Turns a hub event back into the stream's format, or undefined for events of other streams. */
 export function toStreamEvent(event: BroadcastEvent): StreamEvent | undefined {
   if (!event.channel.startsWith('workspace:')) return undefined;
-  if (event.type !== 'signal' && event.type !== 'check') return undefined;
+  if (event.type !== 'signal' && event.type !== 'check' && event.type !== 'incident') return undefined;
   return { type: event.type, data: event.data } as StreamEvent;
 }

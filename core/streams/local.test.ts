@@ -3,11 +3,15 @@ import { WebSocket } from 'ws';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { createJob, type Job } from '../../test/support/signals.js';
+import { createChannel } from '../../test/support/alerting.js';
 import { bounded, serveWithStreams, streamsSettled } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
-type Message = { event: string; data?: { checkId?: number; workspaceId?: number; signal?: { type: string }; status?: string } };
+type Message = {
+  event: string;
+  data?: { checkId?: number | null; workspaceId?: number; signal?: { type: string }; status?: string; incidentId?: number; change?: string; state?: string };
+};
 
 let t: TestContext;
 let served: Awaited<ReturnType<typeof serveWithStreams>>;
@@ -178,5 +182,68 @@ describe('ws://localhost:3000/api/ws', () => {
       await settled(0);
     }
     await expect(open(signals(busy))).rejects.toMatchObject({ status: 429 });
+  });
+});
+
+describe('incident events on the signal stream', () => {
+  const declare = async (body: Record<string, unknown>) => {
+    const res = await t.request<{ id: number }>('POST', '/v1/incidents', { token: await t.apiKey(alice), body });
+    expect(res.status).toBe(201);
+    return res.body.id;
+  };
+
+  it('announces an incident opened, acknowledged and noted to its workspace, ids and enums only', async () => {
+    const client = await open(signals(alice));
+    const incidentId = await declare({ title: 'Payments degraded', severity: 'P2' });
+    const opened = { incidentId, workspaceId: alice.workspaceId, checkId: null, state: 'ACTIVE', severity: 'P2' };
+    expect(await client.next()).toEqual({ event: 'incident', data: { ...opened, change: 'opened' } });
+
+    expect((await t.request('POST', `/incidents/${incidentId}/acknowledge`, { token: alice.token })).status).toBe(200);
+    expect(await client.next()).toEqual({ event: 'incident', data: { ...opened, change: 'updated' } });
+
+    const note = await t.request<{ id: number }>('POST', `/incident-notes/${incidentId}`, { token: alice.token, body: { body: 'On it' } });
+    expect(note.status).toBe(201);
+    expect(await client.next()).toEqual({ event: 'incident', data: { ...opened, change: 'timeline' } });
+    expect((await t.request('PATCH', `/incident-notes/${incidentId}/${note.body.id}`, { token: alice.token, body: { body: 'Fixed' } })).status).toBe(200);
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId, change: 'timeline' } });
+    expect((await t.request('DELETE', `/incident-notes/${incidentId}/${note.body.id}`, { token: alice.token })).status).toBe(204);
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId, change: 'timeline' } });
+    client.ws.close();
+  });
+
+  it('announces who was told (ALERT_SENT, recorded by the alerts consumer) as a timeline change', async () => {
+    const frank = await t.signup('lws-frank');
+    await createChannel(t, frank, { type: 'EMAIL', config: { email: 'oncall@example.com' } });
+    const client = await open(signals(frank));
+    const declared = await t.request<{ id: number }>('POST', '/v1/incidents', { token: await t.apiKey(frank), body: { title: 'Queue stuck' } });
+    expect(declared.status).toBe(201);
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId: declared.body.id, change: 'opened' } });
+    await t.deps.queue.drain();
+    expect(await client.next()).toMatchObject({ event: 'incident', data: { incidentId: declared.body.id, workspaceId: frank.workspaceId, change: 'timeline' } });
+    const timeline = await t.request<{ type: string }[]>('GET', `/incident-events/${declared.body.id}`, { token: frank.token });
+    expect(timeline.body.map((e) => e.type)).toContain('ALERT_SENT');
+    client.ws.close();
+  });
+
+  it('reaches a stream filtered to the incident’s check, and not one filtered to another check', async () => {
+    const onCheck = await open(signals(alice, { token: aliceJob.token }));
+    const onOther = await open(signals(alice, { token: aliceOther.token }));
+    const incidentId = await declare({ title: 'Job stuck', jobId: aliceJob.id });
+    expect(await onCheck.next()).toMatchObject({ event: 'incident', data: { incidentId, checkId: aliceJob.id, change: 'opened' } });
+    await ping(aliceOther);
+    // In publish order: the other check's stream hears its own ping first, so it skipped the incident.
+    expect(await onOther.next()).toMatchObject({ event: 'signal', data: { checkId: aliceOther.id } });
+    onCheck.ws.close();
+    onOther.ws.close();
+  });
+
+  it('lets another workspace’s stream hear none of them', async () => {
+    const theirs = await open(signals(bob));
+    const incidentId = await declare({ title: 'Not yours' });
+    expect((await t.request('POST', `/incidents/${incidentId}/acknowledge`, { token: alice.token })).status).toBe(200);
+    expect((await t.request('POST', `/incident-notes/${incidentId}`, { token: alice.token, body: { body: 'private' } })).status).toBe(201);
+    await ping(bobJob);
+    expect(await theirs.next()).toMatchObject({ event: 'signal', data: { checkId: bobJob.id, workspaceId: bob.workspaceId } });
+    theirs.ws.close();
   });
 });

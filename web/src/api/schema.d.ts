@@ -1896,7 +1896,7 @@ export interface paths {
         put?: never;
         /**
          * Create a single-use ticket for the WebSocket stream
-         * @description A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it.
+         * @description A single-use ticket for the WebSocket stream, valid 30 s: connect with `?stream=signals&ticket=<ticket>` instead of putting the access token in the URL. It stands for this session: a logout or password change before the connect voids it. Messages are `{event, data}` with the events of `GET /signals/sse`: `signal`, `check` and `incident`.
          */
         post: operations["createStreamTicket"];
         delete?: never;
@@ -15959,7 +15959,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `event: signal|check`, `data: {type, data}`; a keep-alive comment every 15 s */
+            /** @description Server-sent events: `event: signal|check|incident`, `data: {type, data}`; `incident` data is `{incidentId, workspaceId, checkId, state, severity, change: opened|updated|timeline}` (refetch the incident); a keep-alive comment every 15 s */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -4,12 +4,14 @@ import { incidentKeys } from '../incidents/api';
 import type { StreamMessage } from './connection';
 
 type CheckChange = Extract<StreamMessage, { event: 'check' }>['data'];
+type IncidentChange = Extract<StreamMessage, { event: 'incident' }>['data'];
 type Check = Schemas['Check'];
 type CheckPage = Schemas['CheckPage'];
 
 // The checks screens' keys (web/src/checks/api.ts): ['checks', 'list', filters], ['checks', 'detail', id], ...
 const CHECK_LISTS = ['checks', 'list'] as const;
 const checkDetail = (id: number) => ['checks', 'detail', id] as const;
+const checkIncidents = (id: number) => ['checks', 'incidents', id] as const;
 
 const isCheckPage = (data: unknown): data is CheckPage => typeof data === 'object' && data !== null && Array.isArray((data as { items?: unknown }).items);
 
@@ -21,18 +23,14 @@ const patch = <T extends Pick<Check, 'status' | 'lastPingAt' | 'nextDueAt'>>(che
 });
 
 /**
- * The incidents worker opens an incident after the check's DOWN went out on the stream (it reads
- * the queue the sweep writes), and the stream carries no incident events (see README, "Live"):
- * so the incident lists are read again now and twice more shortly after, until it is there.
- */
-const INCIDENT_FOLLOW_UP_MS = [1_500, 5_000];
-
-/**
  * Applies one stream message to the TanStack Query cache: a check's new state is written into
  * every cached page and detail that shows it (no refetch, so a row changes within a frame); a
- * change of status also refetches what it implies (lists filtered by status, incidents).
+ * change of status also refetches the lists filtered by status. Incidents follow their own
+ * `incident` events (opened, changed, new timeline entry or note), not the check's status: the
+ * incidents worker opens one after the check's DOWN went out, and announces it then.
  */
 export function applyMessage(queryClient: QueryClient, message: StreamMessage): void {
+  if (message.event === 'incident') return refreshIncident(queryClient, message.data);
   if (message.event === 'signal') {
     // That check's recent signals, keyed by its token (the detail page): refetched only when its
     // detail is cached, so a busy workspace's pings do not refetch another check's list.
@@ -61,21 +59,23 @@ export function applyMessage(queryClient: QueryClient, message: StreamMessage): 
     if (check.status !== change.status) statusChanged = true;
     return patch(check, change);
   });
-  if (!statusChanged) return;
-  // A filtered list (status=DOWN) may gain or lose the row; the incidents follow the status.
-  void queryClient.invalidateQueries({ queryKey: CHECK_LISTS });
-  refreshIncidents(queryClient, change.checkId);
+  // A filtered list (status=DOWN) may gain or lose the row.
+  if (statusChanged) void queryClient.invalidateQueries({ queryKey: CHECK_LISTS });
 }
 
 const lastHeard = new Map<number, string>();
 
-function refreshIncidents(queryClient: QueryClient, checkId: number): void {
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: incidentKeys.all });
-    void queryClient.invalidateQueries({ queryKey: ['checks', 'incidents', checkId] });
-  };
-  refresh();
-  for (const ms of INCIDENT_FOLLOW_UP_MS) setTimeout(refresh, ms);
+/**
+ * The event names the incident only (no text), so what shows it is read again: every incident
+ * list (it may enter, leave or reorder one), its detail, timeline and notes, and its check's list.
+ * Only queries on screen refetch; the rest are marked stale.
+ */
+function refreshIncident(queryClient: QueryClient, change: IncidentChange): void {
+  void queryClient.invalidateQueries({ queryKey: incidentKeys.lists });
+  void queryClient.invalidateQueries({ queryKey: incidentKeys.detail(change.incidentId) });
+  void queryClient.invalidateQueries({ queryKey: incidentKeys.timeline(change.incidentId) });
+  void queryClient.invalidateQueries({ queryKey: incidentKeys.notes(change.incidentId) });
+  if (change.checkId !== null) void queryClient.invalidateQueries({ queryKey: checkIncidents(change.checkId) });
 }
 
 /** After a reconnect, anything may have changed meanwhile: everything on screen refetches. */

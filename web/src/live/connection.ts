@@ -6,6 +6,10 @@ export type LiveState = 'live' | 'reconnecting';
 export type StreamMessage =
   | { event: 'check'; data: { checkId: number; workspaceId: number; status: string; lastPingAt: string | null; nextDueAt: string | null } }
   | { event: 'signal'; data: { checkId: number; workspaceId: number } }
+  | {
+      event: 'incident';
+      data: { incidentId: number; workspaceId: number; checkId: number | null; state: string; severity: string; change: 'opened' | 'updated' | 'timeline' };
+    }
   | { event: 'pong' | 'error'; data?: unknown };
 
 /** API Gateway closes a connection idle for 10 minutes: a ping well inside that keeps it. */
