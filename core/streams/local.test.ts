@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import { KEEP_ALIVE_MS } from '../signals/stream.js';
 import { createJob, type Job } from '../../test/support/signals.js';
 import { createChannel } from '../../test/support/alerting.js';
-import { bounded, serveWithStreams, streamsSettled } from '../../test/support/streams.js';
+import { bounded, openStream, serveWithStreams, streamsSettled, type StreamClient } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
 
 type User = Awaited<ReturnType<TestContext['signup']>>;
@@ -37,41 +37,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A real WebSocket client whose messages queue up; every wait is bounded by `within` ms. */
-type Client = { ws: WebSocket; next(within?: number): Promise<Message>; closed(within?: number): Promise<number> };
-
-function open(query: Record<string, string>): Promise<Client> {
-  const ws = new WebSocket(`${base}?${new URLSearchParams(query)}`);
-  const queue: Message[] = [];
-  const waiting: ((message: Message) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Message;
-    const waiter = waiting.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  const closeCode = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-  const client: Client = {
-    ws,
-    next: (within = 1000) => {
-      const ready = queue.shift();
-      if (ready) return Promise.resolve(ready);
-      return bounded(new Promise<Message>((resolve) => waiting.push(resolve)), within, 'no message');
-    },
-    closed: (within = 1000) => bounded(closeCode, within, 'not closed'),
-  };
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(client));
-    ws.once('unexpected-response', (_request, response) => reject(new Refused(response.statusCode ?? 0)));
-    ws.once('error', reject);
-  });
-}
-
-class Refused extends Error {
-  constructor(readonly status: number) {
-    super(`refused with ${status}`);
-  }
-}
+type Client = StreamClient<Message>;
+const open = (query: Record<string, string>): Promise<Client> => openStream<Message>(`${base}?${new URLSearchParams(query)}`);
 
 const settled = (n: number): Promise<void> => streamsSettled(t, n);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { createJob, type Job } from '../../test/support/signals.js';
-import { bounded, serveWithStreams } from '../../test/support/streams.js';
+import { openStream, serveWithStreams } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
 
 /*
@@ -33,29 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-/** Opens a socket: the first message (bounded), or the status the upgrade was refused with. */
-function open(query: Record<string, string>): Promise<{ ws: WebSocket; next(): Promise<Message> }> {
-  const ws = new WebSocket(`${base}?${new URLSearchParams(query)}`);
-  const queue: Message[] = [];
-  const waiting: ((message: Message) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Message;
-    const waiter = waiting.shift();
-    if (waiter) waiter(message);
-    else queue.push(message);
-  });
-  return bounded(
-    new Promise((resolve, reject) => {
-      ws.once('open', () =>
-        resolve({ ws, next: () => bounded(queue.length > 0 ? Promise.resolve(queue.shift() as Message) : new Promise<Message>((r) => waiting.push(r)), 1000, 'no message') }),
-      );
-      ws.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode })));
-      ws.once('error', reject);
-    }),
-    2000,
-    'no upgrade answer',
-  );
-}
+const open = (query: Record<string, string>) => openStream<Message>(`${base}?${new URLSearchParams(query)}`);
 
 async function ticketFor(token: string): Promise<string> {
   const res = await t.request<{ ticket: string; expiresIn: number }>('POST', '/streams/ticket', { token });
