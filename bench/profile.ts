@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
@@ -17,6 +17,8 @@ export async function profilePhase(name: string): Promise<() => Promise<void>> {
   await session.post('Profiler.start');
   return async () => {
     const { profile } = await session.post('Profiler.stop');
+    // The stores' --cpu-prof creates the folder only when they exit, after this phase ends.
+    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   };

@@ -50,7 +50,9 @@ type Pids = { store: number | undefined; queueStore: number | undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cpuNow = (pids: Pids) => {
   const own = process.cpuUsage();
-  return (own.user + own.system) / 1000 + processCpuMs(pids.store) + processCpuMs(pids.queueStore);
+  // A store in this process (no pid) is already in this process's own figure, its threads included.
+  const child = (pid: number | undefined) => (pid === undefined ? 0 : processCpuMs(pid));
+  return (own.user + own.system) / 1000 + child(pids.store) + child(pids.queueStore);
 };
 function dirBytes(dir: string): number {
   let total = 0;
