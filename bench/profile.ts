@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /**
  * A CPU profile of this process over one phase of a benchmark, when `BENCH_PROFILE_DIR` is set
- * (issue 30: "measure where a steady ping's CPU goes"). The embedded stores are profiled by
+ * (where a steady ping's CPU goes). The embedded stores are profiled by
  * `--cpu-prof` on their own processes (bench/run.ts), written when they exit. Open the files in
  * Chrome's DevTools or any .cpuprofile viewer.
  */

@@ -99,7 +99,7 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       // Every warm-up ping moved its check's own due entry past the seeded one (to its LATE
       // instant): a sweep at the seeded due time reads nothing, the steady state's sweep. All of
       // them: 4,000 seeded entries share one due instant, which the embedded store keeps apart by
-      // the whole hash of each item's key (patches/dynalite+4.0.0.patch; the README's Benchmarks).
+      // the whole hash of each item's key (patches/dynalite+4.0.0.patch; docs/adr/0010-embedded-store-patch.md).
       const settled = await sweepHeartbeats(deps, new Date(Date.parse(nextDueAt) + 1));
       if (settled.read !== 0) throw new Error(`the sweep read ${settled.read} checks the warm-up pings had moved`);
 

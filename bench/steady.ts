@@ -22,7 +22,7 @@ import { meterSteps } from './stepMeter.js';
 import type { SteadyJob, WindowResult } from './steadyLoad.js';
 
 /**
- * The steady state users live in (issue 30), `BENCH_ONLY=steady`: 4,000 heartbeat jobs, each
+ * The steady state users live in, `BENCH_ONLY=steady`: 4,000 heartbeat jobs, each
  * pinging once per 20-second interval with up to a second of jitter either way, through the real
  * HTTP server on the embedded store on disk, with the evaluator sweep every 10 s in the server's
  * process. Then 1% of the jobs go silent (the sweep's reads must follow them only), then all of

@@ -42,7 +42,7 @@ export const ADMIT_PER_TURN = 8;
  * Starting new requests a few at a time from the check phase lets the loop poll between the
  * batches, so that I/O is read within a turn of a few ms. The work done is the same, so pings/s
  * are unchanged; measured with the bench, alternating, the relay's p99 fell from 33-40 to about
- * 20 ms (README, "The relay's lag" (8)). A lone request waits one turn (microseconds).
+ * 20 ms (docs/adr/0005-local-queues-own-store.md). A lone request waits one turn (microseconds).
  */
 export function admittingPerTurn<Env>(fetch: Fetch<Env>, perTurn = ADMIT_PER_TURN): Fetch<Env> {
   let waiting: (() => void)[] = [];

@@ -13,8 +13,7 @@ import { RETRY_BACKOFF } from '../core/ports/retry.js';
 /**
  * `kill -9` of the real `npm start` process in the middle of a ping flood, of a flip and of an
  * alert's delivery, a restart on the same data directory, a sweep: every ping answered 200 is
- * stored, every owed incident and every owed alert exists exactly once (design/reliability.md,
- * issue 12).
+ * stored, every owed incident and every owed alert exists exactly once (docs/guarantees.md).
  */
 const CLIENTS = 8;
 const JOBS_PER_CLIENT = 8;
