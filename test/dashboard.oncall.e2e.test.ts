@@ -31,6 +31,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
   let carol: TestUser;
   let vera: TestUser;
   const ids: Record<string, number> = {};
+  /** Paths answered 204: openapi-fetch cancels the empty body, which Chromium reports as aborted. */
+  const noContent = new Set<string>();
   const SLACK_URL = 'https://hooks.slack.com/services/T0000/B0000/abcdefsecret9876';
 
   const go = async (path: string) => {
@@ -100,6 +102,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     problems = collectProblems(page);
+    page.on('response', (r) => {
+      if (r.status() === 204) noContent.add(new URL(r.url()).pathname);
+    });
     await signIn(page, owner);
   }, 120_000);
 
@@ -148,9 +153,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     expect(await mail?.$eval('[data-state]', (el) => el.getAttribute('data-state'))).toBe('unconfirmed');
     ids.hook = Number(await (await rowOf('Ops hook'))?.evaluate((row) => row.getAttribute('data-channel-id')));
 
-    await page.click('button[aria-label="Send a test to Ops hook"]');
+    await page.click('button[aria-label="Send test to Ops hook"]');
     await page.waitForFunction(() => document.querySelector('.test-result')?.textContent === 'Test to “Ops hook”: Delivered (HTTP 200)', { timeout: 15_000 });
-    await page.click('button[aria-label="Send a test to On-call mail"]');
+    await page.click('button[aria-label="Send test to On-call mail"]');
     await page.waitForSelector('.test-result .form-error ::-p-text(Test to “On-call mail”)');
 
     await page.click('a[aria-label="Edit Ops hook"]');
@@ -190,7 +195,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await page.waitForSelector('.preview-steps ::-p-text(+10 min)');
     await fill(page, 'input[name=repeatCount]', '1');
     await page.waitForFunction(() => document.querySelectorAll('.preview-steps > li').length === 6, { timeout: 15_000 });
-    expect((await previewTargets())[4]).toBe('+40 min (repeat 1) | On call on Primary: Carol');
+    expect((await previewTargets())[4]).toBe('+60 min (repeat 1) | On call on Primary: Carol');
     await fill(page, 'input[name=ackTimeoutMinutes]', '30');
     await expectAccessible('policy editor');
     await screenshot('escalation-policy-editor');
@@ -310,7 +315,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await page.waitForSelector('h1 ::-p-text(Postgres primary)');
     ids.dependency = Number(new URL(page.url()).pathname.split('/')[2]);
     await page.waitForSelector('::-p-text(No check is linked yet)');
-    const check = await t.request<{ id: number }>('POST', '/checks', { token: owner.token, body: { name: 'billing export', projectId: owner.projectId, intervalSeconds: 300, graceSeconds: 30, dependencyId: ids.dependency } });
+    const check = await t.request<{ id: number }>('POST', '/checks', { token: owner.token, body: { name: 'billing export', projectId: owner.projectId, intervalSeconds: 300, graceSeconds: 30, dependencyIds: [ids.dependency] } });
     expect(check.status, check.text).toBe(201);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector(`.dependency-checks tr[data-check-id="${check.body.id}"] a ::-p-text(billing export)`);
@@ -384,6 +389,7 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
   });
 
   it('logged no console error, page error or failed request', () => {
-    expect(problems).toEqual([]);
+    const unexpected = problems.filter((p) => !(p.startsWith('requestfailed:') && p.endsWith('net::ERR_ABORTED') && noContent.has(new URL(p.split(' ')[1] ?? '').pathname)));
+    expect(unexpected).toEqual([]);
   });
 });

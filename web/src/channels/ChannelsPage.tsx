@@ -88,7 +88,7 @@ export function ChannelsPage() {
                           <Link className="button" to={`/channels/${channel.id}/edit`} aria-label={`Edit ${channel.name}`}>
                             Edit
                           </Link>
-                          <button type="button" className="button" disabled={test.isPending} onClick={() => send(channel)} aria-label={`Send a test to ${channel.name}`}>
+                          <button type="button" className="button" disabled={test.isPending} onClick={() => send(channel)} aria-label={`Send test to ${channel.name}`}>
                             Send test
                           </button>
                         </div>

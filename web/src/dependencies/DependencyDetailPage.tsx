@@ -7,7 +7,7 @@ import { useToast } from '../ui/toast';
 import { CATEGORY_LABEL, useDependency, useDependencyMutations, type DependencyDetail } from './api';
 import { DependencyForm } from './DependencyForm';
 
-const LINK_LABEL = { DEPENDENCY: 'Linked', DEPENDENCY_IDS: 'Linked (one of several)', REPORTED: 'Reported by its pings' } as const;
+const LINK_LABEL = { DEPENDENCY: 'The check belongs to it', DEPENDENCY_IDS: 'Listed among the check’s dependencies', REPORTED: 'Reported by the check’s pings' } as const;
 
 /** One dependency: its facts, the checks that rely on it, and (for admins) its edit form. */
 export function DependencyDetailPage() {

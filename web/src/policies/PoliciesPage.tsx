@@ -89,13 +89,13 @@ export function PoliciesPage() {
                     {canAdmin ? (
                       <div className="button-row reorder">
                         <button type="button" className="button handle" data-handle={policy.id} aria-label={`Reorder ${policy.name}, position ${i + 1} of ${list.length}`} aria-keyshortcuts="ArrowUp ArrowDown" aria-describedby="reorder-hint" onKeyDown={onHandleKey(i)}>
-                          ⇅ {i + 1}
+                          <span aria-hidden="true">⇅</span> {i + 1}
                         </button>
                         <button type="button" className="button ghost" aria-label={`Move ${policy.name} up`} disabled={i === 0 || swap.isPending} onClick={() => move(i, -1)}>
-                          ↑
+                          <span aria-hidden="true">↑</span>
                         </button>
                         <button type="button" className="button ghost" aria-label={`Move ${policy.name} down`} disabled={i === list.length - 1 || swap.isPending} onClick={() => move(i, 1)}>
-                          ↓
+                          <span aria-hidden="true">↓</span>
                         </button>
                       </div>
                     ) : (
