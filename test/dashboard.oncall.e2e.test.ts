@@ -351,7 +351,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
       expect(shown).toContain('https://hooks.slack.com');
       await visit('/policies', '.policies-table');
       expect(await controls()).toEqual([]);
-      await visit(`/policies/${ids.primary}`, '.preview-steps ::-p-text(On call on Primary: Carol)');
+      await visit(`/policies/${ids.primary}`, '.preview-steps');
+      await viewer.waitForFunction(() => [...document.querySelectorAll('.preview-target')].some((li) => li.textContent === 'On call on Primary: Carol'), { timeout: 15_000 });
       expect(await controls()).toEqual([]);
       await expectAccessible('policy as a viewer', viewer);
       await visit('/teams', '.teams-table');

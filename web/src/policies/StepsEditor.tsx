@@ -23,7 +23,7 @@ export function StepsEditor({ steps, options, onChange }: { steps: DraftStep[]; 
           return (
             <li key={step.key} className="step card" data-step={i}>
               <div className="step-head">
-                <h3>Step {n}</h3>
+                <h2 className="step-title">Step {n}</h2>
                 {steps.length > 1 ? (
                   <button type="button" className="button ghost" onClick={() => onChange(steps.filter((_, j) => j !== i))}>
                     Remove step {n}
