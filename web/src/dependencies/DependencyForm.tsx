@@ -26,7 +26,7 @@ export function DependencyForm({ title, initial, submitLabel, pending, error, on
     onSubmit({ name, description: description.trim() === '' ? null : description, category: category === '' ? null : category, url: url.trim() === '' ? null : url });
   };
   return (
-    <form className="card inline-form dependency-form" onSubmit={submit} aria-label={title}>
+    <form className="card stack-form dependency-form" onSubmit={submit} aria-label={title}>
       <h2>{title}</h2>
       <Field label="Name" error={errors.name}>
         {(aria) => <input {...aria} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />}

@@ -140,7 +140,7 @@ function EditTeam({ team }: { team: Team }) {
     update.mutate({ id: team.id, body: { name, description: description.trim() === '' ? null : description } }, { onSuccess: (saved) => toast({ title: `Saved “${saved.name}”` }) });
   };
   return (
-    <form className="card inline-form" onSubmit={submit} aria-label="Edit the team">
+    <form className="card stack-form" onSubmit={submit} aria-label="Edit the team">
       <h2>Edit the team</h2>
       <Field label="Team name" error={errors.name}>
         {(aria) => <input {...aria} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />}

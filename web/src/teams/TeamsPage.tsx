@@ -75,7 +75,7 @@ function NewTeam({ workspaceId }: { workspaceId: number }) {
     );
   };
   return (
-    <form className="card inline-form new-team" onSubmit={submit} aria-label="New team">
+    <form className="card stack-form new-team" onSubmit={submit} aria-label="New team">
       <h2>New team</h2>
       <Field label="Team name" error={errors.name}>
         {(aria) => <input {...aria} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />}
