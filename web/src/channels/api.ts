@@ -5,7 +5,7 @@ export type Channel = Schemas['AlertChannel'];
 export type ChannelType = Channel['type'];
 export type TestResult = Schemas['AlertChannelTestResult'];
 
-export const channelKeys = {
+const channelKeys = {
   all: ['alert-channels'] as const,
   list: (workspaceId: number) => ['alert-channels', 'list', workspaceId] as const,
   detail: (id: number) => ['alert-channels', 'detail', id] as const,
@@ -38,14 +38,6 @@ export function useSaveChannel() {
       input.id === null
         ? unwrap(api.POST('/alert-channels', { body: input.body as Schemas['AlertChannelCreate'] }))
         : unwrap(api.PATCH('/alert-channels/{id}', { params: { path: { id: input.id } }, body: input.body as Schemas['AlertChannelUpdate'] })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelKeys.all }),
-  });
-}
-
-export function useDeleteChannel() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE('/alert-channels/{id}', { params: { path: { id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: channelKeys.all }),
   });
 }

@@ -7,9 +7,9 @@ export type Category = NonNullable<Dependency['category']>;
 
 export const CATEGORIES: Category[] = ['DATABASE', 'CACHE', 'API', 'QUEUE', 'STORAGE', 'OTHER'];
 export const CATEGORY_LABEL: Record<Category, string> = { DATABASE: 'Database', CACHE: 'Cache', API: 'API', QUEUE: 'Queue', STORAGE: 'Storage', OTHER: 'Other' };
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
-export const dependencyKeys = {
+const dependencyKeys = {
   all: ['dependencies'] as const,
   list: (workspaceId: number, page: number) => ['dependencies', 'list', workspaceId, page] as const,
   detail: (id: number) => ['dependencies', 'detail', id] as const,

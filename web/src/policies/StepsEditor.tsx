@@ -1,5 +1,5 @@
 import type { Target } from './api';
-import { emptyStep, type Draft, type DraftStep } from './draft';
+import { emptyStep, type DraftStep } from './draft';
 import { KIND_LABEL, type Lookups } from './lookups';
 
 const KINDS = Object.keys(KIND_LABEL) as Target['targetType'][];
@@ -77,5 +77,3 @@ export function StepsEditor({ steps, options, onChange }: { steps: DraftStep[]; 
     </fieldset>
   );
 }
-
-export type { Draft };

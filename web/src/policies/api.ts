@@ -8,7 +8,7 @@ export type Simulation = Schemas['EscalationSimulation'];
 export type Rule = Schemas['EscalationRule'];
 export type PolicyDraft = Omit<Schemas['EscalationPolicyCreate'], 'workspaceId'>;
 
-export const policyKeys = {
+const policyKeys = {
   all: ['escalation-policies'] as const,
   list: (workspaceId: number) => ['escalation-policies', 'list', workspaceId] as const,
   detail: (id: number) => ['escalation-policies', 'detail', id] as const,
@@ -28,7 +28,7 @@ export const usePolicy = (id: number) =>
   useQuery({ queryKey: policyKeys.detail(id), enabled: Number.isInteger(id) && id > 0, queryFn: () => unwrap(api.GET('/escalation-policies/{id}', { params: { path: { id } } })) });
 
 /** The ids a target names, as one comparable key ("ALERT_CHANNEL:3"). */
-export function targetKey(target: Target): string {
+function targetKey(target: Target): string {
   switch (target.targetType) {
     case 'ALERT_CHANNEL':
       return `ALERT_CHANNEL:${target.alertChannelId}`;

@@ -2,7 +2,7 @@ import type { Policy, PolicyDraft, Rule, StepInput, Target } from './api';
 import { makeTarget, targetId } from './lookups';
 
 /** The editor's state: strings as typed, ids 0 until chosen; `toSteps` says whether it is sendable. */
-export type DraftTarget = { kind: Target['targetType']; id: number };
+type DraftTarget = { kind: Target['targetType']; id: number };
 export type DraftStep = { key: number; delay: string; targets: DraftTarget[] };
 export type Draft = {
   name: string;
@@ -16,7 +16,7 @@ export type Draft = {
 };
 
 let nextKey = 1;
-export const newKey = () => nextKey++;
+const newKey = () => nextKey++;
 
 export const emptyStep = (delay: string): DraftStep => ({ key: newKey(), delay, targets: [{ kind: 'ALERT_CHANNEL', id: 0 }] });
 

@@ -11,14 +11,14 @@ export const useMembers = (workspaceId: number | null) =>
     queryFn: () => unwrap(api.GET('/workspaces/{id}/members', { params: { path: { id: workspaceId ?? 0 } } })),
   });
 
-export const useSchedules = (workspaceId: number | null) =>
+const useSchedules = (workspaceId: number | null) =>
   useQuery({
     queryKey: ['on-call-schedules', 'names', workspaceId ?? 0],
     enabled: workspaceId !== null,
     queryFn: async () => (await unwrap(api.GET('/on-call-schedules', { params: { query: { workspaceId: workspaceId ?? 0, limit: 100 } } }))).items,
   });
 
-export type Option = { id: number; label: string };
+type Option = { id: number; label: string };
 export type Lookups = Record<Target['targetType'], Option[]>;
 
 /** Everything a step may target, as options with names, read through the query cache. */

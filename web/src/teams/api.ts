@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../api/client';
 
 export type Team = Schemas['Team'];
 
-export const teamKeys = {
+const teamKeys = {
   all: ['teams'] as const,
   list: (workspaceId: number) => ['teams', 'list', workspaceId] as const,
   detail: (id: number) => ['teams', 'detail', id] as const,
