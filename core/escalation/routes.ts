@@ -7,8 +7,8 @@ import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from './policies.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from './rules.js';
-import { Policy, PolicyCreate, PolicyUpdate, ProjectListQuery, Rule, RuleCreate, RuleDetail, RuleUpdate, SimulateQuery, Target, WorkspaceListQuery } from './schema.js';
-import { simulatePolicy } from './simulate.js';
+import { Policy, PolicyCreate, PolicyUpdate, ProjectListQuery, Rule, RuleCreate, RuleDetail, RuleUpdate, SimulateDraft, SimulateQuery, Target, WorkspaceListQuery } from './schema.js';
+import { simulateDraft, simulatePolicy } from './simulate.js';
 
 const tags = ['escalation'];
 const deleted = { 204: { description: 'Deleted' } };
@@ -24,7 +24,7 @@ const SimulatedTarget = z.intersection(
 );
 const Simulation = z
   .object({
-    policyId: z.number().int(),
+    policyId: z.number().int().nullable().describe('null for a draft'),
     openedAt: z.string(),
     projectId: z.number().int().nullable(),
     routing: z
@@ -46,6 +46,19 @@ function policyRouter() {
   );
   r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(PolicyCreate) }, responses: { 201: json(Policy, 'Created') } }), async (c) =>
     c.json(await createPolicy(requestCtx(c), c.req.valid('json')), 201),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/simulate',
+      operationId: 'simulateEscalationPolicyDraft',
+      summary: 'Simulate unsaved escalation steps (nothing is stored)',
+      tags,
+      security,
+      request: { body: body(SimulateDraft) },
+      responses: { 200: json(Simulation, 'Who would be told and when, for an incident opened at `at` (default now)') },
+    }),
+    async (c) => c.json(await simulateDraft(requestCtx(c), c.req.valid('json')), 200),
   );
   r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Policy, 'The policy with steps and targets') } }), async (c) =>
     c.json(await getPolicy(requestCtx(c), c.req.valid('param').id), 200),

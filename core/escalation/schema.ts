@@ -115,6 +115,18 @@ export { WorkspaceListQuery } from '../oncall/teamSchema.js';
 export const ProjectListQuery = z.object({ projectId: queryId }).extend(pageQuery(DEFAULT_LIST_LIMIT).shape);
 export const SimulateQuery = z.object({ at: Instant.optional(), projectId: queryId.optional() });
 
+/** The editor's live preview: steps and repeats not saved yet, simulated like a stored policy. */
+export const SimulateDraft = z
+  .strictObject({
+    workspaceId: bodyId,
+    repeatCount: z.number().int().min(0).max(MAX_REPEAT_COUNT).default(0),
+    steps: Steps,
+    at: Instant.optional(),
+    projectId: bodyId.optional(),
+  })
+  .openapi('EscalationSimulationDraft');
+export type SimulateDraft = z.infer<typeof SimulateDraft>;
+
 export const RuleCreate = z
   .strictObject({ projectId: bodyId, alertChannelId: bodyId, delayMinutes: delayMinutes.describe('0 notifies at once'), enabled: z.boolean().default(true) })
   .openapi('EscalationRuleCreate');

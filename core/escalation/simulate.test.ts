@@ -67,4 +67,40 @@ describe('GET /escalation-policies/:id/simulate', () => {
     expect(sim.body.steps[0]?.targets[0]).toMatchObject({ users: [], note: 'nobody is on call' });
     expectError(await t.request('GET', `/escalation-policies/${created.body.id}/simulate?projectId=999999`, { token: ws.admin.token }), 404);
   });
+
+  it('previews unsaved steps (POST /simulate) exactly as the stored policy would run, storing nothing', async () => {
+    const w = ws.workspaceId;
+    const { admin, member, viewer } = ws;
+    const ids = { channel: await channel(t, admin, 'Draft hook', w), schedule: await schedule(t, admin, [admin.userId, member.userId], w) };
+    const steps = [
+      { position: 0, delayMinutes: 0, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: ids.schedule }] },
+      { position: 1, delayMinutes: 15, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: ids.channel }] },
+    ];
+    const before = await t.request<{ total: number }>('GET', `/escalation-policies?workspaceId=${w}`, { token: viewer.token });
+    // A VIEWER may preview (reading is all it does).
+    const draft = await t.request<Simulation & { policyId: number | null }>('POST', '/escalation-policies/simulate', { token: viewer.token, body: { workspaceId: w, repeatCount: 1, steps, at: '2026-03-02T08:50:00Z' } });
+    expect(draft.status, draft.text).toBe(200);
+    expect(draft.body.policyId).toBeNull();
+    expect(draft.body.cycleMinutes).toBe(30);
+    // 08:50 the schedule's admin; 09:20 (next cycle, after the 09:00 handoff) the member.
+    expect(draft.body.steps.map((s) => [s.cycle, s.position, s.at, s.targets[0]?.users.map((u) => u.id) ?? null, s.targets[0]?.alertChannel?.id ?? null])).toEqual([
+      [0, 0, '2026-03-02T08:50:00.000Z', [admin.userId], null],
+      [0, 1, '2026-03-02T09:05:00.000Z', [], ids.channel],
+      [1, 0, '2026-03-02T09:20:00.000Z', [member.userId], null],
+      [1, 1, '2026-03-02T09:35:00.000Z', [], ids.channel],
+    ]);
+    const saved = await t.request<{ id: number }>('POST', '/escalation-policies', { token: admin.token, body: { workspaceId: w, name: 'Saved twin', priority: 40, repeatCount: 1, steps } });
+    const stored = await t.request<Simulation>('GET', `/escalation-policies/${saved.body.id}/simulate?at=2026-03-02T08:50:00Z`, { token: viewer.token });
+    expect(stored.body.steps).toEqual(draft.body.steps);
+    const after = await t.request<{ total: number }>('GET', `/escalation-policies?workspaceId=${w}`, { token: viewer.token });
+    expect(after.body.total).toBe(before.body.total + 1);
+
+    // Bad steps are a 400 with the field; another workspace's channel or workspace is a 404.
+    const bad = expectError(await t.request('POST', '/escalation-policies/simulate', { token: viewer.token, body: { workspaceId: w, steps: [{ ...steps[0], position: 0 }, { ...steps[1], delayMinutes: 0 }] } }), 400);
+    expect(JSON.stringify(bad)).toMatch(/greater than the delay/);
+    const other = await createTeam(t, 'sim-other');
+    const foreign = await channel(t, other.admin, 'Theirs', other.workspaceId);
+    expectError(await t.request('POST', '/escalation-policies/simulate', { token: admin.token, body: { workspaceId: w, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] } }), 404);
+    expectError(await t.request('POST', '/escalation-policies/simulate', { token: admin.token, body: { workspaceId: other.workspaceId, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] } }), 404);
+  });
 });

@@ -1,3 +1,4 @@
+import { authorize } from '../auth/authorize.js';
 import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
@@ -5,10 +6,10 @@ import { membersById, type Person } from '../oncall/people.js';
 import { readSchedule } from '../oncall/schedules.js';
 import { teamUserIds } from '../oncall/teams.js';
 import { scheduleSpec } from '../oncall/views.js';
-import type { EscalationPolicyItem } from '../store/entities/escalationPolicy.js';
 import { choosePolicy } from './choose.js';
 import { loadPolicy, stepsOf } from './policies.js';
-import type { Target } from './schema.js';
+import type { SimulateDraft, Step, Target } from './schema.js';
+import { requireTargetsInWorkspace } from './targets.js';
 import { cycleLengthMinutes, firings, reachOf, unreachedNote, type ScheduleData } from './timeline.js';
 
 /**
@@ -16,6 +17,7 @@ import { cycleLengthMinutes, firings, reachOf, unreachedNote, type ScheduleData 
  * for an incident opened at `at` (default now), read from the stored policy, schedules and teams
  * and computed by the same pure timeline as the engine. With `projectId`, it also says which
  * routing would really apply to that project (another policy may come first).
+ * `POST /escalation-policies/simulate` does the same for unsaved steps (the editor's live preview).
  */
 type ChannelInfo = { id: number; name: string; type: string; enabled: boolean };
 export type SimulatedTarget = Target & { alertChannel: ChannelInfo | null; users: Person[]; note: string | null };
@@ -54,18 +56,32 @@ export async function routeProject(deps: Deps, workspaceId: number, projectId: n
   );
 }
 
-async function routingFor(deps: Deps, policy: EscalationPolicyItem, projectId: number) {
+async function routingFor(deps: Deps, workspaceId: number, projectId: number) {
   const project = (await deps.store.entities.project.get({ projectId }).go()).data;
-  if (!project || project.workspaceId !== policy.workspaceId) throw notFound('Project');
-  const choice = await routeProject(deps, policy.workspaceId, projectId);
+  if (!project || project.workspaceId !== workspaceId) throw notFound('Project');
+  const choice = await routeProject(deps, workspaceId, projectId);
   return { kind: choice.kind, policyId: choice.kind === 'policy' ? choice.policy.id : null };
 }
 
-export async function simulatePolicy(ctx: Ctx, policyId: number, query: { at?: string | undefined; projectId?: number | undefined }) {
+type Query = { at?: string | undefined; projectId?: number | undefined };
+type Simulable = { workspaceId: number; enabled: boolean; repeatCount: number; steps: Step[] };
+
+export async function simulatePolicy(ctx: Ctx, policyId: number, query: Query) {
   const policy = await loadPolicy(ctx, policyId, 'VIEWER');
-  const { deps } = ctx;
+  return simulate(ctx.deps, policyId, { workspaceId: policy.workspaceId, enabled: policy.enabled, repeatCount: policy.repeatCount, steps: stepsOf(policy) }, query);
+}
+
+/** Unsaved steps, checked as a create would check them (foreign ids 404); nothing is written. */
+export async function simulateDraft(ctx: Ctx, draft: SimulateDraft) {
+  await authorize(ctx.deps, ctx.actor, draft.workspaceId, 'VIEWER', 'Workspace');
+  await requireTargetsInWorkspace(ctx.deps, draft.workspaceId, draft.steps);
+  const steps = [...draft.steps].sort((a, b) => a.position - b.position);
+  return simulate(ctx.deps, null, { workspaceId: draft.workspaceId, enabled: true, repeatCount: draft.repeatCount, steps }, draft);
+}
+
+async function simulate(deps: Deps, policyId: number | null, policy: Simulable, query: Query) {
   const openedAt = query.at ? new Date(query.at) : deps.clock.now();
-  const steps = stepsOf(policy);
+  const { steps } = policy;
   const fired = firings({ steps, repeatCount: policy.repeatCount }, openedAt);
   const last = fired[fired.length - 1]?.at ?? openedAt;
   const targets = steps.flatMap((s) => s.targets);
@@ -75,7 +91,7 @@ export async function simulatePolicy(ctx: Ctx, policyId: number, query: { at?: s
     schedulesOf(deps, policy.workspaceId, scheduleIds, new Date(openedAt.getTime() - DAY_MS), new Date(last.getTime() + DAY_MS)),
     Promise.all(teamIds.map(async (id) => [id, await teamUserIds(deps, id)] as const)).then((e) => new Map(e)),
     deps.store.entities.alertChannel.query.byWorkspace({ workspaceId: policy.workspaceId }).go({ pages: 'all' }),
-    query.projectId !== undefined ? routingFor(deps, policy, query.projectId) : Promise.resolve(null),
+    query.projectId !== undefined ? routingFor(deps, policy.workspaceId, query.projectId) : Promise.resolve(null),
   ]);
   const channelById = new Map(channels.data.map((c) => [c.channelId, { id: c.channelId, name: c.name, type: c.type, enabled: c.enabled }]));
   const resolved = fired.map((f) => ({ f, reaches: f.targets.map((target) => ({ target, reach: reachOf(target, f.at, schedules, teams) })) }));

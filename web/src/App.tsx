@@ -2,11 +2,15 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { RequireSession } from './auth/RequireSession';
 import { SignInPage } from './auth/SignInPage';
 import { SignUpPage } from './auth/SignUpPage';
+import { channelRoutes } from './channels/routes';
 import { checkRoutes } from './checks/routes';
+import { dependencyRoutes } from './dependencies/routes';
 import { incidentRoutes } from './incidents/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
+import { policyRoutes } from './policies/routes';
+import { teamRoutes } from './teams/routes';
 
 export const router = createBrowserRouter(
   [
@@ -23,7 +27,7 @@ export const router = createBrowserRouter(
             <Layout />
           </LiveProvider>
         ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, { path: '*', element: <NotFoundPage /> }],
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...channelRoutes, ...policyRoutes, ...teamRoutes, ...dependencyRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],
   },

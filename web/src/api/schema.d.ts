@@ -559,6 +559,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/escalation-policies/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulate unsaved escalation steps (nothing is stored) */
+        post: operations["simulateEscalationPolicyDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/escalation-rules": {
         parameters: {
             query?: never;
@@ -2689,7 +2706,8 @@ export interface components {
             cycleMinutes: number;
             enabled: boolean;
             openedAt: string;
-            policyId: number;
+            /** @description null for a draft */
+            policyId: number | null;
             projectId: number | null;
             /** @description With projectId: what routing would really apply to an incident of that project */
             routing: {
@@ -2719,6 +2737,18 @@ export interface components {
                     }[];
                 })[];
             }[];
+        };
+        EscalationSimulationDraft: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with Z or an offset
+             */
+            at?: string;
+            projectId?: number;
+            /** @default 0 */
+            repeatCount: number;
+            steps: components["schemas"]["EscalationStepInput"][];
+            workspaceId: number;
         };
         EscalationStep: {
             delayMinutes: number;
@@ -7720,6 +7750,93 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Who would be told and when, for an incident opened at `at` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EscalationSimulation"];
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    simulateEscalationPolicyDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EscalationSimulationDraft"];
+            };
+        };
+        responses: {
+            /** @description Who would be told and when, for an incident opened at `at` (default now) */
             200: {
                 headers: {
                     [name: string]: unknown;
