@@ -4,6 +4,8 @@ import { SignInPage } from './auth/SignInPage';
 import { SignUpPage } from './auth/SignUpPage';
 import { checkRoutes } from './checks/routes';
 import { incidentRoutes } from './incidents/routes';
+import { scheduleRoutes } from './schedules/routes';
+import { windowRoutes } from './windows/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
@@ -23,7 +25,7 @@ export const router = createBrowserRouter(
             <Layout />
           </LiveProvider>
         ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, { path: '*', element: <NotFoundPage /> }],
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...scheduleRoutes, ...windowRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],
   },
