@@ -125,7 +125,7 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
     const box = track.current?.getBoundingClientRect();
     if (!box) return start;
     const ratio = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 1);
-    return snapHalfHour(start + ratio * (end - start), timezone);
+    return snapHalfHour(Math.round(start + ratio * (end - start)), timezone);
   };
   const pointer = onTake
     ? {
@@ -172,11 +172,11 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
                 <button
                   type="button"
                   className="tl-take"
-                  aria-label={`${label}, ${when(a, b)}. Take this shift`}
                   onClick={() => onTake({ startAt: new Date(Math.max(a, start)).toISOString(), endAt: new Date(Math.min(b, end)).toISOString(), replacedUserId: shift.userId })}
                 >
                   <span className="tl-name">{label}</span>
                   <span className="tl-time">{localTime(a, timezone)}</span>
+                  <span className="visually-hidden">, {when(a, b)}. Take this shift</span>
                 </button>
               ) : (
                 <>
