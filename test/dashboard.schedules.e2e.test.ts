@@ -196,6 +196,24 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: on-call schedules', () 
     await expectAccessible(page, 'three-layer schedule');
     await screenshot(page, 'schedule-timeline');
 
+    // A drag across the final row selects a span (snapped to half hours, Berlin time) to take over.
+    const track = await page.$eval('.tl-final .tl-track', (ul) => {
+      const box = ul.getBoundingClientRect();
+      return { left: box.left, width: box.width, y: box.top + box.height / 2 };
+    });
+    const fortnightHours = 335; // 23 March 00:00 to 6 April 00:00 Berlin, one hour lost to DST
+    const xAt = (hoursIn: number) => track.left + (track.width * hoursIn) / fortnightHours;
+    // Thursday 2 April is after the change: 10 days and 12 (then 15) hours in, less the lost hour.
+    await page.mouse.move(xAt(10 * 24 + 12 - 1), track.y);
+    await page.mouse.down();
+    await page.mouse.move(xAt(10 * 24 + 15 - 1), track.y, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForSelector('form.take-shift');
+    expect(await page.$eval('input[name=startAt]', (i) => (i as HTMLInputElement).value)).toBe('2026-04-02T12:00');
+    expect(await page.$eval('input[name=endAt]', (i) => (i as HTMLInputElement).value)).toBe('2026-04-02T15:00');
+    await clickText(page, 'form.take-shift button', 'Cancel');
+    await page.waitForFunction(() => document.querySelector('form.take-shift') === null);
+
     await clickText(page, 'button', 'Create or rotate the link');
     await clickText(page, 'button', 'Make a new link');
     const first = await (await page.waitForSelector('#calendar-url'))?.evaluate((i) => (i as HTMLInputElement).value);

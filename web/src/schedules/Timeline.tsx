@@ -121,6 +121,8 @@ type FinalProps = {
 function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTake }: FinalProps) {
   const track = useRef<HTMLUListElement>(null);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  // A drag that starts and ends on one shift's button also clicks it: that click is the drag's, not "take this shift".
+  const dragged = useRef(false);
   const at = (event: PointerEvent) => {
     const box = track.current?.getBoundingClientRect();
     if (!box) return start;
@@ -131,6 +133,7 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
     ? {
         onPointerDown: (event: PointerEvent) => {
           if (event.button !== 0) return;
+          dragged.current = false;
           const t = at(event);
           setDrag({ from: t, to: t });
         },
@@ -140,6 +143,9 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
         onPointerUp: () => {
           if (drag && drag.from !== drag.to) {
             const [a, b] = drag.from < drag.to ? [drag.from, drag.to] : [drag.to, drag.from];
+            dragged.current = true;
+            // The click, if any, comes in this same input task; a later Enter on a button is the keyboard's own.
+            window.setTimeout(() => (dragged.current = false), 0);
             onTake({ startAt: new Date(a).toISOString(), endAt: new Date(b).toISOString(), replacedUserId: null });
           }
           setDrag(null);
@@ -172,7 +178,13 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
                 <button
                   type="button"
                   className="tl-take"
-                  onClick={() => onTake({ startAt: new Date(Math.max(a, start)).toISOString(), endAt: new Date(Math.min(b, end)).toISOString(), replacedUserId: shift.userId })}
+                  onClick={() => {
+                    if (dragged.current) {
+                      dragged.current = false;
+                      return;
+                    }
+                    onTake({ startAt: new Date(Math.max(a, start)).toISOString(), endAt: new Date(Math.min(b, end)).toISOString(), replacedUserId: shift.userId });
+                  }}
                 >
                   <span className="tl-name">{label}</span>
                   <span className="tl-time">{localTime(a, timezone)}</span>
