@@ -344,7 +344,7 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
 }
 
 /**
- * What a million pings cost on AWS in the steady state (issue 30), from the steady-state section's
+ * What a million pings cost on AWS in the steady state, from the steady-state section's
  * measurements (bench/steady.ts): the ping's write units, API Gateway, Lambda requests and duration
  * (the measured ping latency plus two in-region DynamoDB round trips), and the sweep's reads and
  * Lambda time per ping. The sweep's time per ping is measured with a sweep every 10 s (`npm start`);

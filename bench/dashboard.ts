@@ -33,7 +33,7 @@ const CHECKS = 10_000;
 const LOADS = 30;
 const LIVE_PINGS = 30;
 const WAIT_MS = 10_000;
-/** Issue 31's bounds: past one, the section fails (after printing its figures). */
+/** The section's bounds (bench/README.md): past one, the section fails (after printing its figures). */
 const TARGETS = { dashboard_initial_js_kb: 200, dashboard_checks_first_page_ms_p99: 1_000, dashboard_live_update_ms_p99: 500, dashboard_schedule_timeline_ms_p99: 500 } as const;
 
 const p = (samples: number[], at: number): number => percentile(Float64Array.from(samples).sort(), at);

@@ -9,7 +9,7 @@ import { dueFields } from '../core/store/escalationDue.js';
 import type { Store } from '../core/store/service.js';
 
 /**
- * The escalation engine's two figures (issue 14):
+ * The escalation engine's two figures:
  * - `escalation_sweep_items_read_per_due_step`: 10,000 open incidents routed by a three-step
  *   policy, 1% of them due for step 1; items one escalation sweep reads per step it fires.
  * - `first_alert_ms_p99`: a check flips DOWN (`/fail`, through `npm start`'s server) -> its

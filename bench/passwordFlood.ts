@@ -12,7 +12,7 @@ const WINDOW_SECONDS = Number(process.env.BENCH_PASSWORD_WINDOW_SECONDS ?? 10);
 const ATTEMPTS = 300;
 
 /**
- * Issue 29's attack on `npm start` at the production scrypt cost: 300 concurrent status-page
+ * The attack on `npm start` at the production scrypt cost: 300 concurrent status-page
  * password attempts, each on a new slug, land a second into a window of the 50-client ping load.
  * The same window without the flood is the baseline; the figure is how far the flood moves ping
  * p99 (target: at most 2). Once from one address (the per-address limit's case) and once from 300

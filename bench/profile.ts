@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
 /**
  * A CPU profile of this process over one phase of a benchmark, when `BENCH_PROFILE_DIR` is set
- * (issue 30: "measure where a steady ping's CPU goes"). The embedded stores are profiled by
+ * (where a steady ping's CPU goes). The embedded stores are profiled by
  * `--cpu-prof` on their own processes (bench/run.ts), written when they exit. Open the files in
  * Chrome's DevTools or any .cpuprofile viewer.
  */
@@ -17,6 +17,8 @@ export async function profilePhase(name: string): Promise<() => Promise<void>> {
   await session.post('Profiler.start');
   return async () => {
     const { profile } = await session.post('Profiler.stop');
+    // The stores' --cpu-prof creates the folder only when they exit, after this phase ends.
+    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   };

@@ -99,7 +99,7 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       // Every warm-up ping moved its check's own due entry past the seeded one (to its LATE
       // instant): a sweep at the seeded due time reads nothing, the steady state's sweep. All of
       // them: 4,000 seeded entries share one due instant, which the embedded store keeps apart by
-      // the whole hash of each item's key (patches/dynalite+4.0.0.patch; the README's Benchmarks).
+      // the whole hash of each item's key (patches/dynalite+4.0.0.patch; docs/adr/0010-embedded-store-patch.md).
       const settled = await sweepHeartbeats(deps, new Date(Date.parse(nextDueAt) + 1));
       if (settled.read !== 0) throw new Error(`the sweep read ${settled.read} checks the warm-up pings had moved`);
 
@@ -176,10 +176,13 @@ async function main(): Promise<void> {
     // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
     const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
-    // And the queue lanes' own store beside it, as `npm start` runs them (core/localServer.ts).
-    // BENCH_PROFILE_DIR: each store writes its CPU profile there when it exits (bench/profile.ts).
-    const profiled = { isolate: 'child' as const, nodeFlags: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] };
-    const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, profiled), startEmbeddedStore(queueDataDir(storeDir), 0, profiled)]);
+    // And the queue lanes' own store beside it, both in this process, as `npm start` runs them
+    // (core/localServer.ts). BENCH_STORE_ISOLATE=child runs each in a child process over loopback
+    // HTTP instead (the shape before), and BENCH_PROFILE_DIR then has each child write its CPU profile.
+    const isolated = process.env.BENCH_STORE_ISOLATE === 'child';
+    const placement = isolated ? { isolate: 'child' as const, nodeFlags: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] } : {};
+    console.log(`embedded_store: ${isolated ? 'child processes' : 'in process'}`);
+    const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, placement), startEmbeddedStore(queueDataDir(storeDir), 0, placement)]);
     try {
       if (sections.has('pings') || sections.has('scale')) await pingBenchmark(store.endpoint, queueStore.endpoint, store.pid, dataDir);
       await sections.run('sweep', () => sweepBenchmark(store.endpoint));

@@ -22,7 +22,7 @@ import { meterSteps } from './stepMeter.js';
 import type { SteadyJob, WindowResult } from './steadyLoad.js';
 
 /**
- * The steady state users live in (issue 30), `BENCH_ONLY=steady`: 4,000 heartbeat jobs, each
+ * The steady state users live in, `BENCH_ONLY=steady`: 4,000 heartbeat jobs, each
  * pinging once per 20-second interval with up to a second of jitter either way, through the real
  * HTTP server on the embedded store on disk, with the evaluator sweep every 10 s in the server's
  * process. Then 1% of the jobs go silent (the sweep's reads must follow them only), then all of
@@ -50,7 +50,9 @@ type Pids = { store: number | undefined; queueStore: number | undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cpuNow = (pids: Pids) => {
   const own = process.cpuUsage();
-  return (own.user + own.system) / 1000 + processCpuMs(pids.store) + processCpuMs(pids.queueStore);
+  // A store in this process (no pid) is already in this process's own figure, its threads included.
+  const child = (pid: number | undefined) => (pid === undefined ? 0 : processCpuMs(pid));
+  return (own.user + own.system) / 1000 + child(pids.store) + child(pids.queueStore);
 };
 function dirBytes(dir: string): number {
   let total = 0;

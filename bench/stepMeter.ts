@@ -4,7 +4,7 @@ import type { Store } from '../core/store/service.js';
  * Store requests and bytes written, by request kind and by what they touch (the entity of each
  * item: check, signal, incident, queue message, ...), counted at the SDK clients while `on`. The
  * mass outage divides them by the checks that flipped, so whatever writes the most per flip is
- * named by the bench (issue 30).
+ * named by the bench.
  */
 export type StepCounts = Map<string, { requests: number; items: number; bytes: number; read: number }>;
 

@@ -42,7 +42,7 @@ export const ADMIT_PER_TURN = 8;
  * Starting new requests a few at a time from the check phase lets the loop poll between the
  * batches, so that I/O is read within a turn of a few ms. The work done is the same, so pings/s
  * are unchanged; measured with the bench, alternating, the relay's p99 fell from 33-40 to about
- * 20 ms (README, "The relay's lag" (8)). A lone request waits one turn (microseconds).
+ * 20 ms (docs/adr/0005-local-queues-own-store.md). A lone request waits one turn (microseconds).
  */
 export function admittingPerTurn<Env>(fetch: Fetch<Env>, perTurn = ADMIT_PER_TURN): Fetch<Env> {
   let waiting: (() => void)[] = [];
@@ -142,15 +142,18 @@ export async function startLocalServer(config: Config, options: { log?: boolean;
 }
 
 /**
- * The embedded stores, each a child process on disk in the data directory: the main one, unless
+ * The embedded stores, in this process and on disk in the data directory: the main one, unless
  * VIGIL_DYNAMODB_ENDPOINT names another, and beside it the queue lanes' own (runtime.ts
  * `queueEndpoint` says why), unless the caller brings one. An outside endpoint keeps the lanes.
+ * In this process, because the app's clients then hand them requests without a socket
+ * (core/adapters/local/inProcessTransport.ts says what that saves); each still listens on a
+ * loopback port for other tools.
  */
 async function startStores(config: Config, queueEndpoint: string | undefined): Promise<{ endpoint: string; store?: EmbeddedStore; queueStore?: EmbeddedStore }> {
   if (config.dynamoEndpoint !== undefined) return { endpoint: config.dynamoEndpoint };
   const [store, queueStore] = await Promise.all([
-    startEmbeddedStore(config.dataDir, 0, { isolate: 'child' }),
-    queueEndpoint === undefined ? startEmbeddedStore(queueDataDir(config.dataDir), 0, { isolate: 'child' }) : undefined,
+    startEmbeddedStore(config.dataDir, 0),
+    queueEndpoint === undefined ? startEmbeddedStore(queueDataDir(config.dataDir), 0) : undefined,
   ]);
   return queueStore ? { endpoint: store.endpoint, store, queueStore } : { endpoint: store.endpoint, store };
 }

@@ -49,7 +49,7 @@ describe('functions/signals.ts: the signal app behind API Gateway', () => {
   });
 
   it('leaves slug pings to the API Lambda, which serves them with the API key in the header', async () => {
-    // Changed with issue 13 item 4: a slug ping authenticates a key, finds the check by slug and
+    // A slug ping authenticates a key, finds the check by slug and
     // may create the job, i.e. the full app's modules; in the ping Lambda they tripled its cold
     // start. stacks/ApiStack.ts routes only /api/signals/ping here, the rest of /api to the API Lambda.
     const user = await t.signup();

@@ -88,7 +88,7 @@ function buildSource(env: Record<string, string | undefined>): { buildCommand?: 
 }
 
 /**
- * The dashboard (DESIGN 11): an SST StaticSite (private S3 bucket, CloudFront) whose distribution
+ * The dashboard: an SST StaticSite (private S3 bucket, CloudFront) whose distribution
  * also routes `/api/*` to the HTTP API, uncached, with every method and the viewer's headers
  * (Authorization included, which CloudFront forwards only with caching disabled), cookies and
  * query strings, so the session cookie's SameSite=Strict and the CSP's 'self' hold. The WebSocket

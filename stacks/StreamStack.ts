@@ -8,7 +8,7 @@ import { deploySettings } from './settings.js';
 export const MANAGE_CONNECTIONS = 'execute-api:ManageConnections';
 
 /**
- * The streams on AWS (DESIGN 1, design/assistants-and-streams.md): one API Gateway WebSocket API
+ * The streams on AWS (docs/guide/streams.md): one API Gateway WebSocket API
  * whose `$connect`, `$disconnect` and `$default` routes share one small Lambda
  * (core/streams/aws.ts). `$default` returns its answer to the sender (the pong). Functions that
  * publish events, or close a user's streams, get `publishing`: the management endpoint and

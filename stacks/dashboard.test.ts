@@ -8,7 +8,7 @@ import { StreamStack } from './StreamStack.js';
 import { allStatements, actionsOf, buildApp, logicalId } from '../test/support/stacks.js';
 
 /*
- * The dashboard's deployment (issue 31), asserted offline: buildApp points the StaticSite at a
+ * The dashboard's deployment, asserted offline: buildApp points the StaticSite at a
  * prebuilt fixture (VIGIL_DASHBOARD_DIST), so no `npm run build:web` runs.
  */
 

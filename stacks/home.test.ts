@@ -323,7 +323,7 @@ describe('IAM: every function gets only what it uses', () => {
   });
 });
 
-// Issue 18: the streams on AWS (in this file to share its one build of the home region).
+// The streams on AWS (in this file to share its one build of the home region).
 /** The export of the WebSocket API's id, which every ManageConnections resource must name. */
 const apiIdExport = (t: Template): string => `StreamStack:ExportsOutputRef${logicalId(t, 'AWS::ApiGatewayV2::Api', 'StreamsApi')}`;
 

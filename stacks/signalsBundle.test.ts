@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lambdaBundleOptions } from './bundling.js';
 
 /**
- * The ping Lambda's cold start (issue 13 item 4): every scale-out of ping traffic pays its module
+ * The ping Lambda's cold start (docs/architecture.md "The ping Lambda"): every scale-out of ping traffic pays its module
  * init, so its bundle, built as `sst deploy` and the bench build it, must not carry what the ping
  * path does not run. These are what it carried before (1.35 MB against the floor's 0.4 MB).
  */

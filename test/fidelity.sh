@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fidelity pass (DESIGN 2): the store-layer tests again, on AWS's DynamoDB Local (in memory)
+# Fidelity pass (docs/testing.md): the store-layer tests again, on AWS's DynamoDB Local (in memory)
 # instead of dynalite. Needs a Java runtime; without one it says so and succeeds.
 # Usage: test/fidelity.sh [vitest paths...]   (default: core/store core/auth core/adapters/aws core/signals/ping.test.ts core/sweep/sweep.test.ts)
 set -euo pipefail

@@ -6,7 +6,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 import type { ChannelMessage } from './channelsDelivery.js';
 
-/** The event types alert channels receive for incidents (DESIGN 8). */
+/** The event types alert channels receive for incidents (docs/guide/alerting.md). */
 export const INCIDENT_ALERT_EVENTS = ['incident.opened', 'incident.escalated', 'incident.severity_changed', 'incident.acknowledged', 'incident.resolved'] as const;
 export type IncidentAlertEvent = (typeof INCIDENT_ALERT_EVENTS)[number];
 
@@ -18,9 +18,9 @@ export type AlertNotification = { event: IncidentAlertEvent; kind: string; timel
 
 /**
  * Maps a queue message to its notification, or null when it notifies nobody. MONITORING is a
- * step a person took by hand on an incident everybody already knows about, and DESIGN 8's event
+ * step a person took by hand on an incident everybody already knows about, and the alert event
  * list has no type for it, so it sends nothing. A severity raise is `incident.severity_changed`
- * (DESIGN 8; `incident.escalated` is an escalation step), its kind carries the severity because an
+ * (`incident.escalated` is an escalation step), its kind carries the severity because an
  * incident may be raised twice (P3 -> P2 -> P1) and each raise is its own notification. The kind
  * keeps its old `escalated#` spelling: a delivery owed across an upgrade keeps its key, so it is
  * not sent twice.

@@ -62,12 +62,12 @@ export async function deliverOnce(
     // The crash window: a worker that dies here, after the send and before the record, leaves the
     // message to come back (after the visibility timeout) and send again. No store write can close
     // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver
-    // can drop the copy (README, "What Vigil promises").
+    // can drop the copy (docs/guarantees.md).
     if (result.ok) {
       await delivery.sent.record(`Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`);
       return outcome('SENT', result.message);
     }
-    // SECURITY "Outgoing webhooks": 410 Gone means the receiver wants no more deliveries.
+    // 410 Gone means the receiver wants no more deliveries.
     if (result.statusCode === 410 && channel.type !== 'EMAIL') {
       await disableChannel(deps, channel, now);
       console.warn(`alert channel ${channel.channelId} answered 410 Gone and is now disabled`);

@@ -15,8 +15,8 @@ import { SENT_MARKER_TTL_SECONDS } from './warningDispatch.js';
 import { signWebhook } from './webhookSignature.js';
 
 /**
- * Status page subscribers on the alerts queue (design "Subscribers", reliability.md "Delivery
- * rules"): a `statuspage.notify` (owed by the snapshot rebuild, once per change) fans out, in
+ * Status page subscribers on the alerts queue (docs/guide/status-pages.md "Subscribing",
+ * docs/guarantees.md): a `statuspage.notify` (owed by the snapshot rebuild, once per change) fans out, in
  * batches of FANOUT_BATCH subscribers chained through the queue, to one `statuspage.deliver` per
  * ACTIVE subscriber whose filter matches; each delivery is keyed
  * `statuspage#<eventKey>#<subscriberId>`, claimed while it sends and recorded once sent (an

@@ -5,8 +5,8 @@ import { createPage, type User } from '../../test/support/statuspages.js';
 import { handleAlertMessages } from './dispatch.js';
 
 /**
- * A page's subscribers hear nothing more once the page stops being open to them (issue 29 item
- * 5): turned PRIVATE, disabled, or given a new password after they came. The page changes go
+ * A page's subscribers hear nothing more once the page stops being open to them: turned
+ * PRIVATE, disabled, or given a new password after they came. The page changes go
  * over HTTP; each delivery goes through the alerts queue's consumer, as the fan-out sends it.
  */
 let t: TestContext;

@@ -4,7 +4,7 @@ import type { EndpointVerifier } from '../statuspages/subscribers/webhook.js';
 import { signWebhook } from './webhookSignature.js';
 
 /**
- * A status page webhook subscriber proves it wants the deliveries (README "Subscribing"): within
+ * A status page webhook subscriber proves it wants the deliveries (docs/guide/status-pages.md "Subscribing"): within
  * the subscribe request it gets a `subscription.verification` event, signed like every delivery
  * (Standard Webhooks, its own secret) and sent through the guarded outbound client, carrying a
  * random `challenge`; only a 2xx answer echoing it (the bare text, or JSON `{"challenge": ...}`)

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext, type TestResponse } from '../../test/harness.js';
 
 /*
- * The dashboard's session by cookie (issue 31, CONTRACT31): over HTTP through the real app. Every
+ * The dashboard's session by cookie (docs/adr/0006-session-tokens-and-cookie-refresh.md): over HTTP through the real app. Every
  * test signs in from its own address so the per-address credential limit stays out of the way.
  */
 

@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.js';
 import { randomToken } from './secrets.js';
 
 /*
- * The dashboard's session by cookie (DESIGN 11, issue 31): the refresh token in an HttpOnly cookie
+ * The dashboard's session by cookie (docs/adr/0006-session-tokens-and-cookie-refresh.md): the refresh token in an HttpOnly cookie
  * scoped to the token path, so page script never sees it, plus a double-submit CSRF token (OWASP)
  * that script reads and echoes in a header. Only a client that asks (`refresh_cookie=true`) gets
  * them; Bearer clients never see a cookie.

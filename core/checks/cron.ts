@@ -1,7 +1,7 @@
 import { CronExpressionParser, type CronExpression } from 'cron-parser';
 
 /**
- * Cron schedules of heartbeat checks (DESIGN 6): a 5-field crontab expression or an `@daily`-style
+ * Cron schedules of heartbeat checks (docs/guide/cron.md): a 5-field crontab expression or an `@daily`-style
  * macro, read as wall-clock time in an IANA zone. Pure: no clock, no I/O. A scheduled check is
  * due at the first occurrence strictly after its last ping (or resume), so across a DST change the
  * job is still expected at its local time (02:30 that does not exist that night the

@@ -10,7 +10,7 @@ import { CheckListQuery, type DashboardCheck } from './schema.js';
 import { createHeartbeatJob } from './v1.js';
 
 /*
- * What the dashboard's check list needs from the API (issue 31, CONTRACT31): filters with cursor
+ * What the dashboard's check list needs from the API (docs/guide/checks-and-pings.md "Check lists at scale"): filters with cursor
  * pages, bulk pause/resume/delete, and latency sparklines. Over HTTP through the real app.
  */
 

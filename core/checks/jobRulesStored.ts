@@ -5,7 +5,7 @@
  */
 
 /**
- * A heartbeat job's optional rules (DESIGN 6): a cron `schedule` read in `timezone` instead of an
+ * A heartbeat job's optional rules (docs/guide/cron.md): a cron `schedule` read in `timezone` instead of an
  * interval, duration bounds for a run, and the shortest interval between successes. Stored on the
  * check as one canonical JSON string (`jobRules`, absent when none), so the ping path's update can
  * pin the rules it planned with in a single comparison.

@@ -5,8 +5,7 @@ import { zodDetails } from '../http/router.js';
 
 /**
  * The HTTP probe configuration of an outbound check: the dashboard's outbound field set and the
- * Integration API's `config` object share these bounds and defaults (spec "Check (dashboard)",
- * DESIGN 5). The probe runner reads a stored config back through `readOutboundConfig`.
+ * Integration API's `config` object share these bounds and defaults (docs/guide/probes.md). The probe runner reads a stored config back through `readOutboundConfig`.
  */
 
 export const PROBE_REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-1'] as const;

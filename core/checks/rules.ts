@@ -87,7 +87,7 @@ export async function planLimitsOf(deps: Deps, workspaceId: number): Promise<Pla
 }
 
 /**
- * The plan's limits (DESIGN 3) that need no store: interval floor and whether notifications may be
+ * The plan's limits (docs/guide/access.md "Plans") that need no store: interval floor and whether notifications may be
  * muted. On an update only what changed is judged, so a workspace that was downgraded can still
  * edit its existing checks' names. Returns whether the check must take slots in the workspace's
  * counter (a new check, or one turned OUTBOUND).
@@ -110,7 +110,7 @@ export const takePlanSlots = (deps: Deps, limits: PlanLimits, next: CheckDraft, 
   takeCheckSlots(deps, next.workspaceId, next.checkMode, { checks: limits.checks, outbound: limits.outboundChecks }, isNew);
 
 /**
- * The plan's limits (DESIGN 3): check count, outbound check count, interval floor and whether
+ * The plan's limits (docs/guide/access.md "Plans"): check count, outbound check count, interval floor and whether
  * notifications may be muted (judgePlan). A new check (or one turned OUTBOUND) takes its slots in
  * the workspace's counter (quota.ts).
  */

@@ -4,7 +4,7 @@ import { MAX_RUN_MS, nextCheckStatus, PING_OBSERVATIONS } from './status.js';
 import { readJobRules } from './jobRulesStored.js';
 
 /**
- * Runs of a heartbeat job (DESIGN 6): a `/start` with `?rid=<uuid>` keeps its instant on the check
+ * Runs of a heartbeat job (docs/guide/cron.md "Runs, exit codes and logs"): a `/start` with `?rid=<uuid>` keeps its instant on the check
  * as `run_<rid>` until the end with the same rid arrives, so concurrent runs each get their
  * duration. A run still open past its allowance (the grace, or maxDurationSeconds when longer) is
  * a missed run: the sweep finds it by its START signal's entry in a sparse index and fails the

@@ -12,7 +12,7 @@ export function probeRegionsOf(check: CheckItem | undefined, homeRegion: ProbeRe
 }
 
 /**
- * Keeps one probe schedule per region of an outbound check (DESIGN 1): upserts the current
+ * Keeps one probe schedule per region of an outbound check (docs/guide/probes.md): upserts the current
  * regions (disabled while paused) and removes the ones `before` had that `after` no longer has.
  * Upserts are idempotent, so a retried request converges on the same schedules.
  */

@@ -270,7 +270,7 @@ export const JobV1Page = pageSchema(JobV1, 'JobV1PageResponse');
 
 export { OutboundConfig, OutboundConfigPatch };
 
-// ---- Dashboard list helpers (issue 31) ----
+// ---- Dashboard list helpers ----
 
 const distinctIds = (ids: readonly number[]) => new Set(ids).size === ids.length;
 

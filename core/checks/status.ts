@@ -3,7 +3,7 @@ import type { StatusChangeCause } from './events.js';
 import { awaitsTiming, downAtOf, dueShardFor, lateAtOf, nextDueAfter } from './timing.js';
 
 /**
- * Check status (DESIGN 6 and 7, spec "Check status"): every way a check's status moves, as one
+ * Check status (docs/guide/checks-and-pings.md, docs/guide/probes.md): every way a check's status moves, as one
  * pure function of what was read, what was observed and the unit of work's instant. It returns
  * the fields to write (`changes`) and the effects to perform (`signal` to record, `statusChange`
  * to publish as `check.status_changed`); the caller persists with a conditional write on what it

@@ -3,7 +3,7 @@ import { nextOccurrence } from './cron.js';
 import { readJobRules } from './jobRulesStored.js';
 
 /**
- * When a heartbeat check is due (DESIGN 6): nextDueAt = lastPingAt + interval; `graceSeconds` is
+ * When a heartbeat check is due (docs/adr/0002-grace-before-late.md): nextDueAt = lastPingAt + interval; `graceSeconds` is
  * the lateness tolerated before LATE, so LATE once nextDueAt + grace passes and DOWN once
  * nextDueAt + 2 x grace passes (a ping that arrives with ordinary jitter never flips the check). The transitions in `status.ts` and the edit path
  * (`retime`) both read their arithmetic and their due-index placement from here.
@@ -20,7 +20,7 @@ export const dueShardFor = (checkId: number): string => (DUE_SHARD_COUNT === 1 ?
 
 export const plusSeconds = (at: Date, seconds: number): Date => new Date(at.getTime() + seconds * 1000);
 
-/** When a check due at `nextDueAt` turns LATE, and when DOWN (DESIGN 6). */
+/** When a check due at `nextDueAt` turns LATE, and when DOWN. */
 export const lateAtOf = (nextDueAt: Date, graceSeconds: number): Date => plusSeconds(nextDueAt, graceSeconds);
 export const downAtOf = (nextDueAt: Date, graceSeconds: number): Date => plusSeconds(nextDueAt, 2 * graceSeconds);
 
@@ -43,7 +43,7 @@ type Waiting = Pick<CheckItem, 'checkMode' | 'status'> & Partial<Pick<CheckItem,
 
 /**
  * Whether a check waits on a timing transition (and so belongs in the due index): a running
- * inbound check, except one that never pinged, which waits for nothing (DESIGN 6: never
+ * inbound check, except one that never pinged, which waits for nothing (never
  * alerted), also once resumed. Outbound checks are judged by probe rounds, not by pings arriving.
  */
 export const awaitsTiming = (check: Waiting): boolean =>

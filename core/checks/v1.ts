@@ -17,7 +17,7 @@ import { CheckV1Create, CheckV1Update, JobCreate, JobUpdate, type JobCreateInput
 
 /**
  * Integration API verbs. `/v1/checks` are the outbound HTTP checks and `/v1/jobs` the heartbeat
- * checks (DESIGN 5): each surface sees only its own kind, the other kind is a 404 there.
+ * checks (docs/guide/checks-and-pings.md): each surface sees only its own kind, the other kind is a 404 there.
  */
 const DEFAULT_JOB_INTERVAL_SECONDS = 3600;
 

@@ -1,5 +1,5 @@
 /**
- * Who is told about an incident of a project (alerting.md "Who is told, in order"):
+ * Who is told about an incident of a project (docs/guide/oncall-and-escalation.md):
  * 1. the enabled policy with the lowest priority among those whose projectIds contain the
  *    project (null = catch-all);
  * 2. else the project's enabled legacy rules, by delay;

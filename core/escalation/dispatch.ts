@@ -16,7 +16,7 @@ import { planOpenedEscalation } from './sweep.js';
 export { EscalationStepMessage } from './stepMessage.js';
 
 /**
- * The `alerts` queue consumer with routing (design/alerting.md "Who is told, in order"). Incident
+ * The `alerts` queue consumer with routing (docs/guide/oncall-and-escalation.md). Incident
  * changes of a project routed to every channel go out as before (core/alerting/dispatch.ts); with
  * a policy or legacy rules, the opening tells step 0 (when its delay is 0) and later changes
  * (acknowledged, resolved, severity) tell every recipient already told, once each. Escalation

@@ -3,7 +3,7 @@ import type { Target } from './schema.js';
 import { cycleLengthMinutes } from './timeline.js';
 
 /**
- * The escalation engine, pure (design/alerting.md "Escalation semantics"). Given what routes the
+ * The escalation engine, pure (docs/guide/oncall-and-escalation.md "Escalation: how it works"). Given what routes the
  * incident (a plan: policy steps, legacy rules grouped by delay, or every channel at once), the
  * incident's state, its cursor and the instant, it says which (epoch, cycle, step) are due now,
  * where the cursor goes, and when the incident is next due (null: it leaves the index).

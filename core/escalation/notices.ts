@@ -10,7 +10,7 @@ import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js';
 
 /**
- * On-call notices, a sweep step (design/alerting.md "Endpoints the spec leaves open"):
+ * On-call notices, a sweep step (docs/guide/oncall-and-escalation.md "Escalation: how it works"):
  * - handoff: `handoffNotificationMinutes` before a shift starts, its user is mailed, once per shift;
  * - coverage gaps: the schedule's workspace admins are mailed once per gap starting within 7 days.
  * It reads only the schedules due for a look (the escalation-due index under its own shard): a

@@ -6,7 +6,7 @@ import { routeProject } from './simulate.js';
 export type Routing = Awaited<ReturnType<typeof routeProject>>;
 
 /**
- * The routing of design/alerting.md as steps the engine runs: a policy's own steps; legacy rules
+ * The routing of docs/guide/oncall-and-escalation.md as steps the engine runs: a policy's own steps; legacy rules
  * grouped by delay, one step per delay, no repeat; or every enabled channel at once. An incident
  * without a project is routed like a project no policy names: catch-all policies, else every channel.
  */

@@ -7,7 +7,7 @@ import { schedulesOf } from './simulate.js';
 import { reachOf, unreachedNote } from './timeline.js';
 
 /**
- * Who one step reaches, resolved at the instant it fires (design/alerting.md "Targets"): a channel
+ * Who one step reaches, resolved at the instant it fires (docs/guide/oncall-and-escalation.md "Escalation: how it works"): a channel
  * is itself, a user is an e-mail to that user, a team is every member, a schedule is whoever is on
  * call at that instant. A person reached twice in one step (a team and its member) is told once.
  * `key` names the recipient in delivery keys: `<channelId>` or `u<userId>`.

@@ -6,7 +6,7 @@ import { Instant } from '../oncall/schema.js';
 
 /**
  * Escalation policies and legacy rules: the spec's "Escalation policy" and "Escalation rule"
- * sections and `design/alerting.md`. Bounds the spec leaves open are ours and named here.
+ * sections (docs/guide/oncall-and-escalation.md). Bounds the spec leaves open are ours and named here.
  */
 export const MAX_STEPS = 20;
 export const MAX_TARGETS_PER_STEP = 20;
@@ -42,7 +42,7 @@ export type StepInput = z.infer<typeof StepInput>;
 
 const targetKey = (t: Target): string => JSON.stringify(Object.entries(t).sort());
 
-/** Positions 0..n-1 without gaps, delays strictly increasing with position (alerting.md), no target twice in a step. */
+/** Positions 0..n-1 without gaps, delays strictly increasing with position, no target twice in a step. */
 export const Steps = z
   .array(StepInput)
   .min(1)

@@ -82,8 +82,8 @@ function sweepCaches(deps: Deps, now: Date) {
  * The first planning of an incident's escalation, by the handler of its opening alert, which has
  * just read the routing, the check's mute and the windows to send step 0. Every incident opens due
  * at its opening instant; without this the next sweep read each one again with all of that only
- * to plan the steps after step 0 (in a mass outage, one visit per opening; issue 30 counts the
- * sweep's reads per due check). The same engine and the same conditional write as the sweep: of
+ * to plan the steps after step 0 (in a mass outage, one visit per opening;
+ * docs/adr/0009-escalation-planned-at-opening.md). The same engine and the same conditional write as the sweep: of
  * the two, one moves the cursor, and a crash before it leaves the incident due for the sweep.
  */
 export async function planOpenedEscalation(deps: Deps, incident: IncidentItem, now: Date, known: { plan: Plan | null; muted: boolean; suppressed: boolean }): Promise<void> {

@@ -2,7 +2,7 @@ import { onCallAt, type ScheduleSpec } from '../oncall/rotation.js';
 import type { Step, Target } from './schema.js';
 
 /**
- * When each step of a policy fires and who it reaches (alerting.md "Escalation semantics"):
+ * When each step of a policy fires and who it reaches (docs/guide/oncall-and-escalation.md "Escalation: how it works"):
  * step s of cycle k (0 <= k <= repeatCount) fires at `openedAt + k·L + d_s`, where
  * `L = d_last + max(5, d_last - d_prev)` minutes (`d_prev` = 0 for a one-step policy).
  * Targets resolve at the instant their step fires: a schedule pages whoever is on call then.

@@ -1,7 +1,7 @@
 import { HttpError } from './httpError.js';
 
 /**
- * The bounds of open streams, SSE and WebSocket together, in one place (README "Live streams"),
+ * The bounds of open streams, SSE and WebSocket together, in one place (docs/guide/streams.md),
  * and the local registry that holds them. Here, below the areas, because the signal and status
  * streams of the domain admit themselves against them. The 30-new-connections-per-60-s rate
  * limits (core/signals/stream.ts, core/statuspages/events.ts) bound how fast connections open;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 
-/** DESIGN section 4 through the real app: error shape, OpenAPI documents, rate limits. */
+/** The API's conventions through the real app: error shape, OpenAPI documents, rate limits (docs/guide/access.md). */
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestContext();

@@ -12,7 +12,7 @@ import { canSubscribe } from '../signals/streamEvents.js';
 import { handleIncidentMessages } from './worker.js';
 
 /**
- * Issue 18: a probe flip reaches the signal streams from the incidents worker (the home region,
+ * A probe flip reaches the signal streams from the incidents worker (the home region,
  * which holds the WebSocket API's endpoint), never from the probe (other regions, no endpoint).
  */
 let t: TestContext;

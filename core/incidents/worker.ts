@@ -97,7 +97,7 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
   if (message.cause === 'DEPLOYMENT' && message.to === 'PAUSED') return resolveAllOfCheck(deps, message.checkId, 'DEPLOYMENT_PAUSED', message.at, now);
   const service = { checkId: message.checkId, episodeKey: episodeKeyFor({ reason: 'SERVICE_DOWN' }) };
   if (message.to === 'OK') {
-    // DESIGN 6: the next successful ping resolves the episode from LATE as well as from DOWN.
+    // The next successful ping resolves the episode from LATE as well as from DOWN (docs/guide/incidents.md).
     await resolveEpisode(deps, service, { cause: 'RECOVERED', at: message.at }, now);
     return;
   }

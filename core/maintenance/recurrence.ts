@@ -1,7 +1,7 @@
 import { CronExpressionParser, type CronExpression } from 'cron-parser';
 
 /**
- * Recurring maintenance windows. The rule (also in the README's design decisions):
+ * Recurring maintenance windows. The rule (also in docs/guide/windows.md):
  * - `startAt`..`endAt` is the template: its length D = endAt - startAt is the length of every
  *   occurrence, and no occurrence starts before `startAt`.
  * - Occurrences start at the cron expression's times (read in the window's IANA `timezone`) at or

@@ -36,7 +36,7 @@ const limitBody = bodyLimit({
 
 /**
  * The assistant surface (spec: `{base_url}/mcp` and `{mcp_url}`), mounted at `/api/mcp` and
- * `/mcp`. Streamable HTTP, stateless, JSON responses (DESIGN 2b): each POST builds a server for
+ * `/mcp`. Streamable HTTP, stateless, JSON responses: each POST builds a server for
  * the key, answers, and is gone, which is what a Lambda can hold. The key is checked before any
  * MCP exchange (a session token or no key is a 401, a ping key a 403, the key's rate limit a
  * 429, all in the API's error shape), exactly as on `/v1`.

@@ -19,7 +19,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /**
- * One McpServer per HTTP request (stateless, DESIGN 2b): it carries the tools this key may use,
+ * One McpServer per HTTP request (stateless): it carries the tools this key may use,
  * bound to the key's Ctx, and the OpenAPI documents as resources.
  */
 export function createMcpServer(ctx: Ctx, tools: readonly Tool[], readDocument: DocumentReader): McpServer {

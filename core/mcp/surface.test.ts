@@ -37,7 +37,7 @@ const WRITE = [
   'update_announcement',
 ];
 
-/** The hints as the design's table states them: [destructive, idempotent]. */
+/** The hints as docs/guide/mcp.md's table states them: [destructive, idempotent]. */
 const WRITE_HINTS: Record<string, [boolean, boolean]> = {
   create_job: [false, false],
   create_http_check: [false, false],

@@ -24,7 +24,7 @@ export function installCounters(deps: Deps): InstallCounters {
 
 /**
  * The install's own health in the text format (`GET /metrics`). What each figure means on each
- * runtime is in the help text and the README; in short: the sweep figures hold on both, the queue
+ * runtime is in the help text and docs/guide/metrics.md; in short: the sweep figures hold on both, the queue
  * and ping figures are the embedded runtime's (on AWS, SQS, API Gateway and Lambda publish them
  * to CloudWatch, and the API Lambda that serves this route sees no pings).
  */

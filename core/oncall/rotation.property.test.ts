@@ -7,7 +7,7 @@ import type { Shift } from './schema.js';
 /**
  * Properties of the final schedule against a deliberately naive oracle: it counts handoffs one
  * calendar day (or one custom step) at a time and applies layers and overrides straight from
- * the definition in alerting.md, sharing no code with rotation.ts / turns.ts.
+ * the definition in docs/guide/oncall-and-escalation.md, sharing no code with rotation.ts / turns.ts.
  */
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -3,7 +3,7 @@ import { hoursByUser } from './hours.js';
 import { turnSource, type RotationSpec, type Turn, type TurnSource } from './turns.js';
 
 /**
- * Who is on call, computed purely from a schedule (alerting.md "On-call computation"):
+ * Who is on call, computed purely from a schedule (docs/guide/oncall-and-escalation.md):
  * - Layers: at instant T the lowest `layerPosition` whose rotation has someone on call wins. Two
  *   rotations on one layer (an edited layer: the old one ends where the new one starts) are
  *   ordered by the later `effectiveFrom`, then by their order in the schedule.

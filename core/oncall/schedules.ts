@@ -14,7 +14,7 @@ import { overridesTouching, toOverride } from './overrides.js';
 import { requireWorkspaceMembers } from './people.js';
 import { Rotation, type RotationInput, type Schedule, type ScheduleCreate, type ScheduleUpdate } from './schema.js';
 
-/** On-call schedules with their rotations (alerting.md "On-call computation", "Endpoints"). */
+/** On-call schedules with their rotations (docs/guide/oncall-and-escalation.md). */
 
 const StoredRotations = z.array(Rotation);
 const FAR_FUTURE = '9999-12-31T23:59:59.999Z';

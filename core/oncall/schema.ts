@@ -2,14 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { Temporal } from 'temporal-polyfill';
 
 /**
- * On-call schedules, rotations (layers) and overrides: the spec's "On-call schedule" section and
- * `design/alerting.md`. Bounds the spec leaves open are ours and named here, so the router, the
- * pure computation and the README agree on one number each.
+ * On-call schedules, rotations (layers) and overrides: the spec's "On-call schedule" section
+ * (docs/guide/oncall-and-escalation.md). Bounds the spec leaves open are ours and named here, so the
+ * router, the pure computation and the documentation agree on one number each.
  */
 export const ROTATION_TYPES = ['daily', 'weekly', 'custom'] as const;
 export type RotationType = (typeof ROTATION_TYPES)[number];
 
-/** Longest `[from, to)` the shifts, overrides, gaps and report endpoints accept (alerting.md). */
+/** Longest `[from, to)` the shifts, overrides, gaps and report endpoints accept. */
 export const MAX_RANGE_DAYS = 93;
 export const MAX_ROTATIONS = 20;
 export const MAX_PARTICIPANTS = 100;
@@ -132,7 +132,7 @@ export const ScheduleCreate = z
   .openapi('OnCallScheduleCreate');
 export type ScheduleCreate = z.infer<typeof ScheduleCreate>;
 
-/** Changed fields only; a supplied `rotations` array replaces every rotation (alerting.md). */
+/** Changed fields only; a supplied `rotations` array replaces every rotation. */
 export const ScheduleUpdate = z
   .strictObject({
     name: name.optional(),

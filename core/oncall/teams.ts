@@ -12,7 +12,7 @@ import { refuseIfTargeted } from '../store/policyTargets.js';
 import { peopleById, requireWorkspaceMembers } from './people.js';
 import type { Team, TeamCreate, TeamMember, TeamUpdate } from './teamSchema.js';
 
-/** Teams and their members (alerting.md "Teams"). VIEWER reads; ADMIN writes. */
+/** Teams and their members (docs/guide/oncall-and-escalation.md). VIEWER reads; ADMIN writes. */
 
 async function membersOf(deps: Deps, teamId: number): Promise<TeamMemberItem[]> {
   return (await deps.store.entities.teamMember.query.byTeam({ teamId }).go({ pages: 'all' })).data;

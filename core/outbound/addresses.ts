@@ -2,11 +2,11 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * Which IP addresses an outbound request may reach. The rule is an allow-list ("plain global
- * unicast"), with SECURITY.md's block list applied on top as an explicit second net, so that a
+ * unicast"), with an explicit block list (below) applied on top as a second net, so that a
  * future ipaddr.js release that renames or narrows one of its ranges cannot silently open a hole.
  */
 
-/** SECURITY.md "Outbound requests": every range here must stay blocked. */
+/** Every non-public range an outbound request must never reach: each must stay blocked. */
 export const BLOCKED_CIDRS = [
   '0.0.0.0/8',
   '10.0.0.0/8',

@@ -8,7 +8,7 @@ function parsed(input: string, base?: URL): ParsedTarget {
   return check.target;
 }
 
-// Every spelling SECURITY.md names; each must land on the literal address it hides.
+// Every spelling of an address a URL may hide; each must land on the literal address it hides.
 const SPELLINGS: readonly [string, string][] = [
   ['http://127.0.0.1/', '127.0.0.1'],
   ['http://2130706433/', '127.0.0.1'],

@@ -6,7 +6,7 @@ import { OUTBOX_FIELDS, type OutboxEntry } from '../store/outbox.js';
 import type { Store } from '../store/service.js';
 
 /**
- * The relay (design/reliability.md): publishes an item's pending messages, then removes them on
+ * The relay (docs/adr/0004-outbox.md): publishes an item's pending messages, then removes them on
  * the condition that they are still the ones it published. It runs right after the write that
  * owed them (the fast path) and in every sweep for whatever is left (the safety net), so a crash
  * or a queue outage between the write and the publish delays a message, never loses it. A relay

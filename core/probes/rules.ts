@@ -1,7 +1,7 @@
 import type { CheckStatus } from '../checks/status.js';
 
 /**
- * The outbound status rule as a pure function (DESIGN 7, spec "Check status" OUTBOUND rows).
+ * The outbound status rule as a pure function (docs/guide/probes.md "How rounds are judged").
  *
  * A round is one probe period of a check; every region of the check reports into it once. A
  * round is FAILING when a strict majority of the check's regions failed, SUCCEEDING when every
@@ -49,7 +49,7 @@ export function classifyRound(round: RoundResults): RoundVerdict {
 
 /**
  * Folds one round into the state. `holdDown` (an active deployment window, or a maintenance
- * window suppressing incidents: DESIGN 6) keeps the check where it is instead of going DOWN; the
+ * window suppressing incidents: docs/guide/windows.md) keeps the check where it is instead of going DOWN; the
  * streak still counts, so the check goes DOWN on the first failing round after the window.
  * A PAUSED check is not judged at all.
  */

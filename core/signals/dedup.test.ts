@@ -3,7 +3,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { sweepAndDeliver } from '../../test/support/outbox.js';
 import { checkOf, createJob, recordStoreRequests, signalsOf } from '../../test/support/signals.js';
 
-/** Dedup by kind (DESIGN 6) and what a ping owes when it moves the check, over HTTP. */
+/** Dedup by kind (docs/guide/checks-and-pings.md) and what a ping owes when it moves the check, over HTTP. */
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;
 let key: string;

@@ -56,7 +56,7 @@ const WINDOW_MS = PING_RATE_LIMIT.windowSeconds * 1000;
 const MAX_ATTEMPTS = 3;
 
 /**
- * Each kind's dedup marker (DESIGN 6): a repeat of the same kind within 1 s is a duplicate; a
+ * Each kind's dedup marker: a repeat of the same kind within 1 s is a duplicate; a
  * change of kind never is (a fail right after a success is a fail, and the reverse).
  */
 const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'startedAt', log: 'lastLogAt' } as const satisfies Record<PingKind, keyof CheckItem>;
@@ -89,7 +89,7 @@ const runStateOf = (check: Partial<CheckItem>, raw: Record<string, unknown>): Ru
 });
 
 /**
- * The ping pipeline (spec "Signals", DESIGN 6). (1) one conditional update of the check item,
+ * The ping pipeline (docs/adr/0011-one-update-per-ping.md). (1) one conditional update of the check item,
  * addressed by its token, that also enforces existence, the 1-second dedup and the per-token rate
  * limit and returns the previous item; a status change is recorded in that same update as the
  * message it owes (core/outbox) and relayed right after; (2) the signal put; (3) reported

@@ -1,5 +1,5 @@
 /**
- * The spec's ping limits (Limits table; DESIGN 6), apart from the schemas in schema.ts so that
+ * The spec's ping limits (its Limits table), apart from the schemas in schema.ts so that
  * the ping path (and the ping Lambda's bundle) reads them without loading zod.
  */
 export const PING_PAYLOAD_MAX_BYTES = 10_240;

@@ -301,7 +301,7 @@ describe('pipeline', () => {
     await t.request('GET', `/signals/ping/${token}`);
     unsubscribe();
     expect(events).toEqual([
-      // Issue 18: each event also names its check's topic, so a check-filtered stream is addressed directly.
+      // Each event also names its check's topic, so a check-filtered stream is addressed directly.
       { channel: `workspace:${user.workspaceId}`, topic: `check:${id}`, type: 'signal', data: expect.objectContaining({ checkId: id, signal: expect.objectContaining({ type: 'SUCCESS' }) }) },
       { channel: `workspace:${user.workspaceId}`, topic: `check:${id}`, type: 'check', data: expect.objectContaining({ checkId: id, status: 'OK' }) },
     ]);

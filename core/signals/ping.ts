@@ -48,7 +48,7 @@ export function pingOptions(c: Context, exitCode?: number): PingOptions {
   return { rid, exitCode };
 }
 
-/** Unknown tokens cost a lookup each: they are limited per client address (DESIGN 6). */
+/** Unknown tokens cost a lookup each: they are limited per client address. */
 export const UNKNOWN_TOKEN_LIMIT = { ...DEFAULT_RATE_LIMIT, name: 'ping-unknown' };
 
 /** The methods a ping path answers (HEAD works like GET). */

@@ -25,7 +25,7 @@ const ComponentIds = z
   .refine((ids) => new Set(ids).size === ids.length, 'must not repeat an id');
 
 type Schedule = { scheduledFor?: string | undefined; scheduledUntil?: string | undefined };
-/** Both or neither, and a window that ends after it starts (design Records). */
+/** Both or neither, and a window that ends after it starts. */
 const scheduleRule = (body: Schedule, ctx: z.RefinementCtx) => {
   const { scheduledFor, scheduledUntil } = body;
   if ((scheduledFor === undefined) !== (scheduledUntil === undefined)) {

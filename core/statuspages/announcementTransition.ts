@@ -37,7 +37,7 @@ export type AnnouncementInput =
   /** The sweep: scheduled maintenance starts and completes by time. */
   | { type: 'tick' };
 
-/** What subscribers hear (design Subscribers); `streamEventName` maps it onto the public stream. */
+/** What subscribers hear; `streamEventName` maps it onto the public stream. */
 export type AnnouncementNotice =
   | 'announcement.created'
   | 'announcement.updated'
@@ -93,7 +93,7 @@ export const maintenanceInProgress = (a: Pick<AnnouncementState, 'status' | 'sch
 
 const unchanged = (state: AnnouncementState): AnnouncementTransitionResult => ({ ok: true, changed: false, state, effects: [] });
 
-/** Moving to RESOLVED sets resolvedAt; leaving RESOLVED clears it (design Records). */
+/** Moving to RESOLVED sets resolvedAt; leaving RESOLVED clears it. */
 function moveStatus(state: AnnouncementState, to: AnnouncementStatus, at: string): AnnouncementState {
   if (to === state.status) return state;
   if (to !== 'RESOLVED') return { ...state, status: to, resolvedAt: null };

@@ -4,7 +4,7 @@ import { inEffect, maintenanceInProgress } from './announcementTransition.js';
 import type { AnnouncementImpact } from './announcementSchema.js';
 
 /**
- * Component status (design/status-pages.md "Component status"): one pure function from the
+ * Component status: one pure function from the
  * targets, maintenance, announcements and an instant to every component's status and the page's
  * overall status, and the diff that turns two snapshots into `component.status_changed` events.
  */

@@ -5,7 +5,7 @@ import { createPage, expectStatus, fakeDns, uniqueSlug, type User } from '../../
 import { runSweep } from '../sweep/index.js';
 import type { StatusPage } from './schema.js';
 
-/** Custom domains are owned before they are claimed (issue 29, item 7): all over HTTP, DNS faked, the clock moved by hand. */
+/** Custom domains are owned before they are claimed (docs/guide/status-pages.md "Custom domain"): all over HTTP, DNS faked, the clock moved by hand. */
 let t: TestContext;
 let user: User;
 let other: User;

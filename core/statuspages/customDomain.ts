@@ -11,7 +11,7 @@ import { loadStatusPage } from './load.js';
 import { refreshSnapshot } from './store/snapshot.js';
 
 /**
- * Custom domains are owned before they are claimed (design "Custom domains"). Saving a domain
+ * Custom domains are owned before they are claimed (docs/guide/status-pages.md "Custom domain"). Saving a domain
  * only records a claim with a per-page TXT token; the install-wide lock (which is also the `Host`
  * lookup) is taken by verification, which needs `_vigil-challenge.<domain>` TXT
  * `vigil-verify=<token>` and the CNAME. A claim nobody verifies lapses after 7 days, and the sweep

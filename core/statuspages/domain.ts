@@ -1,5 +1,5 @@
 /**
- * Custom domain rules (design/status-pages.md Custom domains). The value becomes a `Host` the
+ * Custom domain rules (docs/guide/status-pages.md "Custom domain"). The value becomes a `Host` the
  * install answers for and a lock item, so it is held to plain DNS host-name syntax: a spelling the
  * WHATWG URL parser would read as an address (`127.1`, `0x7f.1`, `[::1]`) never passes.
  */
@@ -30,5 +30,5 @@ export function customDomainProblem(domain: string, installHosts: readonly strin
   return null;
 }
 
-/** CNAME answers compare case- and trailing-dot-insensitively (design Custom domains). */
+/** CNAME answers compare case- and trailing-dot-insensitively. */
 export const sameHost = (a: string, b: string): boolean => normalizeDomain(a) === normalizeDomain(b);

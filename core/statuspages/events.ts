@@ -5,8 +5,8 @@ import { publicAnnouncement, type PublicAnnouncement } from './public/announceme
 import type { PageSnapshot, SnapshotAnnouncement } from './store/snapshotShape.js';
 
 /**
- * What a status page tells the world when its snapshot changes (design "Public surfaces: events"
- * and "Subscribers"): the difference between the stored snapshot and the one replacing it. The
+ * What a status page tells the world when its snapshot changes (docs/guide/status-pages.md "Live events"
+ * and "Subscribing"): the difference between the stored snapshot and the one replacing it. The
  * rebuild writes the new snapshot on the condition of the revision it read, and owes these
  * messages in that same write (core/outbox), so each change is emitted once however many
  * rebuilds race: the stream events as `broadcast` entries on the page's channel, and one

@@ -6,7 +6,7 @@ import { applyAnnouncementInput, createAnnouncementOnPage } from './announcement
 import { pagesShowing, readComponents, refreshSnapshot } from './store/snapshot.js';
 
 /**
- * Maintenance windows with `autoPublishToStatusPage` (design Records): one scheduled-maintenance
+ * Maintenance windows with `autoPublishToStatusPage` (docs/guide/status-pages.md): one scheduled-maintenance
  * announcement per occurrence on every page with a component on the window's projects or their
  * checks, kept in step as the window moves; cancelled -> resolved with a note. The window's name
  * and description are internal, so the announcement says only what the page already shows.

@@ -4,7 +4,7 @@ import { customDomainProblem, normalizeDomain } from './domain.js';
 
 /**
  * Status pages and components (spec "Status page, component, announcement (dashboard)";
- * design/status-pages.md Records). Announcements live in announcementSchema.ts and are re-exported
+ * docs/guide/status-pages.md). Announcements live in announcementSchema.ts and are re-exported
  * here so callers import one module.
  */
 
@@ -13,7 +13,7 @@ export * from './announcementSchema.js';
 export const STATUS_PAGE_VISIBILITIES = ['PUBLIC', 'PASSWORD_PROTECTED', 'PRIVATE'] as const;
 export type StatusPageVisibility = (typeof STATUS_PAGE_VISIBILITIES)[number];
 
-/** Public addresses the install serves itself; a page may never take one (design Records). */
+/** Public addresses the install serves itself; a page may never take one. */
 export const RESERVED_SLUGS = ['api', 'admin', 'status', 'www', 'assets', 'static', 'mcp', 'public'] as const;
 export const STATUS_PAGE_SLUG = /^[a-z0-9-]{1,128}$/;
 

@@ -1,11 +1,11 @@
 import type { CHECK_STATUSES } from '../store/entities/check.js';
 
 /**
- * Uptime rollups (design/status-pages.md Uptime): per check and UTC day, counters that status
+ * Uptime rollups (docs/guide/status-pages.md "How uptime is counted"): per check and UTC day, counters that status
  * intervals add to as they close, so a year of one component is one query of at most 366 small
  * items, never a read of signals or runs.
  *
- * Why four counters, not the design's three: the design's `1 - down / (observed - maintenance)`
+ * Why four counters, not three: the simpler `1 - down / (observed - maintenance)`
  * takes maintenance out of the denominator even when the target was up, so a window over a
  * healthy hour would lower the day's uptime (23 h up + 1 h down reads 95.8 %; with 12 of the
  * up hours in maintenance it would read 91.7 %). That breaks the other rule, "maintenance never
@@ -13,7 +13,7 @@ import type { CHECK_STATUSES } from '../store/entities/check.js';
  *
  *   uptime = 1 - downSeconds / (observedSeconds - maintenanceDownSeconds)
  *
- * which is the design's formula whenever the target was down throughout its maintenance, and
+ * which is the simpler formula whenever the target was down throughout its maintenance, and
  * never lower than the day would read without the window.
  */
 
@@ -146,7 +146,7 @@ export function readUptime(rollups: readonly DayRollup[], query: { now: Date; da
   return { days, uptime: dayUptime(total) };
 }
 
-/** A project component's day is the worst of its checks' days (design Uptime); days no check observed stay absent. */
+/** A project component's day is the worst of its checks' days; days no check observed stay absent. */
 export function worstRollups(perCheck: readonly (readonly DayRollup[])[]): DayRollup[] {
   const byDay = new Map<string, { item: DayRollup; uptime: number }>();
   for (const rollups of perCheck) {

@@ -9,7 +9,7 @@ import { createAnnouncement, listAnnouncements, postAnnouncementEntry, toAnnounc
 const security = apiKeySecurity;
 const tags = ['v1', 'status-pages'];
 
-/** `/v1/status-pages/:id/announcements` (DESIGN 5): the same records as the dashboard's. Mounted by v1Routes. */
+/** `/v1/status-pages/:id/announcements`: the same records as the dashboard's. Mounted by v1Routes. */
 export function v1StatusPageRoutes() {
   const r = createRouter();
   r.openapi(

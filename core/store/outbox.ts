@@ -1,7 +1,7 @@
 import { QUEUE_NAMES, type QueueName } from '../ports/index.js';
 
 /**
- * The outbox as the table stores it (design/reliability.md). An item whose state change owes
+ * The outbox as the table stores it (docs/adr/0004-outbox.md). An item whose state change owes
  * messages carries them in `outbox`, appended by the same conditional write that makes the change,
  * and sits in the sparse outbox-due index (`gsi4`) until a relay has published them and cleared
  * them. Any entity joins by spreading `OUTBOX_ATTRIBUTES` into its attributes: the index fields are

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../clock.js';
+import { localTransport } from './localTransports.js';
 
 export type DynamoOptions = {
   endpoint?: string;
@@ -37,8 +38,10 @@ export function baseClient(options: DynamoOptions, cacheMiddleware: boolean): Dy
  * A DynamoDB-compatible endpoint: fixed `local` credentials, and the endpoint itself handed over
  * as is (the SDK otherwise walks its endpoint rule set on every request to arrive at the same URL).
  */
-function localEndpoint(endpoint: string, region: string): Pick<DynamoDBClientConfig, 'endpoint' | 'endpointProvider' | 'credentials' | 'signer'> {
+function localEndpoint(endpoint: string, region: string): Pick<DynamoDBClientConfig, 'endpoint' | 'endpointProvider' | 'credentials' | 'signer' | 'requestHandler'> {
+  const inProcess = localTransport(endpoint);
   return {
+    ...(inProcess ? { requestHandler: inProcess } : {}),
     endpoint,
     endpointProvider: () => ({ url: new URL(endpoint) }),
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },

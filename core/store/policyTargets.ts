@@ -20,7 +20,7 @@ const listed = (refs: readonly NamedRef[]): string => refs.map((r) => `"${r.name
 
 /**
  * Deleting something a policy pages would stop paging silently, so it is refused (409) with the
- * policies named, and the user edits them first (alerting.md leaves the choice to us: refusing
+ * policies named, and the user edits them first (refusing
  * never changes a policy behind its owner's back). A channel used by legacy rules is refused too.
  */
 export async function refuseIfTargeted(store: Store, workspaceId: number, targetType: TargetType, id: number, what: string): Promise<void> {

@@ -9,7 +9,7 @@ import { bounded, serveWithStreams, streamsSettled } from '../../test/support/st
 import { LOCAL_STREAM_PATH } from './local.js';
 
 /**
- * The bounds of open streams (issue 29 item 5) over real sockets on the embedded server: the
+ * The bounds of open streams over real sockets on the embedded server: the
  * per-address and per-user caps (SSE and WebSocket counted together), the idle bound of anonymous
  * streams, the 64 KiB WebSocket payload limit, and the streams that end when a session ends or a
  * page's access becomes stricter.

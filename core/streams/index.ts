@@ -1,5 +1,5 @@
 /**
- * The streams (issue 18): one connect path and one scoping rule for the WebSocket transports,
+ * The streams (docs/guide/streams.md): one connect path and one scoping rule for the WebSocket transports,
  * API Gateway on AWS (`aws.ts`, behind functions/streams.ts) and the embedded server's upgrade
  * (`local.ts`, at `/api/ws`). The SSE paths (core/signals/stream.ts) share the same scope.
  */

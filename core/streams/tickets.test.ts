@@ -6,7 +6,7 @@ import { openStream, serveWithStreams } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
 
 /*
- * Stream tickets (issue 31: no token in a URL): `POST /streams/ticket`, then
+ * Stream tickets (no token in a URL): `POST /streams/ticket`, then
  * `?stream=signals&ticket=...` on the WebSocket. Over real sockets to the local upgrade, which
  * shares connectStream with API Gateway's `$connect`.
  */

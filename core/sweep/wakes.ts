@@ -14,7 +14,8 @@ import { isConditionalFailure } from '../store/conditional.js';
  * actually due, not the pings. What follows is kept so that the wakes written before still bring
  * their checks to the sweep, and read as the record of what was done then.
  *
- * Why a steady ping's due time rode on its signal (issue 12's cost figure).
+ * Why a steady ping's due time rode on its signal, and why that was withdrawn:
+ * docs/adr/0001-check-due-index.md.
  *
  * On AWS a GSI whose sort key an update changes is billed as a delete plus a put of the entry, so
  * a check whose own due-index entry every ping moved cost four write units a ping: the check, the

@@ -12,7 +12,7 @@ import { Incident, IncidentCreate, IncidentListQueryV1 } from '../incidents/sche
 const tags = ['v1'];
 
 /**
- * Integration API incidents (DESIGN 5): list, declare, get, acknowledge, resolve. Mounted inside
+ * Integration API incidents (docs/guide/incidents.md): list, declare, get, acknowledge, resolve. Mounted inside
  * the v1 router, whose middleware has already authenticated the key. A key has no user: its
  * acknowledgement leaves acknowledgedBy null and names the key in the timeline.
  */

@@ -13,7 +13,7 @@ const security = apiKeySecurity;
 const tags = ['v1', 'jobs'];
 const ref = { params: CheckRefParam };
 
-/** `/v1/jobs`: heartbeat checks (DESIGN 5); `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
+/** `/v1/jobs`: heartbeat checks (docs/guide/checks-and-pings.md); `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
 export function v1JobRoutes() {
   const r = createRouter();
   const view = (c: Context<AppEnv>) => (check: Parameters<typeof toJobV1>[1]) => toJobV1(c.var.deps.config, check, c.var.actor);

@@ -6,7 +6,7 @@ import { callTool, connect, serveApp } from '../../test/support/mcp.js';
 import { createPage, createComponent } from '../../test/support/statuspages.js';
 
 /**
- * A read_only key never learns a ping token (README "Secrets and who sees them"). The walk takes
+ * A read_only key never learns a ping token (docs/guide/access.md "Secrets and who sees them"). The walk takes
  * its routes from the served `/v1/openapi.json` and its tools from tools/list, so a route or tool
  * added later is walked too, and one whose ids the seed cannot fill fails here until it can.
  */

@@ -2,7 +2,7 @@ import { escapeHtml } from '../../core/statuspages/render/sanitize.js';
 
 /**
  * One table of hostile tenant strings and the message formats they must arrive inert in
- * (SECURITY "Public pages": every tenant string escaped for the context it lands in). Any test
+ * (every tenant string escaped for the context it lands in). Any test
  * that sends tenant text somewhere (alerts, notices, subscriber mail, pages) runs its strings
  * through `inertProblems` for each format the text is sent in; an empty list means the string
  * arrived escaped for that format and still readable.

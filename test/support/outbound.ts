@@ -12,8 +12,8 @@ import type { Connect, ConnectRequest, ConnectResponse, ResolvedAddress, Resolve
  * loopback test server.
  */
 
-// Copied from SECURITY.md "Outbound requests" on purpose (not imported from the implementation),
-// so the test checks the module against the document.
+// Written out here on purpose (not imported from the implementation), so the test checks the
+// module against an independent list of the ranges an outbound request must never reach.
 export const SECURITY_MD_RANGES = [
   '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
   '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15',

@@ -10,7 +10,7 @@ import { composeStacks } from '../../stacks/index.js';
 export const ACCOUNT = '123456789012';
 
 /**
- * Builds the app as `sst deploy --stage test --region <region>` would (DESIGN 2b), bundling the
+ * Builds the app as `sst deploy --stage test --region <region>` would, bundling the
  * functions with esbuild, and returns a template getter. vitest sets NODE_ENV=test, which keeps
  * SST from looking up the bootstrap stack in AWS.
  */

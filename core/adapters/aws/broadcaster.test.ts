@@ -42,7 +42,7 @@ describe('WebSocketBroadcaster', () => {
 
     const posts = apiMock.commandCalls(PostToConnectionCommand).map((call) => call.args[0].input);
     expect(posts.map((post) => post.ConnectionId).sort()).toEqual(['c1', 'c2']);
-    // Issue 18: WebSocket messages are `{event, data}` (the SSE event name and its data).
+    // WebSocket messages are `{event, data}` (the SSE event name and its data).
     expect(decode(posts[0]?.Data)).toEqual({ event: 'check.updated', data: { checkId: 1, status: 'DOWN' } });
     expect(encodeStreamEvent(event)).toBe(new TextDecoder().decode(posts[0]?.Data as Uint8Array));
   });

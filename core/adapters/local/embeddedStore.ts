@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { registerLocalTransport } from '../../store/localTransports.js';
+import { inProcessTransport } from './inProcessTransport.js';
 
 type DynaliteFactory = (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
 
@@ -33,9 +35,18 @@ export async function startEmbeddedStore(dataDir: string, port = 0, options: { i
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${address.port}`;
+  // Clients made in this process skip the socket; other processes (test workers) use the port.
+  const transport = inProcessTransport(server);
+  const unregister = registerLocalTransport(endpoint, transport);
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    endpoint,
+    close: () =>
+      new Promise<void>((resolve) => {
+        unregister();
+        transport.close();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -11,7 +11,7 @@ import { startEmbeddedStore, type EmbeddedStore } from './embeddedStore.js';
  * dynalite turned each query's iterator into a stream whose end called `iterator.return()`, which
  * abstract-level iterators do not have: none was ever closed. An open iterator pins the LevelDB
  * version it began on, so the files compaction replaced were never deleted and the store held a
- * growing heap: in the mass-outage bench (issue 30) the data directory grew by 213 kB per flipping
+ * growing heap: in the mass-outage bench (bench/steady.ts) the data directory grew by 213 kB per flipping
  * check, about 2.5 kB once iterators were closed.
  */
 

@@ -47,7 +47,7 @@ async function openIncidentOf(ctx: Ctx, checkId: number): Promise<OpenIncident |
   return { ...incidentSummary(newest), events };
 }
 
-/** A heartbeat job's instants (DESIGN 6): due, LATE after the grace, DOWN after it twice. */
+/** A heartbeat job's instants (docs/adr/0002-grace-before-late.md): due, LATE after the grace, DOWN after it twice. */
 type Deadlines = { dueAt: string | null; lateAt: string | null; downAt: string | null };
 
 /** Why the check is where it is, in words: the cause first, then what is being done about it. */

@@ -10,8 +10,8 @@ import { changeStatus, checkComponent, createComponent, createPage, expectStatus
 
 /**
  * The HTML page in a real headless browser (Debian's `chromium`, driven by puppeteer-core): it
- * renders, it has no console errors and the CSP blocks nothing it needs. Saves the README's
- * screenshot. Without a browser on the machine the test is skipped, with a message.
+ * renders, it has no console errors and the CSP blocks nothing it needs. Saves the
+ * screenshot docs/guide/status-pages.md shows (docs/status-page.png). Without a browser on the machine the test is skipped, with a message.
  */
 const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 const hasBrowser = existsSync(CHROMIUM);

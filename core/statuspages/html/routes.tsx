@@ -12,7 +12,7 @@ import { doc, secure } from './layout.js';
 import { HistoryView, NotFoundView, PasswordView, StatusPageView, type PageLinks } from './page.js';
 
 /**
- * The server-rendered page (design "HTML page"): `/status/:slug`, its history and password form,
+ * The server-rendered page (docs/guide/status-pages.md): `/status/:slug`, its history and password form,
  * and the same at `/` on a verified custom domain. No script at all; one nonce'd style sheet.
  */
 

@@ -15,7 +15,7 @@ import { readSnapshot, type PageSnapshot } from '../store/snapshot.js';
 import { cachedOwner, cachedSnapshot, rememberOwner } from '../store/viewCache.js';
 
 /**
- * Who may see a public page (design "Public surfaces"): PUBLIC everyone; PASSWORD_PROTECTED a
+ * Who may see a public page (docs/guide/status-pages.md): PUBLIC everyone; PASSWORD_PROTECTED a
  * holder of a page session bound to the current password version (401 otherwise); PRIVATE only
  * a signed-in member of the workspace (404 to anyone else, so the page's existence stays secret);
  * disabled pages and unknown slugs 404.
@@ -158,7 +158,7 @@ export async function requireAccess(c: Context, deps: Deps, snapshot: PageSnapsh
 
 /**
  * Feeds only: feed readers send no headers, so a password page's session may also come as
- * `?token=` (design "Public surfaces"). Every other surface takes it as a header or cookie.
+ * `?token=`. Every other surface takes it as a header or cookie.
  */
 export async function requireFeedAccess(c: Context, deps: Deps, snapshot: PageSnapshot | null, now: Date, queryToken: string | undefined): Promise<PageSnapshot> {
   if (snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' && (await validPageSession(deps, snapshot, queryToken, now))) return snapshot;

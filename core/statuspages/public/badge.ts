@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import type { StatusIndicator } from '../componentStatus.js';
 
 /**
- * `badge.svg`: the page's overall status, drawn by `badge-maker` (design "Public surfaces").
+ * `badge.svg`: the page's overall status, drawn by `badge-maker` (docs/guide/status-pages.md "Feeds, badge, widget and summary.json").
  * The label is fixed and the message comes from the indicator table, so no tenant string ever
  * lands in the SVG (Uptime Kuma's badge lesson: the visibility check is the route's, not ours).
  */

@@ -7,7 +7,7 @@ import { snapshotAnnouncement, type PageSnapshot, type SnapshotAnnouncement } fr
 import { pageUrlOf } from './summary.js';
 
 /**
- * RSS 2.0 and Atom 1.0 of a page's announcements, built with `feed` (design "Public surfaces"):
+ * RSS 2.0 and Atom 1.0 of a page's announcements, built with `feed` (docs/guide/status-pages.md "Feeds, badge, widget and summary.json"):
  * one entry per announcement, guid its publicId, updated its last update, content its timeline
  * (newest first) as sanitised HTML, a link back to the HTML page.
  *

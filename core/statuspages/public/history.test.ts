@@ -7,7 +7,7 @@ import { checkComponent, createPage, expectStatus, type User } from '../../../te
 import { HISTORY_SHOWN } from './view.js';
 import { VIEW_CACHE_MS } from '../store/viewCache.js';
 
-/** Public history reads are bounded and cached like the page (issue 29, item 9): counted at the store. */
+/** Public history reads are bounded and cached like the page: counted at the store. */
 let t: TestContext;
 let user: User;
 beforeAll(async () => {

@@ -8,8 +8,7 @@ import { statusesAt, type PageSnapshot, type SnapshotAnnouncement } from '../sto
  * Two read-only summaries of a page, both built from the snapshot alone (no store read):
  * - `/summary`: the widget's small shape (name, link, overall status).
  * - `/summary.json`: Atlassian Statuspage's `/api/v2/summary.json` shape, so status aggregators
- *   and chat integrations that read Statuspage pages read a Vigil page unchanged (design "Public
- *   surfaces"). Ids are strings there, statuses lower case, and component groups are components
+ *   and chat integrations that read Statuspage pages read a Vigil page unchanged. Ids are strings there, statuses lower case, and component groups are components
  *   with `group: true` listing their members; Vigil groups are names, so a group's id is derived
  *   from its name.
  * Tenant text leaves as plain text (titles on one line, timeline Markdown as text): a consumer

@@ -16,7 +16,7 @@ import { statuspageSummary, widgetSummary } from './summary.js';
 import { WIDGET_JS } from './widget.js';
 
 /**
- * The public surfaces that carry a page elsewhere (design "Public surfaces"): feeds, badge,
+ * The public surfaces that carry a page elsewhere (docs/guide/status-pages.md "Feeds, badge, widget and summary.json"): feeds, badge,
  * widget and its summary, and the Statuspage-shaped summary.json. Same visibility rules as the
  * page JSON (requireAccess); the limit is counted before the page is read, per page and client
  * address. Limits the spec names (feeds 10 per 60 s each, page data 30 per 60 s) are the spec's;

@@ -8,7 +8,7 @@ import { snapshotAnnouncement, statusesAt, type CheckUptime, type PageSnapshot, 
 import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, type UptimeRead } from '../uptime.js';
 
 /**
- * The public JSON (design "Public surfaces"): built from the page snapshot alone. Only what a
+ * The public JSON (docs/guide/status-pages.md): built from the page snapshot alone. Only what a
  * visitor may see: no check, project or dependency ids, no internal names, notes, tokens or URLs;
  * announcement Markdown only as sanitised HTML; titles on one line.
  */
@@ -121,7 +121,7 @@ function monthsBack(now: Date, months: number, offset: number): string[] {
 }
 
 /**
- * Bounds of one history read, whatever the page's age (design "Public surfaces"; issue 29): the
+ * Bounds of one history read, whatever the page's age: the
  * newest `HISTORY_SCAN` announcements of the page (one query), the timelines of at most
  * `HISTORY_SHOWN` of them (one round trip), and the newest `INCIDENT_SCAN` incidents of the
  * workspace (one query), kept to the page's components. What lies beyond is not read, and the

@@ -1,5 +1,5 @@
 /**
- * `widget.js` (design "Public surfaces"): a self-contained script a host page includes next to
+ * `widget.js` (docs/guide/status-pages.md "Feeds, badge, widget and summary.json"): a self-contained script a host page includes next to
  * `<div data-vigil-status="<slug>">`. It finds its own address (`document.currentScript`), reads
  * the CORS-enabled `summary` beside it, and renders a small status pill into each matching div
  * inside a shadow root, so neither page's CSS reaches the other.

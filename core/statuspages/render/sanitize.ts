@@ -2,7 +2,7 @@ import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * Tenant markup on public pages (design "HTML page", SECURITY "Public pages"): `headerHtml`,
+ * Tenant markup on public pages (no tenant string reaches a page unescaped): `headerHtml`,
  * `footerHtml` and announcement Markdown go through one allowlist, on save and again on render,
  * so a row written before a rule tightened is still cleaned. Sanitising twice changes nothing.
  *

@@ -10,7 +10,7 @@ import { FANOUT_BATCH } from '../../alerting/subscriberDispatch.js';
 import { verifyWebhook } from '../../alerting/webhookSignature.js';
 
 /**
- * Subscribers are not a mail or webhook cannon (issue 29 item 3), over HTTP into the embedded
+ * Subscribers are not a mail or webhook cannon, over HTTP into the embedded
  * store: a webhook proves it wants the deliveries (challenge echo) before it is ACTIVE, one
  * subscription per page and URL or address, and a page holds at most its plan's subscribers.
  */

@@ -1,5 +1,5 @@
 /**
- * Status page subscribers (design "Subscribers"): subscribing, double opt-in, unsubscribing and
+ * Status page subscribers (docs/guide/status-pages.md "Subscribing"): subscribing, double opt-in, unsubscribing and
  * the dashboard list. Deliveries are core/alerting's (subscriberDispatch.ts): the alerts queue's
  * idempotency, retries and DLQ.
  */

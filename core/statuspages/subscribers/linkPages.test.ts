@@ -6,7 +6,7 @@ import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js'
 import { createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 
 /**
- * Links in mail open a page whose button POSTs (issue 29 item 3): a mail scanner or link preview
+ * Links in mail open a page whose button POSTs: a mail scanner or link preview
  * that follows a confirmation or unsubscribe link with GET changes nothing; the POST acts, once.
  * Over HTTP into the embedded store, and the button clicked in Debian's Chromium.
  */

@@ -13,7 +13,7 @@ import type { SubscribeBody } from './schema.js';
 import { subscribeWebhook, webhookLockValue, type EndpointVerifier, type WebhookAnswer } from './webhook.js';
 
 /**
- * Subscribing (design "Subscribers"). EMAIL is double opt-in: the first request for an address on
+ * Subscribing (docs/guide/status-pages.md "Subscribing"). EMAIL is double opt-in: the first request for an address on
  * a page takes the address's lock, stores a PENDING subscriber and mails one confirmation link;
  * later requests for that address answer the same 202 and mail nothing while the link is fresh
  * (one pending mail per address and page), so the endpoint cannot be used to flood a mailbox or

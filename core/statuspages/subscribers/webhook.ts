@@ -11,7 +11,7 @@ import { unsubscribeUrl } from './links.js';
 import { releaseSubscriberSlot, takeSubscriberSlot } from './quota.js';
 
 /**
- * Webhook subscribers (README "Subscribing"). Anyone may type any URL into a public form, so the
+ * Webhook subscribers (docs/guide/status-pages.md "Subscribing"). Anyone may type any URL into a public form, so the
  * endpoint must say yes before it receives anything: within the subscribe request Vigil POSTs it a
  * signed `subscription.verification` event carrying a random `challenge` (through the guarded
  * outbound client, like every delivery), and the subscription is ACTIVE only if the endpoint

@@ -37,7 +37,7 @@ const latencyBins = Object.fromEntries(LATENCY_BIN_NAMES.map((name) => [name, { 
 
 /**
  * Counters of an outbound check's runs per 5-minute bucket (grain `5m`, kept 8 days) and per UTC
- * day (grain `1d`, kept 400 days: uptime history up to 365 days, DESIGN 6). Every run adds to one
+ * day (grain `1d`, kept 400 days: uptime history up to 365 days). Every run adds to one
  * item of each grain with a single upsert; stats and timelines read a window with one query.
  * Latency counters cover runs that got an HTTP response.
  */

@@ -2,7 +2,7 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 import { PROBE_FAILURE_REASONS } from '../../outbound/probe.js';
 
 /**
- * One probe run of an outbound check from one region (DESIGN 7 run record), newest last in the
+ * One probe run of an outbound check from one region (the run record of docs/guide/probes.md), newest last in the
  * check's partition; expires by TTL (`expiresAt`, epoch seconds). Stats and timelines never read
  * these: they read the rollups (probeRollup) written next to each run.
  */

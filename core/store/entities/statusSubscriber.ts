@@ -6,7 +6,7 @@ export const SUBSCRIBER_STATES = ['PENDING_CONFIRMATION', 'PENDING_VERIFICATION'
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 
 /**
- * A status page subscriber (design "Subscribers"): an e-mail address (double opt-in: PENDING
+ * A status page subscriber (docs/guide/status-pages.md "Subscribing"): an e-mail address (double opt-in: PENDING
  * until its confirmation link is followed; only the token's SHA-256 is kept) or a webhook
  * (PENDING_VERIFICATION until it echoes a challenge, then ACTIVE; signed with its own `whsec_` secret). `unsubscribeKey` is the secret half of the
  * `<subscriberId>.<key>` token every mail and the webhook's answer carry. Read by id (links), and

@@ -13,7 +13,7 @@ function streamBase(): string {
 
 /**
  * A URL for one connect to the signal stream. Browsers cannot set headers on a WebSocket, and no
- * token goes in a URL (issue 31): the access token buys a single-use 30-second ticket
+ * token goes in a URL: the access token buys a single-use 30-second ticket
  * (`POST /streams/ticket`), which goes in the URL instead and is useless once used. A fresh one
  * per (re)connect. The client's middleware refreshes an expired access token by cookie first, so
  * a reconnect after the token's lifetime still gets one. null: signed out, or no ticket now.
