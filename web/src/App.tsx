@@ -6,6 +6,8 @@ import { channelRoutes } from './channels/routes';
 import { checkRoutes } from './checks/routes';
 import { dependencyRoutes } from './dependencies/routes';
 import { incidentRoutes } from './incidents/routes';
+import { scheduleRoutes } from './schedules/routes';
+import { windowRoutes } from './windows/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
@@ -27,7 +29,7 @@ export const router = createBrowserRouter(
             <Layout />
           </LiveProvider>
         ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...channelRoutes, ...policyRoutes, ...teamRoutes, ...dependencyRoutes, { path: '*', element: <NotFoundPage /> }],
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...scheduleRoutes, ...policyRoutes, ...channelRoutes, ...teamRoutes, ...windowRoutes, ...dependencyRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],
   },

@@ -32,9 +32,11 @@ export function Layout() {
         <nav aria-label="Main">
           <NavLink to="/checks">Checks</NavLink>
           <NavLink to="/incidents">Incidents</NavLink>
+          <NavLink to="/schedules">On call</NavLink>
           <NavLink to="/policies">Escalation</NavLink>
           <NavLink to="/channels">Channels</NavLink>
           <NavLink to="/teams">Teams</NavLink>
+          <NavLink to="/windows">Windows</NavLink>
           <NavLink to="/dependencies">Dependencies</NavLink>
         </nav>
         <WorkspaceSwitcher />

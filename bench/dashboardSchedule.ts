@@ -1,0 +1,74 @@
+import type { Page } from 'puppeteer-core';
+import type { ManualClock } from '../core/clock.js';
+import type { Deps } from '../core/deps.js';
+import { signUp } from './seed.js';
+
+/**
+ * `dashboard_schedule_timeline_ms_p99`: from navigating to a schedule (a full load, the session
+ * restored by cookie) to its two-week timeline on screen: three layers (daily, weekly, 8-hour
+ * shifts), the 50 overrides of the fortnight on their row, and the final shifts. The fortnight is
+ * fixed in the URL, so the figure does not depend on the day it runs.
+ */
+const OVERRIDES = 50;
+const FROM = '2026-03-23';
+const RANGE = { from: '2026-03-22T23:00:00.000Z', to: '2026-04-05T22:00:00.000Z' };
+
+type Ctx = { origin: string; deps: Deps; clock: ManualClock; page: Page; workspaceId: number; email: string; loads: number; waitMs: number };
+
+export async function scheduleTimelineSamples({ origin, deps, clock, page, workspaceId, email, loads, waitMs }: Ctx): Promise<number[]> {
+  const token = await sessionToken(origin, email);
+  const call = async <T>(method: string, path: string, body: unknown): Promise<T> => {
+    const res = await fetch(`${origin}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  // Three more people in the workspace (each signed up, then given a membership, as an invite would).
+  const people = [];
+  for (const name of ['oncall-a', 'oncall-b', 'oncall-c']) {
+    const person = await signUp(origin, `bench-${name}`);
+    if (person.actor.kind !== 'user') throw new Error('sign-up made no user');
+    const iso = clock.now().toISOString();
+    await deps.store.entities.membership.create({ workspaceId, userId: person.actor.userId, role: 'MEMBER', createdAt: iso, updatedAt: iso }).go();
+    people.push(person.actor.userId);
+  }
+  const turns = (ids: number[]) => ids.map((userId, position) => ({ userId, position }));
+  const schedule = await call<{ id: number }>('POST', '/on-call-schedules', {
+    workspaceId,
+    name: 'Platform',
+    timezone: 'Europe/Berlin',
+    rotations: [
+      { name: 'Primary', type: 'daily', layerPosition: 0, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '09:00', participants: turns(people) },
+      { name: 'Secondary', type: 'weekly', layerPosition: 1, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '09:00', handoffDay: 1, participants: turns(people.slice(0, 2)) },
+      { name: 'Follow the sun', type: 'custom', layerPosition: 2, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '00:00', customShiftHours: 8, participants: turns([...people].reverse()) },
+    ],
+  });
+  // 50 overrides of three hours spread over the fortnight, every other one replacing a person.
+  const span = Date.parse(RANGE.to) - Date.parse(RANGE.from);
+  for (let i = 0; i < OVERRIDES; i++) {
+    const startAt = Date.parse(RANGE.from) + Math.floor((span * i) / OVERRIDES);
+    const overrideUserId = people[i % people.length] as number;
+    const replacedUserId = i % 2 === 0 ? null : (people[(i + 1) % people.length] as number);
+    if (i % 40 === 39) clock.advanceSeconds(61); // the session API's 100 requests a minute
+    await call('POST', '/on-call-overrides', { scheduleId: schedule.id, overrideUserId, replacedUserId, startAt: new Date(startAt).toISOString(), endAt: new Date(startAt + 3 * 3_600_000).toISOString() });
+  }
+  const samples: number[] = [];
+  // One load first, not timed: the lazy chunk is fetched and cached, as every later visit finds it.
+  for (let i = -1; i < loads; i++) {
+    clock.advanceSeconds(61);
+    const startedAt = performance.now();
+    await page.goto(`${origin}/schedules/${schedule.id}?from=${FROM}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(
+      (count: number) => document.querySelectorAll('.tl [aria-label=Overrides] li').length === count && document.querySelectorAll('.tl-final li.tl-shift').length > 0 && document.querySelectorAll('[aria-label^="Layer 3"] li').length > 0,
+      { polling: 'mutation', timeout: waitMs },
+      OVERRIDES,
+    );
+    if (i >= 0) samples.push(performance.now() - startedAt);
+  }
+  return samples;
+}
+
+async function sessionToken(origin: string, email: string): Promise<string> {
+  const res = await fetch(`${origin}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', username: email, password: 'benchmark password' }) });
+  if (!res.ok) throw new Error(`token answered ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

@@ -1,0 +1,194 @@
+import { useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { EmptyState } from '../ui/EmptyState';
+import { allows, explainError } from '../ui/permission';
+import { Skeleton } from '../ui/Skeleton';
+import { useToast } from '../ui/toast';
+import { useWorkspace } from '../workspace/context';
+import { personName, useGaps, useMembers, useOnCallNow, useOverrideMutations, useOverrides, useSchedule, useShifts, type Member, type Schedule } from './api';
+import { CalendarLink } from './CalendarLink';
+import { HoursReport } from './HoursReport';
+import { RotationsEditor } from './RotationsEditor';
+import { TakeShift } from './TakeShift';
+import { Timeline, type Span } from './Timeline';
+import { addDays, formatIn, isDate, startOfDay, todayIn } from './zoned';
+
+const DAYS = 14;
+
+/** One schedule: who is on call now, two weeks of it (from `?from=`, a local date), overrides, rotations, hours, calendar. */
+export function SchedulePage() {
+  const id = Number(useParams().id);
+  const schedule = useSchedule(id);
+  const { workspaceId } = useWorkspace();
+  const members = useMembers(workspaceId ?? 0);
+  if (schedule.isPending || workspaceId === null) return <Skeleton label="Loading the schedule" lines={8} />;
+  if (schedule.isError)
+    return (
+      <EmptyState title="Schedule not found">
+        It may have been deleted, or belong to another workspace. <Link to="/schedules">All schedules</Link>
+      </EmptyState>
+    );
+  return <ScheduleView schedule={schedule.data} members={members.data} />;
+}
+
+function ScheduleView({ schedule, members }: { schedule: Schedule; members: Member[] | undefined }) {
+  const { role, me } = useWorkspace();
+  const toast = useToast();
+  const [params, setParams] = useSearchParams();
+  const tz = schedule.timezone;
+  const asked = params.get('from');
+  const from = isDate(asked) ? asked : todayIn(tz);
+  const range = useMemo(() => ({ from: new Date(startOfDay(from, tz)).toISOString(), to: new Date(startOfDay(addDays(from, DAYS), tz)).toISOString() }), [from, tz]);
+  const shifts = useShifts(schedule.id, range);
+  const overrides = useOverrides(schedule.id, range);
+  const gaps = useGaps(schedule.id, range);
+  const [span, setSpan] = useState<Span | null>(null);
+  const [editing, setEditing] = useState(false);
+  const { remove } = useOverrideMutations();
+  const canTake = allows(role, 'MEMBER') && members !== undefined;
+  const admin = allows(role, 'ADMIN');
+  const go = (date: string) => setParams({ from: date });
+
+  const dropOverride = (overrideId: number) =>
+    remove.mutate(overrideId, {
+      onSuccess: () => toast({ title: 'Override removed' }),
+      onError: (err) => toast({ title: 'Could not remove the override', description: explainError(err, role), tone: 'error' }),
+    });
+
+  return (
+    <div className="schedule-page">
+      <div className="page-head">
+        <div>
+          <h1>{schedule.name}</h1>
+          <p className="muted">
+            Times in {tz}
+            {schedule.description ? ` · ${schedule.description}` : ''}
+            {schedule.enabled ? '' : ' · disabled'}
+          </p>
+        </div>
+        <OnCallNow scheduleId={schedule.id} timezone={tz} />
+      </div>
+      <section aria-labelledby="timeline-title">
+        <div className="page-head">
+          <h2 id="timeline-title">
+            {formatIn(startOfDay(from, tz), tz, 'day')} to {formatIn(startOfDay(addDays(from, DAYS - 1), tz), tz, 'day')}
+          </h2>
+          <div className="button-row" role="group" aria-label="Which two weeks">
+            <button type="button" className="button" onClick={() => go(addDays(from, -7))}>
+              Previous week
+            </button>
+            <button type="button" className="button" onClick={() => setParams({})}>
+              Today
+            </button>
+            <button type="button" className="button" onClick={() => go(addDays(from, 7))}>
+              Next week
+            </button>
+            <label className="inline-form">
+              <span className="visually-hidden">From</span>
+              <input type="date" aria-label="Show two weeks from" value={from} onChange={(e) => isDate(e.target.value) && go(e.target.value)} />
+            </label>
+          </div>
+        </div>
+        {shifts.data && overrides.data && gaps.data ? (
+          <>
+            <Timeline
+              timezone={tz}
+              from={from}
+              days={DAYS}
+              rotations={schedule.rotations}
+              overrides={overrides.data.items}
+              shifts={shifts.data.items}
+              gaps={gaps.data.items}
+              members={members}
+              onTake={canTake ? setSpan : undefined}
+            />
+            <p className={gaps.data.items.length > 0 ? 'coverage coverage-gap' : 'coverage'} data-gaps={gaps.data.items.length}>
+              {gaps.data.items.length === 0
+                ? 'Every hour of these two weeks is covered.'
+                : `${gaps.data.items.length} coverage ${gaps.data.items.length === 1 ? 'gap' : 'gaps'}: ${gaps.data.items.map((g) => `${formatIn(Date.parse(g.startAt), tz)} to ${formatIn(Date.parse(g.endAt), tz)}`).join('; ')}.`}
+            </p>
+            {canTake ? <p className="field-hint">Choose a shift on the final row, or drag across it, to take that time over.</p> : null}
+          </>
+        ) : shifts.isError ? (
+          <p className="form-error" role="alert">
+            The shifts could not be loaded: {shifts.error.message}
+          </p>
+        ) : (
+          <Skeleton label="Loading the timeline" lines={5} />
+        )}
+      </section>
+      {span && members ? <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} /> : null}
+      <section aria-labelledby="overrides-title">
+        <h2 id="overrides-title">Overrides in these two weeks</h2>
+        {overrides.data?.items.length ? (
+          <ul className="override-list">
+            {overrides.data.items.map((o) => (
+              <li key={o.id} data-override={o.id}>
+                <strong>{personName(members, o.overrideUserId)}</strong>
+                {o.replacedUserId === null ? '' : ` instead of ${personName(members, o.replacedUserId)}`}, {formatIn(Date.parse(o.startAt), tz)} to {formatIn(Date.parse(o.endAt), tz)}
+                {o.reason ? <span className="muted"> · {o.reason}</span> : null}
+                {admin || (allows(role, 'MEMBER') && o.overrideUserId === me?.id) ? (
+                  <button type="button" className="button ghost danger" onClick={() => dropOverride(o.id)} aria-label={`Remove the override of ${personName(members, o.overrideUserId)} from ${formatIn(Date.parse(o.startAt), tz)}`}>
+                    Remove
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">None.</p>
+        )}
+      </section>
+      <section aria-labelledby="rotations-title">
+        <h2 id="rotations-title">Rotations</h2>
+        {editing && members ? (
+          <RotationsEditor schedule={schedule} members={members} onClose={() => setEditing(false)} />
+        ) : (
+          <>
+            {schedule.rotations.length === 0 ? (
+              <p className="muted">No rotation yet: nobody is on call.</p>
+            ) : (
+              <ul className="rotation-list">
+                {[...schedule.rotations]
+                  .sort((a, b) => a.layerPosition - b.layerPosition)
+                  .map((r) => (
+                    <li key={r.id}>
+                      <strong>
+                        Layer {r.layerPosition + 1}: {r.name ?? r.type}
+                      </strong>{' '}
+                      · {r.type === 'custom' ? `${r.customShiftHours} h shifts` : `${r.type} at ${r.handoffTime.slice(0, 5)}`} · {r.participants.length} {r.participants.length === 1 ? 'person' : 'people'}
+                    </li>
+                  ))}
+              </ul>
+            )}
+            {admin ? (
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                Edit rotations
+              </button>
+            ) : null}
+          </>
+        )}
+      </section>
+      <HoursReport key={from} scheduleId={schedule.id} timezone={tz} from={from} members={members} />
+      {admin ? <CalendarLink scheduleId={schedule.id} /> : null}
+    </div>
+  );
+}
+
+function OnCallNow({ scheduleId, timezone }: { scheduleId: number; timezone: string }) {
+  const now = useOnCallNow(scheduleId);
+  if (!now.data) return <Skeleton label="Who is on call" lines={1} />;
+  const { user, shiftEnd } = now.data;
+  return (
+    <p className={`on-call-now card${user ? '' : ' coverage-gap'}`} data-on-call={user?.id ?? ''}>
+      {user ? (
+        <>
+          On call now: <strong>{user.name ?? user.email}</strong>
+          {shiftEnd ? ` until ${formatIn(Date.parse(shiftEnd), timezone)}` : ''}
+        </>
+      ) : (
+        <strong>Nobody is on call now</strong>
+      )}
+    </p>
+  );
+}
