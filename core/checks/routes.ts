@@ -31,7 +31,7 @@ import {
   DashboardCheckCreate,
   DashboardCheckUpdate,
 } from './schema.js';
-import { toDashboardCheck } from './views.js';
+import { toDashboardCheck } from './present.js';
 import { ErrorBody } from '../http/errors.js';
 import { signingSecret } from '../auth/tokens.js';
 

@@ -7,7 +7,7 @@ import { pageQuery } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { CheckRefParam, JobCreate, JobUpdate, JobV1, JobV1Page } from '../checks/schema.js';
 import { createHeartbeatJob, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Job } from '../checks/v1.js';
-import { toJobV1 } from '../checks/views.js';
+import { toJobV1 } from '../checks/present.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'jobs'];

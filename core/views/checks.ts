@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { readDependency, reportedDependenciesOfCheck } from '../checks/dependencyRegistry.js';
 import { readOutboundConfig } from '../checks/outboundSchema.js';
 import { loadCheck, readCheckByToken } from '../checks/repository.js';
-import { toDependency, type DependencyView } from '../dependencies/views.js';
+import { toDependency, type DependencyView } from '../dependencies/present.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import { probeStateOf } from '../probes/outbound.js';
