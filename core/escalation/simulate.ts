@@ -4,7 +4,7 @@ import { notFound } from '../http/errors.js';
 import { membersById, type Person } from '../oncall/people.js';
 import { readSchedule } from '../oncall/schedules.js';
 import { teamUserIds } from '../oncall/teams.js';
-import { scheduleSpec } from '../oncall/views.js';
+import { scheduleSpec } from '../oncall/coverage.js';
 import type { EscalationPolicyItem } from '../store/entities/escalationPolicy.js';
 import { choosePolicy } from './choose.js';
 import { loadPolicy, stepsOf } from './policies.js';
