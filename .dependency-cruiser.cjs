@@ -11,7 +11,7 @@
  *   domain     core/<area>/, in this order (an area imports only the areas before it):
  *                outbox < auth < identity < windows < checks < statuspages < signals < probes
  *                < incidents < dependencies < oncall < alerting < escalation < deployments
- *                < maintenance < sweep < metrics < views
+ *                < maintenance < sweep < metrics
  *              (a new area takes its place in AREAS below; a folder in no layer fails the run)
  *              Routers (`routes.ts`, `*Routes.ts`) belong to their area and follow its order;
  *              no non-router module imports a router.
@@ -29,8 +29,9 @@
  * dependency registry (which lives in checks: checks link to dependencies), the dependencies
  * resource resolves incidents when one is deleted, alerting reads incidents, escalation pages
  * channels and whoever is on call, deployments pause checks and write signals, the sweep drives checks, deployments and maintenance, metrics
- * count what the areas below hold and time the sweep, and views (reads that join areas, for any
- * surface) come last.
+ * count what the areas below hold and time the sweep. Reads that join areas (a check with its
+ * probe state, signals and dependencies; sparklines) live with the routes that serve them in
+ * core/dashboard/, a surface; MCP reads the same join from there.
  * `stacks/` may import only the names it shares with core (table, ports, AWS env, and the
  * dashboard's security headers, which the CloudFront policy and the local server both send).
  * Test code (`*.test.ts`, `test/`) is never imported by production code.
@@ -55,7 +56,6 @@ const AREAS = [
   'maintenance',
   'sweep',
   'metrics',
-  'views',
 ];
 
 const TEST = '(^test/|\\.test\\.ts$)';

@@ -15,7 +15,7 @@ import type { DependencyItem } from '../store/entities/dependency.js';
 
 /*
  * Reads of one check that draw on several areas: its latest probe state (probes), its recent
- * signals (signals) and its dependencies (the registry and the dependencies resource's view).
+ * signals (signals) and its dependencies (the registry and the dependencies resource's present.ts).
  * They sit above those areas, so that checks imports none of them; the dashboard and MCP
  * surfaces shape them into their own responses.
  */
