@@ -9,7 +9,7 @@ import { IdParam, Project, ProjectCreateV1 } from '../identity/schema.js';
 import { createProject, getProject, pageProjects, toProject } from '../identity/projects.js';
 import { v1CheckRoutes } from '../checks/v1Routes.js';
 import { v1JobRoutes } from '../checks/v1JobRoutes.js';
-import { v1DeploymentRoutes } from './deployments.js';
+import { v1DeploymentRoutes } from '../deployments/v1Routes.js';
 import { v1MaintenanceRoutes } from './maintenance.js';
 import { v1IncidentRoutes } from './incidents.js';
 import { v1MetricsRoutes } from '../metrics/routes.js';
