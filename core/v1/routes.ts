@@ -10,7 +10,7 @@ import { createProject, getProject, pageProjects, toProject } from '../identity/
 import { v1CheckRoutes } from '../checks/v1Routes.js';
 import { v1JobRoutes } from '../checks/v1JobRoutes.js';
 import { v1DeploymentRoutes } from '../deployments/v1Routes.js';
-import { v1MaintenanceRoutes } from './maintenance.js';
+import { v1MaintenanceRoutes } from '../maintenance/v1Routes.js';
 import { v1IncidentRoutes } from '../incidents/v1Routes.js';
 import { v1MetricsRoutes } from '../metrics/routes.js';
 import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
