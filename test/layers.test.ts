@@ -67,4 +67,15 @@ describe('the layer lint', { timeout: 90_000 }, () => {
     expect(result.code).not.toBe(0);
     expect(result.report).toContain('only-routers-import-routers: core/statuspages/public/page.ts → core/statuspages/public/routes.ts');
   });
+
+  it('lets lower areas ask a module node of a higher area, and keeps that module off the rest of its area', async () => {
+    const result = await lint({
+      'core/escalation/plan.ts': leaf,
+      'core/escalation/policyTargets.ts': "import { value } from './plan.js';\nexport const targets = value;\n",
+      'core/identity/members.ts': "import { targets } from '../escalation/policyTargets.js';\nexport const members = targets;\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.report).toContain('area-graph-escalation/policyTargets: core/escalation/policyTargets.ts → core/escalation/plan.ts');
+    expect(result.report).not.toContain('core/identity/members.ts →');
+  });
 });
