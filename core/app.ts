@@ -11,7 +11,7 @@ import { alertChannelRoutes } from './alerting/channelsRoutes.js';
 import { v1Routes } from './v1/routes.js';
 import { deploymentRoutes } from './deployments/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
-import { checkSurfaceRoutes } from './dashboard/checks.js';
+import { checkSurfaceRoutes } from './dashboard/checkRoutes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { dependencyRoutes } from './dependencies/routes.js';
 import { signalRoutes } from './signals/routes.js';
