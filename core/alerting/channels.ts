@@ -8,7 +8,7 @@ import { zodDetails } from '../http/router.js';
 import { classifyAddress, parseTargetUrl } from '../outbound/index.js';
 import type { AlertChannelItem, AlertChannelType } from '../store/entities/alertChannel.js';
 import { undoIfFails } from '../store/conditional.js';
-import { refuseIfTargeted } from '../store/policyTargets.js';
+import { refuseIfTargeted } from '../escalation/policyTargets.js';
 import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } from './channelsSchema.js';
 import { generateWebhookSecret } from './webhookSignature.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';

@@ -31,7 +31,7 @@ import {
   DashboardCheckCreate,
   DashboardCheckUpdate,
 } from './schema.js';
-import { toDashboardCheck } from './views.js';
+import { toDashboardCheck } from './present.js';
 import { ErrorBody } from '../http/errors.js';
 import { signingSecret } from '../auth/tokens.js';
 
@@ -43,7 +43,7 @@ async function viewIn(c: Context<AppEnv>, workspaceId: number | undefined) {
   const badgeSecret = await signingSecret(c.var.deps.store, c.var.deps.clock.now());
   return (check: Parameters<typeof toDashboardCheck>[1]) => toDashboardCheck(c.var.deps.config, check, role, badgeSecret);
 }
-/** For a check the verb just wrote or read (VIEWER at least): one role lookup, then the view. core/dashboard/checks.ts uses it too. */
+/** For a check the verb just wrote or read (VIEWER at least): one role lookup, then the view. core/dashboard/checkRoutes.ts uses it too. */
 export const view = async (c: Context<AppEnv>, check: Parameters<typeof toDashboardCheck>[1]) => (await viewIn(c, check.workspaceId))(check);
 
 // Badges are embedded in READMEs and fetched through image proxies: a roomier per-IP budget.
@@ -105,7 +105,7 @@ export function badgeFileRoutes() {
 
 /**
  * The session routes of the checks area, mounted at `/checks` behind one `*` session auth: mount
- * them after every other router under `/checks` (core/dashboard/checks.ts says why).
+ * them after every other router under `/checks` (core/dashboard/checkRoutes.ts says why).
  */
 export function checkSessionRoutes() {
   const r = createRouter();

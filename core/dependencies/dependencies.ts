@@ -12,7 +12,7 @@ import type { CheckItem } from '../store/entities/check.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { dependencyNameKey, dependencyNameScope, readDependency } from '../checks/dependencyRegistry.js';
-import { toDependency } from './views.js';
+import { toDependency } from './present.js';
 
 type Category = NonNullable<DependencyItem['category']>;
 

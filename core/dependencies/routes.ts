@@ -6,7 +6,7 @@ import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
 import { createDependency, deleteDependency, getDependency, listDependencies, updateDependency } from './dependencies.js';
-import { toDependency } from './views.js';
+import { toDependency } from './present.js';
 import { Dependency, DependencyCreate, DependencyDetail, DependencyListQuery, DependencyUpdate } from './schema.js';
 
 const tags = ['dependencies'];

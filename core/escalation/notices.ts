@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { MailMessage } from '../ports/index.js';
 import { membersById, peopleById } from '../oncall/people.js';
 import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
-import { scheduleSpec } from '../oncall/views.js';
+import { scheduleSpec } from '../oncall/coverage.js';
 import { CLAIM_LEASE_MS, claimDelivery } from '../alerting/deliveryClaim.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { singleLine } from '../statuspages/render/sanitize.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Plan, PlanStep } from './engine.js';
 import { stepsOf } from './policies.js';
-import { routeProject } from './simulate.js';
+import { routeProject } from './routing.js';
 
 export type Routing = Awaited<ReturnType<typeof routeProject>>;
 

@@ -3,7 +3,7 @@ import { membersById } from '../oncall/people.js';
 import { teamUserIds } from '../oncall/teams.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import type { Target } from './schema.js';
-import { schedulesOf } from './simulate.js';
+import { schedulesOf } from './routing.js';
 import { reachOf, unreachedNote } from './timeline.js';
 
 /**

@@ -3,14 +3,12 @@ import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import { membersById, type Person } from '../oncall/people.js';
-import { readSchedule } from '../oncall/schedules.js';
 import { teamUserIds } from '../oncall/teams.js';
-import { scheduleSpec } from '../oncall/views.js';
-import { choosePolicy } from './choose.js';
 import { loadPolicy, stepsOf } from './policies.js';
+import { routeProject, schedulesOf } from './routing.js';
 import type { SimulateDraft, Step, Target } from './schema.js';
 import { requireTargetsInWorkspace } from './targets.js';
-import { cycleLengthMinutes, firings, reachOf, unreachedNote, type ScheduleData } from './timeline.js';
+import { cycleLengthMinutes, firings, reachOf, unreachedNote } from './timeline.js';
 
 /**
  * `GET /escalation-policies/:id/simulate?at=&projectId=`: who this policy would tell, and when,
@@ -24,37 +22,6 @@ export type SimulatedTarget = Target & { alertChannel: ChannelInfo | null; users
 export type SimulatedStep = { cycle: number; position: number; minutesAfterOpen: number; at: string; targets: SimulatedTarget[] };
 
 const DAY_MS = 86_400_000;
-
-export async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly number[], from: Date, to: Date): Promise<Map<number, ScheduleData>> {
-  const entries = await Promise.all(
-    [...new Set(ids)].map(async (id) => {
-      const schedule = await readSchedule(deps, id);
-      if (!schedule || schedule.workspaceId !== workspaceId) return undefined;
-      return [id, { ...(await scheduleSpec(deps, schedule, from, to)), enabled: schedule.enabled }] as const;
-    }),
-  );
-  return new Map(entries.filter((e) => e !== undefined));
-}
-
-/**
- * How an incident of `projectId` is routed (docs/guide/oncall-and-escalation.md): choosePolicy over the workspace's
- * policies, the project's legacy rules and the channels. The chosen policy comes with its item.
- * One read path for the simulation, the assistant surface and the engine.
- */
-export async function routeProject(deps: Deps, workspaceId: number, projectId: number) {
-  const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
-  const [policies, rules, channels] = await Promise.all([
-    escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
-    escalationRule.query.byProject({ projectId }).go({ pages: 'all' }),
-    alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
-  ]);
-  return choosePolicy(
-    projectId,
-    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []), item: p })),
-    rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled, alertChannelId: r.alertChannelId })),
-    channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
-  );
-}
 
 async function routingFor(deps: Deps, workspaceId: number, projectId: number) {
   const project = (await deps.store.entities.project.get({ projectId }).go()).data;

@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound } from '../http/errors.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import type { MembershipItem } from '../store/entities/membership.js';
 import type { UserItem } from '../store/entities/user.js';
-import { refuseIfTargeted } from '../store/policyTargets.js';
+import { refuseIfTargeted } from '../escalation/policyTargets.js';
 
 export type Member = { userId: number; email: string; name: string | null; role: Role; createdAt: string };
 

@@ -1,6 +1,6 @@
 import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
-import { seesPingToken } from '../checks/views.js';
+import { seesPingToken } from '../checks/present.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { SignalItem } from '../store/entities/signal.js';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { getCheckByToken } from '../views/checks.js';
+import { getCheckByToken } from '../dashboard/checkReads.js';
 import { loadCheckByRef } from '../checks/repository.js';
 import { listDeployments, toDeployment } from '../deployments/deployments.js';
 import { listMaintenanceWindows, toMaintenanceWindow } from '../maintenance/windows.js';

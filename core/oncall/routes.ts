@@ -11,7 +11,7 @@ import { Gap, HoursReportEntry, OnCallQuery, Override, OverrideCreate, RangeQuer
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './schedules.js';
 import { teamMemberRoutes, teamRoutes } from './teamRoutes.js';
 import { WorkspaceListQuery } from './teamSchema.js';
-import { calendarBySecret, hoursReport, listGaps, listOverrides, listShifts, revokeCalendarSecret, rotateCalendarSecret, scheduleCalendarForViewer, whoIsOnCall } from './views.js';
+import { calendarBySecret, hoursReport, listGaps, listOverrides, listShifts, revokeCalendarSecret, rotateCalendarSecret, scheduleCalendarForViewer, whoIsOnCall } from './coverage.js';
 
 const tags = ['on-call'];
 const deleted = { 204: { description: 'Deleted' } };

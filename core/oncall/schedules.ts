@@ -9,7 +9,7 @@ import type { Page } from '../http/pagination.js';
 import { retryOnConflict } from '../store/conditional.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { pageOfQuery } from '../store/page.js';
-import { refuseIfTargeted } from '../store/policyTargets.js';
+import { refuseIfTargeted } from '../escalation/policyTargets.js';
 import { overridesTouching, toOverride } from './overrides.js';
 import { requireWorkspaceMembers } from './people.js';
 import { Rotation, type RotationInput, type Schedule, type ScheduleCreate, type ScheduleUpdate } from './schema.js';

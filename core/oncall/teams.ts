@@ -8,7 +8,7 @@ import { isConditionalFailure } from '../store/conditional.js';
 import type { TeamItem } from '../store/entities/team.js';
 import type { TeamMemberItem } from '../store/entities/teamMember.js';
 import { pageOfQuery } from '../store/page.js';
-import { refuseIfTargeted } from '../store/policyTargets.js';
+import { refuseIfTargeted } from '../escalation/policyTargets.js';
 import { peopleById, requireWorkspaceMembers } from './people.js';
 import type { Team, TeamCreate, TeamMember, TeamUpdate } from './teamSchema.js';
 

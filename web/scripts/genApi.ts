@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { dashboardOpenApiDocument } from '../../core/app.js';
+import { dashboardOpenApiDocument } from '../../core/dashboard/routes.js';
 import { SCHEMA_FILE, schemaTypes } from './schema.js';
 
 /** `npm run gen:api`: rewrites the committed client types from the app's own document (no server, no network). */

@@ -3,14 +3,14 @@ import { listDashboardChecks } from '../../checks/dashboard.js';
 import { timingText, timingView } from '../../checks/jobRules.js';
 import { CheckV1Create, JobCreate } from '../../checks/schema.js';
 import { createHeartbeatJob, createV1Check, pauseV1, resumeV1, type V1Kind } from '../../checks/v1.js';
-import { pingUrlOf, seesPingToken } from '../../checks/views.js';
+import { pingUrlOf, seesPingToken } from '../../checks/present.js';
 import { paginate, type Page } from '../../http/pagination.js';
 import { CHECK_STATUSES } from '../../store/entities/check.js';
 import type { CheckItem } from '../../store/entities/check.js';
 import { checkDetail, readableCheck } from '../checkDetail.js';
 import { CheckRef, CheckSummary, CheckTiming, DependencySummary, HoldSummary, Id, PageArgs, PageInfo, ProbeSummary, SignalSummary } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
-import { checkLine, checkSummary, listText, pageOf } from '../views.js';
+import { checkLine, checkSummary, listText, pageOf } from '../present.js';
 
 const MODE_OF_TYPE = { HEARTBEAT: 'INBOUND', HTTP: 'OUTBOUND' } as const;
 const STATUS_CHUNK = 100;

@@ -10,7 +10,7 @@ import { CheckRef, CheckSummary, CheckTiming, DependencySummary, HoldSummary, In
 import { statusSince, type Since } from '../since.js';
 import { defineTool, type Tool } from '../tool.js';
 import { CheckOnCall, onCallForProject } from './onCall.js';
-import { checkSummary, incidentSummary } from '../views.js';
+import { checkSummary, incidentSummary } from '../present.js';
 
 const RECENT_SIGNALS = 10;
 const INCIDENT_EVENTS = 10;

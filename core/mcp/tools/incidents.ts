@@ -6,7 +6,7 @@ import { IncidentCreate, NoteBody } from '../../incidents/schema.js';
 import { keyWorkspace } from '../key.js';
 import { Id, IncidentSummary, PageArgs, PageInfo, TimelineEvent } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
-import { incidentLine, incidentSummary, listText, pageOf } from '../views.js';
+import { incidentLine, incidentSummary, listText, pageOf } from '../present.js';
 
 /** Long incidents keep their newest history; the count of what was left out is said, not hidden. */
 const TIMELINE_EVENTS = 50;

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { Ctx } from '../../context.js';
-import { routeProject } from '../../escalation/simulate.js';
+import { routeProject } from '../../escalation/routing.js';
 import { stepsOf } from '../../escalation/policies.js';
 import { readSchedule } from '../../oncall/schedules.js';
-import { onCallOf, whoIsOnCall, type OnCallNow } from '../../oncall/views.js';
+import { onCallOf, whoIsOnCall, type OnCallNow } from '../../oncall/coverage.js';
 import { keyWorkspace } from '../key.js';
 import { Id } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';

@@ -7,7 +7,7 @@ import { StaleRead } from '../../store/conditional.js';
 import { keyWorkspace } from '../key.js';
 import { Id, PageArgs, PageInfo } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
-import { listText, pageOf } from '../views.js';
+import { listText, pageOf } from '../present.js';
 
 /** Status pages and their announcements: the `/v1/status-pages/:id/announcements` verbs, plus the page list. */
 

@@ -9,7 +9,7 @@ import { MAINTENANCE_STATES } from '../../store/entities/maintenanceWindow.js';
 import { keyWorkspace } from '../key.js';
 import { DeploymentSummary, Id, MaintenanceSummary, PageArgs, PageInfo } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
-import { deploymentSummary, listText, maintenanceSummary, pageOf } from '../views.js';
+import { deploymentSummary, listText, maintenanceSummary, pageOf } from '../present.js';
 
 type Deployment = z.infer<typeof DeploymentSummary>;
 type Window = z.infer<typeof MaintenanceSummary>;

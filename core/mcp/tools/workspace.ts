@@ -11,7 +11,7 @@ import { CHECK_STATUSES, SEVERITIES } from '../../store/entities/check.js';
 import { keyOf, keyWorkspace } from '../key.js';
 import { PageArgs, PageInfo } from '../schema.js';
 import { defineTool, type Tool } from '../tool.js';
-import { listText, pageOf } from '../views.js';
+import { listText, pageOf } from '../present.js';
 
 const whoami = defineTool({
   name: 'whoami',

@@ -6,4 +6,3 @@
 export { deletePageSubscribers, pageSubscribers } from './manage.js';
 export { listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
 export { readSubscriber, subscriberMailParts } from './subscribe.js';
-export { publicSubscriberRoutes, subscriberDashboardRoutes, SUBSCRIBE_RULE } from './routes.js';

@@ -1,6 +1,6 @@
 import { conflict } from '../http/errors.js';
-import { StoredSteps, targetIdOf, type TargetType } from './entities/escalationPolicy.js';
-import type { Store } from './service.js';
+import { StoredSteps, targetIdOf, type TargetType } from '../store/entities/escalationPolicy.js';
+import type { Store } from '../store/service.js';
 
 export type NamedRef = { id: number; name: string };
 

@@ -11,7 +11,7 @@ import { finalShifts, gaps, onCallAt, report, type ScheduleSpec } from './rotati
 import { MAX_RANGE_DAYS, type Gap, type HoursReportEntry, type Override, type Shift } from './schema.js';
 import { loadSchedule, readSchedule, rotationsOf } from './schedules.js';
 
-/** The read views of a schedule: who is on call, the final shifts, gaps, hours, the calendar. */
+/** Who covers a schedule when: who is on call, the final shifts, gaps, hours, the overrides of a range, and the calendar feed with its secret URL. */
 
 const DAY_MS = 86_400_000;
 

@@ -5,9 +5,9 @@ import type { AppEnv } from '../http/env.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageQuery } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
-import { CheckRefParam, CheckV1, CheckV1Create, CheckV1Page, CheckV1Update } from '../checks/schema.js';
-import { assertHttp, createV1Check, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from '../checks/v1.js';
-import { toCheckV1 } from '../checks/views.js';
+import { CheckRefParam, CheckV1, CheckV1Create, CheckV1Page, CheckV1Update } from './schema.js';
+import { assertHttp, createV1Check, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from './v1.js';
+import { toCheckV1 } from './present.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'checks'];

@@ -5,8 +5,8 @@ import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
-import { Deployment, DeploymentCreateV1, DeploymentListQueryV1 } from '../deployments/schema.js';
-import { endDeployment, listDeployments, loadDeployment, openDeployment, toDeployment } from '../deployments/deployments.js';
+import { Deployment, DeploymentCreateV1, DeploymentListQueryV1 } from './schema.js';
+import { endDeployment, listDeployments, loadDeployment, openDeployment, toDeployment } from './deployments.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'deployments'];

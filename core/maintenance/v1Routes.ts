@@ -5,8 +5,8 @@ import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
-import { MaintenanceListQueryV1, MaintenanceWindow, MaintenanceWindowCreateV1 } from '../maintenance/schema.js';
-import { createMaintenanceWindow, finishMaintenanceWindow, listMaintenanceWindows, toMaintenanceWindow } from '../maintenance/windows.js';
+import { MaintenanceListQueryV1, MaintenanceWindow, MaintenanceWindowCreateV1 } from './schema.js';
+import { createMaintenanceWindow, finishMaintenanceWindow, listMaintenanceWindows, toMaintenanceWindow } from './windows.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'maintenance-windows'];

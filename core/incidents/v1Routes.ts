@@ -5,9 +5,9 @@ import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/open
 import { pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
-import { declareIncident } from '../incidents/declare.js';
-import { acknowledgeIncident, getIncident, listIncidents, resolveIncident } from '../incidents/incidents.js';
-import { Incident, IncidentCreate, IncidentListQueryV1 } from '../incidents/schema.js';
+import { declareIncident } from './declare.js';
+import { acknowledgeIncident, getIncident, listIncidents, resolveIncident } from './incidents.js';
+import { Incident, IncidentCreate, IncidentListQueryV1 } from './schema.js';
 
 const tags = ['v1'];
 

@@ -9,8 +9,8 @@ import { createRouter } from '../http/router.js';
 import { probeRoutes } from '../probes/routes.js';
 import { ProbeState } from '../probes/schema.js';
 import { Signal } from '../signals/schema.js';
-import { getCheckByToken, getCheckWithProbe } from '../views/checks.js';
-import { checkSparklines } from '../views/sparklines.js';
+import { getCheckByToken, getCheckWithProbe } from './checkReads.js';
+import { checkSparklines } from './sparklines.js';
 
 /** `GET /checks/:id`: outbound checks also carry their latest probe state (null for inbound ones). */
 export const CheckDetail = DashboardCheck.extend({ probe: ProbeState.nullable() }).openapi('CheckDetail');
@@ -19,7 +19,7 @@ export const CheckWithSignals = DashboardCheck.extend({ signals: z.array(Signal)
 
 const tags = ['checks'];
 
-/** The check reads that join areas (core/views/checks.ts), mounted at `/checks`; each route authenticates itself. */
+/** The check reads that join areas (checkReads.ts), mounted at `/checks`; each route authenticates itself. */
 function checkViewRoutes() {
   const r = createRouter();
   const middleware = [sessionAuth()];

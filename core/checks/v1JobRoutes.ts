@@ -5,9 +5,9 @@ import type { AppEnv } from '../http/env.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageQuery } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
-import { CheckRefParam, JobCreate, JobUpdate, JobV1, JobV1Page } from '../checks/schema.js';
-import { createHeartbeatJob, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Job } from '../checks/v1.js';
-import { toJobV1 } from '../checks/views.js';
+import { CheckRefParam, JobCreate, JobUpdate, JobV1, JobV1Page } from './schema.js';
+import { createHeartbeatJob, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Job } from './v1.js';
+import { toJobV1 } from './present.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'jobs'];

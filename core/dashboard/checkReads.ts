@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { readDependency, reportedDependenciesOfCheck } from '../checks/dependencyRegistry.js';
 import { readOutboundConfig } from '../checks/outboundSchema.js';
 import { loadCheck, readCheckByToken } from '../checks/repository.js';
-import { toDependency, type DependencyView } from '../dependencies/views.js';
+import { toDependency, type DependencyView } from '../dependencies/present.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
 import { probeStateOf } from '../probes/outbound.js';
@@ -15,7 +15,7 @@ import type { DependencyItem } from '../store/entities/dependency.js';
 
 /*
  * Reads of one check that draw on several areas: its latest probe state (probes), its recent
- * signals (signals) and its dependencies (the registry and the dependencies resource's view).
+ * signals (signals) and its dependencies (the registry and the dependencies resource's present.ts).
  * They sit above those areas, so that checks imports none of them; the dashboard and MCP
  * surfaces shape them into their own responses.
  */
