@@ -29,6 +29,7 @@ export async function assertDependenciesInWorkspace(deps: Deps, workspaceId: num
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const read = await getAll(
+    deps.store,
     unique.map((dependencyId) => ({ dependencyId })),
     (keys) => deps.store.entities.dependency.get(keys).go(),
     'dependencies',

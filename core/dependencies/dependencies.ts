@@ -82,6 +82,7 @@ export async function listDependencies(
   });
   const wanted = all.slice((query.page - 1) * query.limit, query.page * query.limit);
   const read = await getAll(
+    ctx.deps.store,
     wanted.map(({ dependencyId }) => ({ dependencyId })),
     (keys) => dependency.get(keys).go(),
     'dependencies',

@@ -77,6 +77,7 @@ export async function listIncidents(ctx: Ctx, filter: IncidentFilter) {
   all.sort((a, b) => b.incidentId - a.incidentId);
   const wanted = all.slice((filter.page - 1) * filter.limit, filter.page * filter.limit);
   const read = await getAll(
+    ctx.deps.store,
     wanted.map(({ incidentId }) => ({ incidentId })),
     (keys) => incident.get(keys).go(),
     'incidents',

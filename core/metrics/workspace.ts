@@ -120,6 +120,7 @@ export async function* checkPages(deps: Deps, scope: Scope, pageSize = CHECK_PAG
 
 async function checksOf(deps: Deps, refs: readonly CheckRefItem[]): Promise<CheckItem[]> {
   const found = await getAll(
+    deps.store,
     refs.map((ref) => ({ token: ref.token })),
     (keys) => deps.store.entities.check.get(keys).go(),
     'checks',

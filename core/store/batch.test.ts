@@ -57,6 +57,7 @@ describe('batch helpers on the embedded store', () => {
     const asked: string[][] = [];
     // The real batch get, except that its first answer holds the last key back, as a throttled table does.
     const got = await getAll(
+      store,
       names.map((name) => ({ name })),
       async (keys) => {
         asked.push(keys.map((key) => key.name));
@@ -79,6 +80,7 @@ describe('batch helpers on the embedded store', () => {
     const { pause, waits } = recordedPause();
     let calls = 0;
     const read = getAll(
+      store,
       [{ name }],
       async (keys) => {
         calls++;

@@ -1,6 +1,6 @@
 import { BatchGetItemCommand, BatchWriteItemCommand, GetItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { AGAIN, doubling, retry, type Pause } from '../retry.js';
+import { AGAIN, doubling, realPause, retry, type Pause } from '../retry.js';
 import type { Store } from './service.js';
 
 /*
@@ -61,11 +61,16 @@ export async function untilProcessed<T>(items: readonly T[], send: (batch: T[]) 
   );
 }
 
+/** The store a batch goes to; its `pause` (when given) spends the waits. */
+type Target = Pick<Store, 'hot' | 'table'> & Partial<Pick<Store, 'pause'>>;
+
+const withPause = (store: Partial<Pick<Store, 'pause'>>, options: BatchRetry = {}): BatchRetry => ({ ...options, pause: options.pause ?? store.pause ?? realPause });
+
 /**
  * Items of one entity by key, through its ElectroDB batch get (which splits the keys into
  * requests of 100 itself): `get` is `(keys) => entity.get(keys).go(...)`. In no particular order.
  */
-export async function getAll<K, I>(keys: readonly K[], get: (keys: K[]) => Promise<{ data: I[]; unprocessed: K[] }>, what: string, options?: BatchRetry): Promise<I[]> {
+export async function getAll<K, I>(store: Partial<Pick<Store, 'pause'>>, keys: readonly K[], get: (keys: K[]) => Promise<{ data: I[]; unprocessed: K[] }>, what: string, options?: BatchRetry): Promise<I[]> {
   const found: I[] = [];
   await untilProcessed(
     keys,
@@ -75,7 +80,7 @@ export async function getAll<K, I>(keys: readonly K[], get: (keys: K[]) => Promi
       return unprocessed;
     },
     what,
-    options,
+    withPause(store, options),
   );
   return found;
 }
@@ -94,7 +99,7 @@ export const keyOf = (get: { params: <P>() => P }): ItemKey => get.params<{ Key:
  * asked, undefined for a missing item; raw (unmarshalled), for the entity's `parse`. A single key
  * is a plain GetItem.
  */
-export async function getItems(store: Pick<Store, 'hot' | 'table'>, keys: readonly ItemKey[], options?: BatchRetry): Promise<(Record<string, unknown> | undefined)[]> {
+export async function getItems(store: Target, keys: readonly ItemKey[], options?: BatchRetry): Promise<(Record<string, unknown> | undefined)[]> {
   const [only] = keys;
   if (keys.length === 1 && only) {
     const { Item } = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshall({ pk: only.pk, sk: only.sk }) }));
@@ -114,7 +119,7 @@ export async function getItems(store: Pick<Store, 'hot' | 'table'>, keys: readon
         return answer.UnprocessedKeys?.[store.table]?.Keys ?? [];
       },
       'items',
-      options,
+      withPause(store, options),
     );
   }
   return keys.map((key) => found.get(idOf(key)));
@@ -124,13 +129,13 @@ export async function getItems(store: Pick<Store, 'hot' | 'table'>, keys: readon
  * Puts and deletes of marshalled items (the plain client, no ElectroDB: the ping Lambda's paths),
  * in BatchWriteItems of 25, one after another.
  */
-export async function writeItems(store: Pick<Store, 'hot' | 'table'>, requests: readonly WriteRequest[], what: string, options?: BatchRetry): Promise<void> {
+export async function writeItems(store: Target, requests: readonly WriteRequest[], what: string, options?: BatchRetry): Promise<void> {
   for (let start = 0; start < requests.length; start += BATCH_WRITE_LIMIT) {
     await untilProcessed(
       requests.slice(start, start + BATCH_WRITE_LIMIT),
       async (pending) => (await store.hot.send(new BatchWriteItemCommand({ RequestItems: { [store.table]: pending } }))).UnprocessedItems?.[store.table] ?? [],
       what,
-      options,
+      withPause(store, options),
     );
   }
 }

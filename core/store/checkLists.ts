@@ -262,6 +262,7 @@ export async function unlistCheckRef(store: Store, checkId: number): Promise<voi
 /** The live checks the refs point to, in id order (one BatchGetItem per 100). */
 async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>[]): Promise<CheckItem[]> {
   const found = await getAll(
+    store,
     refs.map((ref) => ({ token: ref.token })),
     (keys) => store.entities.check.get(keys).go({ consistent: true }),
     'checks',
@@ -272,6 +273,7 @@ async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>
 /** The live checks of these ids, in id order (missing and deleted ones left out): two BatchGetItems per 100. No authorisation. */
 export async function checksByIds(deps: { store: Store }, ids: readonly number[]): Promise<CheckItem[]> {
   const refs = await getAll(
+    deps.store,
     [...new Set(ids)].map((checkId) => ({ checkId })),
     (keys) => deps.store.entities.checkRef.get(keys).go({ consistent: true }),
     'check refs',

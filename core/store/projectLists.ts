@@ -65,6 +65,7 @@ export async function pageProjectItems(store: Store, workspaceId: number, offset
   const ids = (await idsBetween(store, workspaceId, runBounds(run)[0], runBounds(lastRun)[1], skip + limit)).slice(skip);
   if (ids.length === 0) return { items: [], total: span.total };
   const items = await getAll(
+    store,
     ids.map((projectId) => ({ projectId })),
     (keys) => store.entities.project.get(keys).go({ consistent: true }),
     'projects',
