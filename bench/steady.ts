@@ -10,7 +10,7 @@ import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { checkKey } from '../core/signals/rawItems.js';
 import type { CheckItem } from '../core/store/entities/check.js';
-import { getItems } from '../core/store/getItems.js';
+import { getItems } from '../core/store/batch.js';
 import type { Store } from '../core/store/service.js';
 import { runSweep, SWEEP_STEPS, type SweepReport } from '../core/sweep/index.js';
 import type { HeartbeatSweepReport } from '../core/sweep/heartbeats.js';

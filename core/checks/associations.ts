@@ -1,7 +1,7 @@
 import { authorizeWith } from '../auth/authorize.js';
 import type { PlanLimits } from '../auth/plans.js';
 import { limitsOfPlan } from './rules.js';
-import { getItems, keyOf } from '../store/getItems.js';
+import { getItems, keyOf } from '../store/batch.js';
 import { assertDependenciesInWorkspace, readDependency } from './dependencyRegistry.js';
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';

@@ -5,6 +5,7 @@
  */
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
+import { getAll } from '../store/batch.js';
 import type { DependencyItem } from '../store/entities/dependency.js';
 import { lockOwner } from '../store/locks.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
@@ -27,13 +28,13 @@ export async function readDependency(deps: Deps, dependencyId: number): Promise<
 export async function assertDependenciesInWorkspace(deps: Deps, workspaceId: number, ids: readonly number[]): Promise<DependencyItem[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const result = await deps.store.entities.dependency.get(unique.map((dependencyId) => ({ dependencyId }))).go();
-  const found = new Map(result.data.map((d) => [d.dependencyId, d]));
-  const missing = result.unprocessed.map((key) => key.dependencyId);
-  for (const dependencyId of missing) {
-    const one = await readDependency(deps, dependencyId);
-    if (one) found.set(dependencyId, one);
-  }
+  const read = await getAll(
+    deps.store,
+    unique.map((dependencyId) => ({ dependencyId })),
+    (keys) => deps.store.entities.dependency.get(keys).go(),
+    'dependencies',
+  );
+  const found = new Map(read.map((d) => [d.dependencyId, d]));
   return unique.map((dependencyId) => {
     const dependency = found.get(dependencyId);
     if (!dependency || dependency.workspaceId !== workspaceId) throw notFound('Dependency');

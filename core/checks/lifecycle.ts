@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlanLimits } from '../auth/plans.js';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
+import { untilProcessed } from '../store/batch.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { readOutboundConfig } from './outboundSchema.js';
@@ -191,8 +192,7 @@ async function deleteSignals(deps: Deps, checkId: number): Promise<void> {
       .go({ cursor, limit: 100, attributes: ['checkId', 'receivedAt', 'signalId'] });
     if (page.data.length > 0) {
       const keys = page.data.map(({ receivedAt, signalId }) => ({ checkId, receivedAt, signalId }));
-      const result = await signal.delete(keys).go();
-      if (result.unprocessed.length > 0) await signal.delete(result.unprocessed).go();
+      await untilProcessed(keys, async (batch) => (await signal.delete(batch).go()).unprocessed, 'signal deletes');
     }
     cursor = page.cursor;
   } while (cursor);

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { planLimitExceeded } from '../auth/plans.js';
 import type { Deps } from '../deps.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { listWorkspaceChecks } from './repository.js';
 import type { CheckItem } from '../store/entities/check.js';
 
@@ -17,6 +17,9 @@ type CheckMode = CheckItem['checkMode'];
  */
 export type CheckCounts = { checks: number; outbound: number };
 type Slot = keyof CheckCounts;
+
+/** Tries at taking slots: each lost one reads the counts, so a full plan ends it at once. */
+const TAKE_ATTEMPTS = 6;
 
 const key = (workspaceId: number) => ({ pk: `checkQuota#${workspaceId}`, sk: 'quota' });
 
@@ -67,19 +70,21 @@ export async function takeCheckSlots(deps: Deps, workspaceId: number, mode: Chec
       }),
     );
   // The write first, the read only when it is refused: a create costs one request here, not two.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await take();
-      return;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-    }
-    const counts = (await readCheckCounts(deps, workspaceId)) ?? (await checkCounts(deps, workspaceId));
-    if (slots.includes('checks') && counts.checks >= limits.checks) throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
-    if (slots.includes('outbound') && counts.outbound >= limits.outbound) throw planLimitExceeded(`Your plan allows ${limits.outbound} outbound checks per workspace`);
-    // Room left: the write was refused before the counter existed (seeded since), or a slot was freed meanwhile.
-    if (attempt >= 5) throw new Error(`check slots of workspace ${workspaceId} not taken after ${attempt + 1} attempts`);
-  }
+  await retryOnConflict(
+    async () => {
+      try {
+        await take();
+      } catch (err) {
+        if (!isConditionalFailure(err)) throw err;
+        const counts = (await readCheckCounts(deps, workspaceId)) ?? (await checkCounts(deps, workspaceId));
+        if (slots.includes('checks') && counts.checks >= limits.checks) throw planLimitExceeded(`Your plan allows ${limits.checks} checks per workspace`);
+        if (slots.includes('outbound') && counts.outbound >= limits.outbound) throw planLimitExceeded(`Your plan allows ${limits.outbound} outbound checks per workspace`);
+        // Room left: the write was refused before the counter existed (seeded since), or a slot was freed meanwhile.
+        throw err;
+      }
+    },
+    { attempts: TAKE_ATTEMPTS, onExhausted: () => new Error(`check slots of workspace ${workspaceId} not taken after ${TAKE_ATTEMPTS} attempts`) },
+  );
 }
 
 /** Gives back what takeCheckSlots took (a deleted check, a create that failed after taking them). */

@@ -1,6 +1,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
+import { AGAIN, retry } from '../retry.js';
 import { OutputTail } from './outputTail.js';
 
 /** The server's ping body limit (signals/schema.ts PING_PAYLOAD_MAX_BYTES): the tail never trips a 413. */
@@ -91,23 +92,28 @@ export async function deliver(io: RunIo, url: URL, body: string | Uint8Array, op
   let problem = '';
   // The bytes as they are (a copy the fetch types accept): decoding them could only grow them.
   const payload = typeof body === 'string' ? body : new Uint8Array(body);
-  for (let attempt = 0; attempt < PING_ATTEMPTS; attempt++) {
-    if (attempt > 0) await io.sleep(PING_BACKOFF_MS[Math.min(attempt, PING_BACKOFF_MS.length) - 1] ?? 0);
-    try {
-      const response = await io.fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
-      await response.body?.cancel().catch(() => undefined);
-      if (response.ok) return response.status;
-      problem = `HTTP ${response.status}`;
-      if (!retryable(response.status)) {
-        warn(`${redact(url)} answered ${problem}`);
-        return response.status;
+  return retry<number | undefined>(
+    async () => {
+      try {
+        const response = await io.fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+        await response.body?.cancel().catch(() => undefined);
+        if (response.ok) return response.status;
+        problem = `HTTP ${response.status}`;
+        if (!retryable(response.status)) {
+          warn(`${redact(url)} answered ${problem}`);
+          return response.status;
+        }
+      } catch (error) {
+        problem = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
       }
-    } catch (error) {
-      problem = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    }
-  }
-  warn(`could not ping ${redact(url)} (${problem}) after ${PING_ATTEMPTS} attempts; the command's exit code is unaffected`);
-  return undefined;
+      return AGAIN;
+    },
+    { attempts: PING_ATTEMPTS, delayMs: (attempt) => PING_BACKOFF_MS[Math.min(attempt - 1, PING_BACKOFF_MS.length) - 1] ?? 0, pause: io.sleep },
+    () => {
+      warn(`could not ping ${redact(url)} (${problem}) after ${PING_ATTEMPTS} attempts; the command's exit code is unaffected`);
+      return undefined;
+    },
+  );
 }
 
 /**

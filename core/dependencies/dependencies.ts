@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { conflict, HttpError, notFound } from '../http/errors.js';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { envelope } from '../http/pagination.js';
+import { getAll } from '../store/batch.js';
 import { queryProjected } from '../store/projected.js';
 import { episodeKeyFor, resolveEpisode } from '../incidents/episodes.js';
 import type { CheckItem } from '../store/entities/check.js';
@@ -80,13 +81,13 @@ export async function listDependencies(
     return direction * (primary || a.dependencyId - b.dependencyId);
   });
   const wanted = all.slice((query.page - 1) * query.limit, query.page * query.limit);
-  const byId = new Map<number, DependencyItem>();
-  let keys = wanted.map(({ dependencyId }) => ({ dependencyId }));
-  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-    const { data, unprocessed } = await dependency.get(keys).go();
-    for (const item of data) byId.set(item.dependencyId, item);
-    keys = unprocessed;
-  }
+  const read = await getAll(
+    ctx.deps.store,
+    wanted.map(({ dependencyId }) => ({ dependencyId })),
+    (keys) => dependency.get(keys).go(),
+    'dependencies',
+  );
+  const byId = new Map(read.map((item) => [item.dependencyId, item]));
   const items = wanted.map(({ dependencyId }) => byId.get(dependencyId)).filter((item): item is DependencyItem => item !== undefined);
   return envelope(items.map(toDependency), all.length, query.page, query.limit);
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { readIncident } from '../incidents/repository.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
 import { dueFields } from '../store/escalationDue.js';
 
 /**
@@ -9,18 +9,16 @@ import { dueFields } from '../store/escalationDue.js';
  * again from step 0 once it is over. A conditional write on the revision, like every incident move.
  */
 export async function markHeld(deps: Deps, incidentId: number, now: Date): Promise<void> {
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const incident = await readIncident(deps, incidentId);
-    if (!incident || incident.state === 'RESOLVED' || incident.escalationEpoch !== 0 || incident.escalationHeld) return;
-    try {
+  await retryOnConflict(
+    async () => {
+      const incident = await readIncident(deps, incidentId);
+      if (!incident || incident.state === 'RESOLVED' || incident.escalationEpoch !== 0 || incident.escalationHeld) return;
       await deps.store.entities.incident
         .patch({ incidentId })
         .set({ escalationHeld: true, revision: incident.revision + 1, ...dueFields(incidentId, now) })
         .where((attr, op) => op.eq(attr.revision, incident.revision))
         .go();
-      return;
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-    }
-  }
+    },
+    { attempts: 4, what: `holding the escalation of incident ${incidentId}` },
+  );
 }

@@ -4,7 +4,7 @@ import type { IncidentTimelineOwed } from '../incidents/events.js';
 import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
 import type { TimelineEffect } from '../incidents/transition.js';
 import { itemKey, outboxWrite, relayAfterWrite, type Owed } from '../outbox/index.js';
-import { isConditionalFailure } from '../store/conditional.js';
+import { retryOnConflict } from '../store/conditional.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { dueKey, ESCALATION_SHARDS } from '../store/escalationDue.js';
 import { windowEffects } from '../windows/holds.js';
@@ -91,25 +91,23 @@ export async function planOpenedEscalation(deps: Deps, incident: IncidentItem, n
 }
 
 async function advance(deps: Deps, first: IncidentItem, now: Date, caches: Pick<ReturnType<typeof sweepCaches>, 'plan' | 'muted' | 'suppressed'>): Promise<{ fired: number; written: boolean }> {
-  let incident: IncidentItem | undefined = first;
-  for (let attempt = 0; attempt < ATTEMPTS && incident; attempt++) {
-    const cursor = cursorOf(incident);
-    const [plan, muted, suppressed] = await Promise.all([caches.plan(incident), caches.muted(incident), caches.suppressed(incident)]);
-    const result: EngineResult = cursor
-      ? planEscalation({ plan, incident: { state: incident.state, acknowledgedAt: incident.acknowledgedAt ?? null }, cursor, now, suppressed, muted })
-      : { fire: [], cursor: { epoch: 0, cycle: 0, step: 0, anchor: incident.startedAt, held: false, afterAck: false }, dueAt: null, reescalatedAt: null };
-    const unchanged = cursor && sameCursor(cursor, result.cursor) && result.fire.length === 0 && !result.reescalatedAt && result.dueAt && dueKey(result.dueAt) === incident.escalationDueAt;
-    if (unchanged) return { fired: 0, written: false };
-    try {
+  return retryOnConflict(
+    async (attempt) => {
+      // After a lost race someone moved it first (another sweep, an acknowledgement): read again and decide again.
+      const incident = attempt === 1 ? first : await readIncident(deps, first.incidentId);
+      if (!incident) return { fired: 0, written: false };
+      const cursor = cursorOf(incident);
+      const [plan, muted, suppressed] = await Promise.all([caches.plan(incident), caches.muted(incident), caches.suppressed(incident)]);
+      const result: EngineResult = cursor
+        ? planEscalation({ plan, incident: { state: incident.state, acknowledgedAt: incident.acknowledgedAt ?? null }, cursor, now, suppressed, muted })
+        : { fire: [], cursor: { epoch: 0, cycle: 0, step: 0, anchor: incident.startedAt, held: false, afterAck: false }, dueAt: null, reescalatedAt: null };
+      const unchanged = cursor && sameCursor(cursor, result.cursor) && result.fire.length === 0 && !result.reescalatedAt && result.dueAt && dueKey(result.dueAt) === incident.escalationDueAt;
+      if (unchanged) return { fired: 0, written: false };
       await writeAdvance(deps, incident, result, now);
       return { fired: result.fire.length, written: true };
-    } catch (err) {
-      if (!isConditionalFailure(err)) throw err;
-      // Someone moved it first (another sweep, an acknowledgement): read again and decide again.
-      incident = await readIncident(deps, incident.incidentId);
-    }
-  }
-  return { fired: 0, written: false };
+    },
+    { attempts: ATTEMPTS, what: `advancing the escalation of incident ${first.incidentId}` },
+  );
 }
 
 function stepMessage(incident: IncidentItem, due: DueStep): EscalationStepMessage {

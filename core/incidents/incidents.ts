@@ -4,6 +4,7 @@ import type { Role } from '../auth/roles.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { envelope } from '../http/pagination.js';
+import { getAll } from '../store/batch.js';
 import { queryProjected } from '../store/projected.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
 import type { IncidentItem } from '../store/entities/incident.js';
@@ -75,14 +76,13 @@ export async function listIncidents(ctx: Ctx, filter: IncidentFilter) {
   );
   all.sort((a, b) => b.incidentId - a.incidentId);
   const wanted = all.slice((filter.page - 1) * filter.limit, filter.page * filter.limit);
-  const byId = new Map<number, IncidentItem>();
-  // BatchGetItem may leave keys unprocessed under throttling: ask for those again (a few times).
-  let keys = wanted.map(({ incidentId }) => ({ incidentId }));
-  for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-    const { data, unprocessed } = await incident.get(keys).go();
-    for (const item of data) byId.set(item.incidentId, item);
-    keys = unprocessed;
-  }
+  const read = await getAll(
+    ctx.deps.store,
+    wanted.map(({ incidentId }) => ({ incidentId })),
+    (keys) => incident.get(keys).go(),
+    'incidents',
+  );
+  const byId = new Map(read.map((item) => [item.incidentId, item]));
   const items = wanted.map(({ incidentId }) => byId.get(incidentId)).filter((item): item is IncidentItem => item !== undefined);
   const enrich = incidentEnricher(ctx.deps, ctx.deps.clock.now(), ctx.actor);
   return { ...envelope(items, all.length, filter.page, filter.limit), items: await Promise.all(items.map(enrich)) };

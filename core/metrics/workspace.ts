@@ -7,12 +7,12 @@ import { latestRunsByRegion } from '../probes/runs.js';
 import { PROBE_REGIONS } from '../checks/outboundSchema.js';
 import { CHECK_STATUSES, SEVERITIES, type CheckItem, type CheckRefItem } from '../store/entities/check.js';
 import { keyWorkspaceId } from '../auth/keyScope.js';
+import { getAll } from '../store/batch.js';
 
 /** Refs read per index page: one BatchGetItem per page, so a big workspace is never held whole. */
 export const CHECK_PAGE_SIZE = 100;
 /** Probe-run reads in flight at once, so one scrape of many outbound checks does not flood the table. */
 const PROBE_READS_IN_FLIGHT = 8;
-const READ_ATTEMPTS = 5;
 
 export type Exposition = { contentType: string; body: string };
 
@@ -119,14 +119,12 @@ export async function* checkPages(deps: Deps, scope: Scope, pageSize = CHECK_PAG
 }
 
 async function checksOf(deps: Deps, refs: readonly CheckRefItem[]): Promise<CheckItem[]> {
-  let keys = refs.map((ref) => ({ token: ref.token }));
-  const found: CheckItem[] = [];
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
-    const { data, unprocessed } = await deps.store.entities.check.get(keys).go();
-    found.push(...data);
-    keys = unprocessed;
-  }
+  const found = await getAll(
+    deps.store,
+    refs.map((ref) => ({ token: ref.token })),
+    (keys) => deps.store.entities.check.get(keys).go(),
+    'checks',
+  );
   return found.sort((a, b) => a.checkId - b.checkId);
 }
 

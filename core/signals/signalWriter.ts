@@ -1,5 +1,6 @@
 import { BatchWriteItemCommand, PutItemCommand, type AttributeValue, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { untilProcessed } from '../store/batch.js';
 import type { Store } from '../store/service.js';
 
 type StoredItem = Record<string, AttributeValue>;
@@ -8,7 +9,8 @@ type Pending = { item: StoredItem; resolve: () => void; reject: (err: unknown) =
 const BATCH_LIMIT = 25; // DynamoDB's BatchWriteItem maximum
 /** One request at a time: the pings that arrive meanwhile share the next one (fewest requests). */
 const MAX_IN_FLIGHT = 1;
-const UNPROCESSED_RETRIES = 5;
+/** Requests one batch may take before its unprocessed signals are refused. */
+const ATTEMPTS = 6;
 
 /**
  * Group commit for signal puts. A put goes out at once when the writer is idle; puts that arrive
@@ -23,7 +25,8 @@ export class SignalWriter {
 
   constructor(
     private readonly store: Pick<Store, 'hot' | 'table'>,
-    private readonly backoffMs = 10,
+    /** The wait before the first resend of unprocessed items (doubled for each one after). */
+    private readonly backoffMs = 20,
   ) {}
 
   /** Stores `item` (as the document client would write it); settles once it is stored. */
@@ -68,17 +71,23 @@ export class SignalWriter {
         group.pendings.push(pending);
       } else byKey.set(key, { item: pending.item, pendings: [pending] });
     }
+    // What the store has not taken yet: rejected with the error if that is how the batch ends.
     let waiting = [...byKey.entries()];
     try {
-      for (let attempt = 0; waiting.length > 0; attempt++) {
-        if (attempt > UNPROCESSED_RETRIES) throw new Error(`${waiting.length} signals left unprocessed by the store`);
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.backoffMs * 2 ** attempt));
-        const items = waiting.map(([, group]) => ({ PutRequest: { Item: group.item } }));
-        const result = await this.store.hot.send(new BatchWriteItemCommand({ RequestItems: { [this.store.table]: items } }));
-        const left = unprocessedKeys(result, this.store.table);
-        for (const [key, group] of waiting) if (!left.has(key)) group.pendings.forEach((pending) => pending.resolve());
-        waiting = waiting.filter(([key]) => left.has(key));
-      }
+      await untilProcessed(
+        waiting,
+        async (pending) => {
+          const items = pending.map(([, group]) => ({ PutRequest: { Item: group.item } }));
+          const result = await this.store.hot.send(new BatchWriteItemCommand({ RequestItems: { [this.store.table]: items } }));
+          const left = unprocessedKeys(result, this.store.table);
+          // Each caller hears as soon as its own item is stored, not when the whole batch is.
+          for (const [key, group] of pending) if (!left.has(key)) group.pendings.forEach((settled) => settled.resolve());
+          waiting = pending.filter(([key]) => left.has(key));
+          return waiting;
+        },
+        'signals',
+        { attempts: ATTEMPTS, firstDelayMs: this.backoffMs },
+      );
     } catch (err) {
       for (const [, group] of waiting) group.pendings.forEach((pending) => pending.reject(err));
     }

@@ -1,4 +1,5 @@
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { getAll } from './batch.js';
 import { isConditionalFailure } from './conditional.js';
 import { listOrderOf, type CheckItem, type CheckRefItem } from './entities/check.js';
 import { addToRank, locate, readRuns, runBounds, runOf } from './listRank.js';
@@ -258,32 +259,25 @@ export async function unlistCheckRef(store: Store, checkId: number): Promise<voi
   }
 }
 
-const READ_ATTEMPTS = 5;
-
 /** The live checks the refs point to, in id order (one BatchGetItem per 100). */
 async function checksOf(store: Store, refs: readonly Pick<CheckRefItem, 'token'>[]): Promise<CheckItem[]> {
-  let keys = refs.map((ref) => ({ token: ref.token }));
-  const found: CheckItem[] = [];
-  // Not a race: BatchGetItem may leave keys unprocessed under throttling, so ask for those again.
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} checks left unread by the store`);
-    const { data, unprocessed } = await store.entities.check.get(keys).go({ consistent: true });
-    found.push(...data);
-    keys = unprocessed;
-  }
+  const found = await getAll(
+    store,
+    refs.map((ref) => ({ token: ref.token })),
+    (keys) => store.entities.check.get(keys).go({ consistent: true }),
+    'checks',
+  );
   return found.filter((check) => check.deletedAt === undefined).sort((a, b) => a.checkId - b.checkId);
 }
 
 /** The live checks of these ids, in id order (missing and deleted ones left out): two BatchGetItems per 100. No authorisation. */
 export async function checksByIds(deps: { store: Store }, ids: readonly number[]): Promise<CheckItem[]> {
-  let keys = [...new Set(ids)].map((checkId) => ({ checkId }));
-  const refs: CheckRefItem[] = [];
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt >= READ_ATTEMPTS) throw new Error(`${keys.length} check refs left unread by the store`);
-    const { data, unprocessed } = await deps.store.entities.checkRef.get(keys).go({ consistent: true });
-    refs.push(...data);
-    keys = unprocessed;
-  }
+  const refs = await getAll(
+    deps.store,
+    [...new Set(ids)].map((checkId) => ({ checkId })),
+    (keys) => deps.store.entities.checkRef.get(keys).go({ consistent: true }),
+    'check refs',
+  );
   return checksOf(deps.store, refs);
 }
 

@@ -1,5 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AGAIN, retry } from '../retry.js';
 import { baseClient, type DynamoOptions } from './plainClient.js';
 import { createTableInput } from './table.js';
 import { upgradeTable } from './tableUpgrade.js';
@@ -46,10 +47,11 @@ export async function ensureTable(client: DynamoDBDocumentClient, tableName: str
     }
   }
   await client.send(new CreateTableCommand(createTableInput(tableName)));
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (described.Table?.TableStatus === 'ACTIVE') return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`table ${tableName} did not become active`);
+  await retry<undefined>(
+    async () => ((await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.TableStatus === 'ACTIVE' ? undefined : AGAIN),
+    { attempts: 100, delayMs: () => 50 },
+    () => {
+      throw new Error(`table ${tableName} did not become active`);
+    },
+  );
 }

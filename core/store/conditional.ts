@@ -1,3 +1,5 @@
+import { AGAIN, retry } from '../retry.js';
+
 /** ElectroDB wraps the SDK error; both carry the condition failure somewhere in the chain. */
 export function isConditionalFailure(err: unknown): boolean {
   let current: unknown = err;
@@ -53,14 +55,20 @@ const DEFAULT_ATTEMPTS = 6;
  */
 export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, options: ConflictRetry = {}): Promise<T> {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work(attempt);
-    } catch (err) {
-      if (!(err instanceof StaleRead) && !isConditionalFailure(err)) throw err;
-      if (attempt >= attempts) {
-        throw options.onExhausted?.() ?? new Error(`${options.what ?? 'a conditional write'} lost ${attempts} races in a row`, { cause: err });
+  let lost: unknown;
+  return retry<T>(
+    async (attempt) => {
+      try {
+        return await work(attempt);
+      } catch (err) {
+        if (!(err instanceof StaleRead) && !isConditionalFailure(err)) throw err;
+        lost = err;
+        return AGAIN;
       }
-    }
-  }
+    },
+    { attempts },
+    () => {
+      throw options.onExhausted?.() ?? new Error(`${options.what ?? 'a conditional write'} lost ${attempts} races in a row`, { cause: lost });
+    },
+  );
 }

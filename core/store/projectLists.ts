@@ -1,4 +1,5 @@
 import { DeleteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { getAll } from './batch.js';
 import { isConditionalFailure } from './conditional.js';
 import { listOrderOf } from './entities/check.js';
 import type { ProjectItem } from './entities/project.js';
@@ -63,14 +64,12 @@ export async function pageProjectItems(store: Store, workspaceId: number, offset
   const { run, skip, lastRun } = span.from;
   const ids = (await idsBetween(store, workspaceId, runBounds(run)[0], runBounds(lastRun)[1], skip + limit)).slice(skip);
   if (ids.length === 0) return { items: [], total: span.total };
-  const items: ProjectItem[] = [];
-  let keys = ids.map((projectId) => ({ projectId }));
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt >= 5) throw new Error(`${keys.length} projects left unread by the store`);
-    const { data, unprocessed } = await store.entities.project.get(keys).go({ consistent: true });
-    items.push(...data);
-    keys = unprocessed;
-  }
+  const items = await getAll(
+    store,
+    ids.map((projectId) => ({ projectId })),
+    (keys) => store.entities.project.get(keys).go({ consistent: true }),
+    'projects',
+  );
   return { items: items.filter((p) => p.workspaceId === workspaceId).sort((a, b) => a.projectId - b.projectId), total: span.total };
 }
 

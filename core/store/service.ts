@@ -1,3 +1,4 @@
+import { realPause, type Pause } from '../retry.js';
 import { Service } from 'electrodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createUserEntity } from './entities/user.js';
@@ -124,6 +125,8 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     entities: lazyEntities({ client, table }),
     nextId: (entity: string) => nextId(client, table, entity),
     currentId: (entity: string) => currentId(client, table, entity),
+    /** How batch requests wait before resending what the store left unprocessed (core/store/batch.ts); a test sets one that records. */
+    pause: realPause as Pause,
   };
 }
 

@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
 import { isConditionalFailure } from './conditional.js';
-import { getItems, keyOf } from './getItems.js';
+import { getItems, keyOf } from './batch.js';
 import { assertEntitiesCompose, createStore, type Store } from './service.js';
 
 // Runs on dynalite and, in the fidelity pass, on DynamoDB Local (test/fidelity.sh).

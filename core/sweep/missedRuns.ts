@@ -12,7 +12,7 @@ import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { isConditionalFailure } from '../store/conditional.js';
-import { getItems, keyOf } from '../store/getItems.js';
+import { getItems, keyOf } from '../store/batch.js';
 import { windowEffects } from '../windows/holds.js';
 
 export type MissedRunReport = { read: number; missed: number; ended: number; rearmed: number; held: number; conflicts: number };

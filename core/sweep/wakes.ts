@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { checkFromItem } from '../signals/pingStore.js';
 import { checkDueKeys, checkKey, signalKey } from '../signals/rawItems.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { getItems, keyOf } from '../store/getItems.js';
+import { getItems, keyOf } from '../store/batch.js';
 import { isConditionalFailure } from '../store/conditional.js';
 
 /*

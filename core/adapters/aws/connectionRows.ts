@@ -1,5 +1,6 @@
-import { BatchWriteItemCommand, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ALL_TOPICS } from '../../ports/index.js';
+import { writeItems } from '../../store/batch.js';
 import type { Store } from '../../store/service.js';
 
 /**
@@ -60,12 +61,9 @@ export async function forgetConnection(store: Table, connectionId: string): Prom
     ProjectionExpression: '#tpk, #tsk',
   });
   const keys = rows.flatMap((row) => (row.pk && row.sk ? [{ pk: row.pk, sk: row.sk }] : []));
-  for (let i = 0; i < keys.length; i += 25) {
-    let pending: { DeleteRequest: { Key: Record<string, AttributeValue> } }[] = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 5) throw new Error(`${pending.length} stream connection rows left undeleted`);
-      const result = await store.hot.send(new BatchWriteItemCommand({ RequestItems: { [store.table]: pending } }));
-      pending = (result.UnprocessedItems?.[store.table] ?? []).flatMap((request) => (request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : []));
-    }
-  }
+  await writeItems(
+    store,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+    'stream connection rows',
+  );
 }

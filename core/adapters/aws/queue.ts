@@ -1,5 +1,6 @@
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, type BatchResultErrorEntry, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Queue, QueueName } from '../../ports/index.js';
+import { AGAIN, retry } from '../../retry.js';
 import { queueUrlVariable } from './envNames.js';
 
 /** SQS accepts at most 10 entries per batch. */
@@ -33,19 +34,28 @@ export class SqsQueue implements Queue {
 
   private async sendChunk(queueUrl: string, entries: SendMessageBatchRequestEntry[]): Promise<void> {
     let pending = entries;
-    for (let attempt = 0; ; attempt++) {
-      const result = await this.client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
-      const failed = result.Failed ?? [];
-      if (failed.length === 0) return;
-      const permanent = failed.filter((entry) => entry.SenderFault);
-      if (permanent.length > 0 || attempt >= RETRIES) {
-        const first = failed[0];
-        throw new Error(`SQS refused ${failed.length} message(s) on ${queueUrl}: ${first?.Code ?? '?'} ${first?.Message ?? ''}`.trim());
-      }
-      const failedIds = new Set(failed.map((entry) => entry.Id));
-      pending = pending.filter((entry) => failedIds.has(entry.Id));
-    }
+    let failed: BatchResultErrorEntry[] = [];
+    await retry<undefined>(
+      async () => {
+        const result = await this.client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+        failed = result.Failed ?? [];
+        if (failed.length === 0) return undefined;
+        if (failed.some((entry) => entry.SenderFault)) throw refused(queueUrl, failed);
+        const failedIds = new Set(failed.map((entry) => entry.Id));
+        pending = pending.filter((entry) => failedIds.has(entry.Id));
+        return AGAIN;
+      },
+      { attempts: RETRIES + 1 },
+      () => {
+        throw refused(queueUrl, failed);
+      },
+    );
   }
+}
+
+function refused(queueUrl: string, failed: readonly BatchResultErrorEntry[]): Error {
+  const first = failed[0];
+  return new Error(`SQS refused ${failed.length} message(s) on ${queueUrl}: ${first?.Code ?? '?'} ${first?.Message ?? ''}`.trim());
 }
 
 /** Groups JSON bodies into batches of at most 10 entries and 256 KiB; entry ids are unique per batch. */

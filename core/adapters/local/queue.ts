@@ -3,6 +3,7 @@ import { monotonicFactory } from 'ulid';
 import type { Clock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
+import { untilProcessed } from '../../store/batch.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
@@ -82,8 +83,12 @@ export class LocalQueue implements Queue {
       leased: false,
       sentAt: now.toISOString(),
     }));
-    const { unprocessed } = await this.options.store.entities.queueMessage.put(items).go();
-    if (unprocessed.length > 0) throw new Error(`local queue ${queue}: the store kept ${items.length - unprocessed.length} of ${items.length} messages`);
+    const byId = new Map(items.map((item) => [item.messageId, item]));
+    await untilProcessed(
+      items,
+      async (batch) => (await this.options.store.entities.queueMessage.put(batch).go()).unprocessed.flatMap((key) => byId.get(key.messageId) ?? []),
+      `messages of local queue ${queue}`,
+    );
     const mirror = this.published.get(queue) ?? new Map<string, unknown>();
     for (const item of items) mirror.set(item.messageId, JSON.parse(item.body) as unknown);
     this.published.set(queue, mirror);
