@@ -24,8 +24,6 @@ import { publicStatusRoutes } from './statuspages/public/routes.js';
 import { verifySubscriberEndpoint } from './alerting/subscriberVerify.js';
 import { statusHtmlRoutes } from './statuspages/html/routes.js';
 
-export { createSignalApp } from './signalApp.js';
-
 /**
  * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
  * API Lambda, and the ping paths go to the signals Lambda's smaller createSignalApp.
