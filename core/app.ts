@@ -8,8 +8,6 @@ import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
 import { statusHtmlRoutes } from './statuspages/html/routes.js';
 
-export { createSignalApp } from './signalApp.js';
-
 /**
  * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
  * API Lambda, and the ping paths go to the signals Lambda's smaller createSignalApp.

@@ -3,9 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { queueDataDir, startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
-import { moveQueueLanes } from './adapters/local/queueMove.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
-import { migrateCheckLists, migrateProjectLists, moveCheckListsToRefs, tidyCheckRefs } from './store/migrations.js';
 import { startLocalWorkers } from './workers/local.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
 import { withDashboard } from './adapters/local/dashboardSite.js';
@@ -103,12 +101,6 @@ export async function startLocalServer(config: Config, options: { log?: boolean;
   // An embedded store is this process's alone, so the alert deliveries a killed run had claimed are
   // orphans: their messages (reclaimed below) go out now, not after the claims' lease.
   const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true, ownsStore: store !== undefined, ...(queueEndpoint === undefined ? {} : { queueEndpoint }) });
-  // Messages a run before the lanes had a store of their own left in the main one.
-  if (queueEndpoint !== undefined && queueEndpoint !== endpoint) await moveQueueLanes(deps.store, deps.queue.store);
-  await moveCheckListsToRefs(deps);
-  await tidyCheckRefs(deps);
-  await migrateCheckLists(deps);
-  await migrateProjectLists(deps);
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.

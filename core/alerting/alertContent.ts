@@ -112,7 +112,6 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
  * event types are the queue message types, carried as such in webhook payloads.
  */
 export type WarningAlertMessage = CheckLatencyWarning | CheckSslExpiryWarning | CheckTooFrequent;
-export const WARNING_ALERT_EVENTS = ['check.latency_warning', 'check.ssl_expiry_warning', 'check.too_frequent'] as const satisfies readonly WarningAlertMessage['type'][];
 
 /**
  * The key of one (warning, channel) delivery: it names the alertSent marker, the in-flight claim

@@ -1,7 +1,7 @@
 import { HttpError } from '../http/errors.js';
 import type { Plan } from '../store/entities/workspace.js';
 
-export { PLANS, type Plan } from '../store/entities/workspace.js';
+export type { Plan } from '../store/entities/workspace.js';
 
 /** The one limits table. Self-hosted installs default to BUSINESS (VIGIL_DEFAULT_PLAN). */
 export const PLAN_LIMITS = {

@@ -1,7 +1,7 @@
 import { forbidden } from '../http/errors.js';
 import type { Role } from '../store/entities/membership.js';
 
-export { ROLES, type Role } from '../store/entities/membership.js';
+export type { Role } from '../store/entities/membership.js';
 
 const rank: Record<Role, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 };
 

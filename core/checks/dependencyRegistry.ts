@@ -42,13 +42,6 @@ export async function assertDependenciesInWorkspace(deps: Deps, workspaceId: num
   });
 }
 
-export async function findDependencyByName(deps: Deps, workspaceId: number, name: string): Promise<DependencyItem | undefined> {
-  const owner = await lockOwner(deps.store, dependencyNameScope(workspaceId), dependencyNameKey(name));
-  if (owner === undefined) return undefined;
-  const dependency = await readDependency(deps, Number(owner));
-  return dependency && dependency.workspaceId === workspaceId ? dependency : undefined;
-}
-
 const MAX_ATTEMPTS = 6;
 
 /**

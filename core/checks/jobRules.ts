@@ -3,7 +3,7 @@ import { badRequest } from '../http/errors.js';
 import { scheduleProblem, shortestGapSeconds } from './cron.js';
 import { readJobRules, writeJobRules, type JobRules } from './jobRulesStored.js';
 
-export { readJobRules, writeJobRules, type JobRules };
+export { readJobRules, writeJobRules };
 
 const MAX_SECONDS = 7 * 86_400;
 const Seconds = z.number().int().min(1).max(MAX_SECONDS);

@@ -107,7 +107,6 @@ export const outboundShape = {
 
 export const OutboundConfig = z.strictObject(outboundShape).superRefine(statusRangeOrdered).openapi('HttpProbeConfig');
 export type OutboundConfig = z.output<typeof OutboundConfig>;
-export type OutboundConfigInput = z.input<typeof OutboundConfig>;
 
 /** A partial update: absent fields keep their value, `null` clears an optional one. */
 export const OutboundConfigPatch = z

@@ -59,7 +59,7 @@ export async function loadCheckByRef(ctx: Ctx, ref: string, minRole: Role): Prom
   return loadCheck(ctx, Number(ref), minRole);
 }
 
-export { checksByIds, countChecks, createCheckRef, listProjectChecks, listWorkspaceChecks, pageChecks, writeCheckRef, type CheckListScope } from '../store/checkLists.js';
+export { checksByIds, createCheckRef, listProjectChecks, listWorkspaceChecks, pageChecks, writeCheckRef, type CheckListScope } from '../store/checkLists.js';
 
 /** Takes a deleted check's ref out of the list indexes (it still maps id -> token for readers of deleted checks). */
 export const unlistCheckRef = (deps: Deps, checkId: number): Promise<void> => unlistRef(deps.store, checkId);

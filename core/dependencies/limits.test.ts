@@ -2,9 +2,9 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { PLAN_LIMITS } from '../auth/plans.js';
 import { MAX_REPORTED_DEPENDENCIES } from '../signals/schema.js';
+import type { User } from '../../test/support/users.js';
 
 type Page = { total: number; items: { name: string }[] };
-type User = Awaited<ReturnType<TestContext['signup']>>;
 
 let t: TestContext;
 beforeAll(async () => {

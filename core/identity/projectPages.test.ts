@@ -1,8 +1,6 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS, expectStatus, freshRateWindow, type User } from '../../test/support/checks.js';
-import { migrateProjectLists } from '../store/migrations.js';
 import { RUN } from '../store/listRank.js';
 import { meterClientReads } from '../../test/support/meter.js';
 
@@ -97,44 +95,5 @@ describe('/v1/projects pages (read through the index, total from the rank runs)'
     expectError(await t.request('GET', `/v1/projects/${user.projectId}`, { token: otherKey }), 404);
     expectError(await t.request('DELETE', `/projects/${user.projectId}`, { token: other.token }), 404);
     expect((await v1Page(key, 1, 1)).total).toBe(25);
-  });
-});
-
-describe('migrateProjectLists', () => {
-  it('re-keys projects of before 2026-11-24 by listOrder and rebuilds the counts, idempotently', async () => {
-    const owner = await t.signup('legacyProjects');
-    const key = await t.apiKey(owner);
-    await seed(key, 11, 4);
-    const ids = await dashboardIds(owner);
-    const { client, table } = t.deps.store;
-    // As projects were written before: sorted by the bare id, no listOrder, no rank items.
-    for (const id of ids) {
-      await client.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: `$vigil#projectid_${id}`, sk: '$project_1' },
-          UpdateExpression: 'REMOVE listOrder SET gsi1sk = :s',
-          ExpressionAttributeValues: { ':s': `$project_1#projectid_${id}` },
-        }),
-      );
-    }
-    const runs = await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `listRank#project#workspace#${owner.workspaceId}` } }));
-    expect(runs.Items?.length).toBeGreaterThan(0);
-    for (const item of runs.Items ?? []) await client.send(new DeleteCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk } }));
-    expect((await v1Page(key, 1, 5)).total).toBe(0);
-
-    expect(await migrateProjectLists(t.deps, { force: true })).toBeGreaterThanOrEqual(12);
-    const check = async () => {
-      expect(await dashboardIds(owner)).toEqual(ids);
-      expect(await v1Page(key, 1, 5)).toMatchObject({ total: 12, pageCount: 3, items: ids.slice(0, 5).map((id) => ({ id })) });
-      expect((await v1Page(key, 3, 5)).items.map((p) => p.id)).toEqual(ids.slice(10));
-    };
-    await check();
-
-    // Again (forced): the same counts, not doubled; unforced: the marker says it is done.
-    await migrateProjectLists(t.deps, { force: true });
-    await check();
-    expect(await migrateProjectLists(t.deps)).toBe(0);
-    await check();
   });
 });

@@ -4,8 +4,8 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import { schedule } from '../../test/support/escalation.js';
 import { createPage } from '../../test/support/statuspages.js';
 import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
+import type { User } from '../../test/support/users.js';
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
 type Page<T> = { items: T[]; total: number; remaining: number; nextPage: number | null };
 type Announcement = { id: number; statusPageId: number; title: string; status: string; impact: string | null; resolvedAt: string | null; lastUpdate: string | null; updateCount: number };
 type OnCall = { scheduleId: number; scheduleName: string; at: string; user: { id: number; email: string } | null; shiftEnd: string | null };

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countBulkRefs } from '../store/checkLists.js';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
+import type { User } from '../../test/support/users.js';
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
 type Check = { id: number; status: string; checkType: string; name: string };
 type Incident = { id: number; state: string; acknowledgedAt: string | null; checkId: number | null };
 type Page<T> = { items: T[]; total: number; remaining: number; nextPage: number | null; page: number; limit: number };

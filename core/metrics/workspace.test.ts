@@ -3,8 +3,8 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { recordRun } from '../probes/runs.js';
 import { checkPages } from './workspace.js';
 import { parseExposition, samplesOf, valueOf } from '../../test/support/metrics.js';
+import type { User } from '../../test/support/users.js';
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
 type Created = { id: number; token?: string };
 
 let t: TestContext;

@@ -19,7 +19,6 @@ export const MAX_CUSTOM_SHIFT_HOURS = 8784;
 export const MAX_HANDOFF_NOTIFICATION_MINUTES = 10_080;
 
 const bodyId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const queryId = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const name = z.string().trim().min(1).max(255);
 const description = z.string().max(2000);
 
@@ -164,8 +163,6 @@ export const OverrideCreate = z
   })
   .openapi('OnCallOverrideCreate');
 export type OverrideCreate = z.infer<typeof OverrideCreate>;
-
-export const ScheduleIdParam = z.object({ id: queryId });
 
 /** `at` defaults to the caller's clock instant (the router reads it once). */
 export const OnCallQuery = z.object({ at: Instant.optional() });

@@ -90,12 +90,3 @@ export function summarize(totals: Totals): Summary {
   };
 }
 
-/** Daily uptime of a check between two UTC days (inclusive), for status pages; days without runs are absent. */
-export async function dailyRollups(deps: Deps, checkId: number, fromDay: Date, toDay: Date, now: Date): Promise<({ day: string } & Summary)[]> {
-  const items = await readRollups(deps, checkId, '1d', floorTo(fromDay.getTime(), DAY_MS), floorTo(toDay.getTime(), DAY_MS) + DAY_MS, now);
-  return items.map((item) => {
-    const totals = emptyTotals();
-    addItem(totals, item);
-    return { day: item.at.slice(0, 10), ...summarize(totals) };
-  });
-}

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_LIMIT } from '../http/pagination.js';
 import { SIGNAL_TYPES } from '../store/entities/signal.js';
 
-export { DEDUP_WINDOW_MS, MAX_DEPENDENCY_NAME, MAX_REPORTED_DEPENDENCIES, PING_PAYLOAD_MAX_BYTES, PING_RATE_LIMIT, SIGNAL_TTL_DAYS } from './limits.js';
+export { MAX_REPORTED_DEPENDENCIES, SIGNAL_TTL_DAYS } from './limits.js';
 
 export const PingAck = z.object({ message: z.literal('OK') }).openapi('PingAck');
 

@@ -37,7 +37,7 @@ export type AnnouncementInput =
   /** The sweep: scheduled maintenance starts and completes by time. */
   | { type: 'tick' };
 
-/** What subscribers hear; `streamEventName` maps it onto the public stream. */
+/** What subscribers hear. */
 export type AnnouncementNotice =
   | 'announcement.created'
   | 'announcement.updated'
@@ -57,9 +57,6 @@ export type AnnouncementTransitionResult =
 
 export const MAINTENANCE_STARTED_BODY = 'Scheduled maintenance is in progress.';
 export const MAINTENANCE_COMPLETED_BODY = 'Scheduled maintenance has been completed.';
-
-export const streamEventName = (notice: AnnouncementNotice): 'announcement.created' | 'announcement.updated' =>
-  notice === 'announcement.created' || notice === 'maintenance.scheduled' ? 'announcement.created' : 'announcement.updated';
 
 const ms = Date.parse;
 export const isScheduled = (a: Pick<AnnouncementState, 'scheduledFor' | 'scheduledUntil'>): boolean => a.scheduledFor !== null && a.scheduledUntil !== null;

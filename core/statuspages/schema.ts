@@ -1,5 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { COMPONENT_STATUSES } from './componentStatus.js';
 import { customDomainProblem, normalizeDomain } from './domain.js';
 
 /**
@@ -185,9 +184,6 @@ export function reorderProblem(existing: readonly number[], requested: readonly 
   if (requested.length !== known.size) return 'componentIds must list every component of the page';
   return null;
 }
-
-/** Derived by componentStatus.ts, never stored by a client. */
-export const ComponentStatusEnum = z.enum(COMPONENT_STATUSES).openapi('ComponentStatus');
 
 export const Component = z
   .object({

@@ -38,11 +38,6 @@ export const checkRankList = (workspaceId: number): string => `check#workspace#$
 const laneOf = (projectId: number | undefined, mode: string): string => (projectId === undefined ? mode : `p${projectId}_${mode}`);
 const lanesOf = (scope: CheckListScope, mode: Mode | undefined): string[] => (mode === undefined ? MODES : [mode]).map((m) => laneOf(scope.projectId, m));
 
-/** How many live checks a scope holds (of one mode), from its rank runs: no check or ref is read. */
-export async function countChecks(deps: { store: Store }, scope: CheckListScope, mode?: Mode): Promise<number> {
-  return locate(await readRuns(deps.store, checkRankList(scope.workspaceId)), 0, 0, lanesOf(scope, mode)).total;
-}
-
 /**
  * One page of a workspace's or project's live checks in id order, optionally of one mode, and how
  * many there are. The rank runs (one small item per 64 ids) give `total` and the run the page

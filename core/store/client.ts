@@ -3,7 +3,6 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AGAIN, retry } from '../retry.js';
 import { baseClient, type DynamoOptions } from './plainClient.js';
 import { createTableInput } from './table.js';
-import { upgradeTable } from './tableUpgrade.js';
 
 export type { DynamoOptions } from './plainClient.js';
 
@@ -33,11 +32,10 @@ export function hotPathClient(document: DynamoDBDocumentClient): DynamoDBClient 
 }
 
 /**
- * Creates the table when it is missing, and adds an index a newer `TABLE_KEYS` has to one made
- * before it (local runtime and tests; AWS gets both from `stacks/`).
+ * Creates the table with every index when it is missing (local runtime and tests; AWS gets it
+ * from `stacks/`). A table that exists is taken as it is: version 0.1 starts from a clean schema.
  */
 export async function ensureTable(client: DynamoDBDocumentClient, tableName: string): Promise<void> {
-  await upgradeTable(client, tableName);
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return;

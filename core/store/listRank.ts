@@ -38,20 +38,6 @@ export async function addToRank(store: Pick<Store, 'client' | 'table'>, list: st
   );
 }
 
-/** Sets a run's counts outright (the migration, which counted them). */
-export async function putRun(store: Pick<Store, 'client' | 'table'>, list: string, run: Run): Promise<void> {
-  const lanes = Object.keys(run.counts);
-  await store.client.send(
-    new UpdateCommand({
-      TableName: store.table,
-      Key: { pk: pkOf(list), sk: skOf(run.run) },
-      UpdateExpression: lanes.length > 0 ? `SET ${lanes.map((_, i) => `#l${i} = :v${i}`).join(', ')}` : 'REMOVE #none',
-      ExpressionAttributeNames: lanes.length > 0 ? Object.fromEntries(lanes.map((lane, i) => [`#l${i}`, lane])) : { '#none': 'none' },
-      ...(lanes.length > 0 ? { ExpressionAttributeValues: Object.fromEntries(lanes.map((lane, i) => [`:v${i}`, run.counts[lane] ?? 0])) } : {}),
-    }),
-  );
-}
-
 /** Every run of a list, in id order (strongly consistent: a page right after a create counts it). */
 export async function readRuns(store: Pick<Store, 'client' | 'table'>, list: string): Promise<Run[]> {
   const runs: Run[] = [];

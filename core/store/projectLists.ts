@@ -48,11 +48,6 @@ export async function deleteProjectItem(store: Store, projectId: number): Promis
   }
 }
 
-/** How many projects a workspace holds, from its rank runs alone. */
-export async function countProjects(store: Store, workspaceId: number): Promise<number> {
-  return locate(await readRuns(store, projectRankList(workspaceId)), 0, 0, LANES).total;
-}
-
 /**
  * One page of a workspace's projects in id order, and how many there are. The rank runs give
  * `total` and the run the page starts in; the index is read from that run's first id, keys only

@@ -17,8 +17,6 @@ export const TABLE_KEYS = {
   ],
 } as const;
 
-export type IndexName = (typeof TABLE_KEYS.indexes)[number]['name'];
-
 /** The CreateTable input for DynamoDB-compatible stores (dynalite, DynamoDB Local, DynamoDB). */
 export function createTableInput(tableName: string) {
   const keyAttributes = [

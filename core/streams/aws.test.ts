@@ -12,8 +12,7 @@ import { workspaceChannel } from '../signals/streamEvents.js';
 import { streamsHandler, type WebSocketEvent } from './aws.js';
 import { statusPageChannel } from './connect.js';
 import { STREAM_LIMITS } from '../http/streamLimits.js';
-
-type User = Awaited<ReturnType<TestContext['signup']>>;
+import type { User } from '../../test/support/users.js';
 
 const api = new ApiGatewayManagementApiClient({ region: 'us-east-1', endpoint: 'https://ws.example.com/test' });
 const apiMock = mockClient(api);

@@ -6,8 +6,8 @@ import { createJob, type Job } from '../../test/support/signals.js';
 import { createChannel } from '../../test/support/alerting.js';
 import { bounded, openStream, serveWithStreams, streamsSettled, type StreamClient } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
+import type { User } from '../../test/support/users.js';
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
 type Message = {
   event: string;
   data?: { checkId?: number | null; workspaceId?: number; signal?: { type: string }; status?: string; incidentId?: number; change?: string; state?: string };

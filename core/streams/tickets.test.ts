@@ -4,6 +4,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { createJob, type Job } from '../../test/support/signals.js';
 import { openStream, serveWithStreams } from '../../test/support/streams.js';
 import { LOCAL_STREAM_PATH } from './local.js';
+import type { User } from '../../test/support/users.js';
 
 /*
  * Stream tickets (no token in a URL): `POST /streams/ticket`, then
@@ -11,7 +12,6 @@ import { LOCAL_STREAM_PATH } from './local.js';
  * shares connectStream with API Gateway's `$connect`.
  */
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
 type Message = { event: string; data?: { checkId?: number; workspaceId?: number } };
 
 let t: TestContext;

@@ -5,7 +5,9 @@ import type { TestContext } from '../harness.js';
 import type { IncidentAlertMessage } from '../../core/incidents/events.js';
 
 /** Shared steps of the alert dispatch tests (not a test file itself). */
-export type User = Awaited<ReturnType<TestContext['signup']>>;
+import type { User } from './users.js';
+
+export type { User };
 
 export type ReceivedRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
 export type PlannedAnswer = { status: number; headers?: Record<string, string>; body?: string };

@@ -1,9 +1,9 @@
-import { expect } from 'vitest';
-import type { TestContext, TestResponse } from '../harness.js';
+import type { TestContext } from '../harness.js';
 import type { DashboardCheck } from '../../core/checks/schema.js';
+import { expectStatus, type User } from './users.js';
 
-/** Shared steps of the checks tests (not a test file itself). */
-export type User = Awaited<ReturnType<TestContext['signup']>>;
+/** Shared steps of the checks tests (not a test file itself); the user and status helpers are ./users.ts's. */
+export { expectStatus, type User };
 
 export const inboundBody = (user: User, extra: Record<string, unknown> = {}) => ({
   name: 'nightly backup',
@@ -33,12 +33,6 @@ export async function createCheck(t: TestContext, user: User, body: Record<strin
 export async function addMember(t: TestContext, owner: User, member: User, role: 'ADMIN' | 'MEMBER' | 'VIEWER'): Promise<void> {
   const iso = t.clock.now().toISOString();
   await t.deps.store.entities.membership.create({ workspaceId: owner.workspaceId, userId: member.userId, role, createdAt: iso, updatedAt: iso }).go();
-}
-
-export function expectStatus<T>(res: TestResponse<T>, status: number): T {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-  expect(res.status).toBe(status);
-  return res.body;
 }
 
 /** Sessions that outlive the test file, so tests may move the clock freely. */

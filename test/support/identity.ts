@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import type { Role } from '../../core/auth/roles.js';
 import type { TestContext } from '../harness.js';
 
-export type TestUser = Awaited<ReturnType<TestContext['signup']>>;
+import type { User as TestUser } from './users.js';
+
+export type { TestUser };
 
 /** Adds `user` to `owner`'s workspace with `role`, through the API. */
 export async function addToWorkspace(t: TestContext, owner: TestUser, user: TestUser, role: Role): Promise<void> {

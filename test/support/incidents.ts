@@ -3,7 +3,9 @@ import type { CheckStatusChanged, DependenciesReported } from '../../core/checks
 import type { IncidentResponse } from '../../core/incidents/schema.js';
 
 /** Shared steps of the incident and dependency tests (not a test file itself). */
-export type User = Awaited<ReturnType<TestContext['signup']>>;
+import type { User } from './users.js';
+
+export type { User };
 export type CreatedCheck = { id: number; token: string; name: string; projectId: number | null; workspaceId: number };
 export type Page<T> = { items: T[]; total: number; page: number; itemCount: number; pageCount: number; limit: number };
 export type IncidentBody = IncidentResponse;

@@ -3,7 +3,7 @@ import type { TestContext } from '../harness.js';
 import type { SignalItem } from '../../core/store/entities/signal.js';
 import type { Store } from '../../core/store/service.js';
 
-type User = Awaited<ReturnType<TestContext['signup']>>;
+import type { User } from './users.js';
 export type Job = { id: number; token: string; slug: string | null; status: string };
 
 /** A heartbeat job made through the Integration API, as a client would. */

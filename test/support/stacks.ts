@@ -1,42 +1,19 @@
 import { Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, getStack } from 'sst/constructs';
+import { getStack } from 'sst/constructs';
 import type { FunctionalStack } from 'sst/constructs/FunctionalStack.js';
-import { initProject } from 'sst/project.js';
-import { composeStacks } from '../../stacks/index.js';
+import { OFFLINE_ACCOUNT, offlineApp } from '../../stacks/offline.js';
 
-export const ACCOUNT = '123456789012';
+export const ACCOUNT = OFFLINE_ACCOUNT;
 
-/**
- * Builds the app as `sst deploy --stage test --region <region>` would, bundling the
- * functions with esbuild, and returns a template getter. vitest sets NODE_ENV=test, which keeps
- * SST from looking up the bootstrap stack in AWS.
- */
+/** Builds the app offline (stacks/offline.ts) and returns a template getter. */
 export async function buildApp(region: string, env: Record<string, string> = {}): Promise<(stack: FunctionalStack<unknown>) => Template> {
-  Object.assign(process.env, { VIGIL_DASHBOARD_DIST: dashboardFixture() }, env);
-  await initProject({ stage: 'test' });
-  const app = new App({ mode: 'deploy', stage: 'test', name: 'vigil', region, account: ACCOUNT });
-  composeStacks(app);
-  await app.finish();
+  await offlineApp(region, env);
   const templates = new Map<FunctionalStack<unknown>, Template>();
   return (stack) => {
     let template = templates.get(stack);
     if (!template) templates.set(stack, (template = Template.fromStack(getStack(stack))));
     return template;
   };
-}
-
-/**
- * A stand-in for the dashboard's build output: the StaticSite uploads whatever directory
- * VIGIL_DASHBOARD_DIST names instead of running `npm run build:web`, so the synth stays offline
- * and does not depend on web/ having been built.
- */
-function dashboardFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-dashboard-'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Vigil</title><div id="root"></div>');
-  return dir;
 }
 
 export type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };

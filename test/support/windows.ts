@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
-import type { TestContext, TestResponse } from '../harness.js';
+import type { TestContext } from '../harness.js';
+import { expectStatus, type User as SignedUp } from './users.js';
 import { runSweep } from '../../core/sweep/index.js';
 
 /** Shared steps of the deployment and maintenance window tests (not a test file itself). */
-export type User = Awaited<ReturnType<TestContext['signup']>> & { key: string };
+export type User = SignedUp & { key: string };
 export type Job = { id: number; token: string; status: string; paused: boolean; projectId: number };
 
 export async function member(t: TestContext, name: string): Promise<User> {
@@ -11,11 +12,8 @@ export async function member(t: TestContext, name: string): Promise<User> {
   return { ...user, key: await t.apiKey(user) };
 }
 
-/** Asserts the status (showing the body when it differs) and returns the body. */
-export function ok<T>(res: TestResponse<T>, status: number): T {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-  return res.body;
-}
+/** The tests of windows spell expectStatus (./users.ts) `ok`. */
+export const ok = expectStatus;
 
 export const v1 = <T = Record<string, unknown>>(t: TestContext, key: string, method: string, path: string, body?: unknown) =>
   t.request<T>(method, `/v1${path}`, { token: key, ...(body === undefined ? {} : { body }) });

@@ -4,12 +4,9 @@ import { parseExposition, valueOf } from '../../../test/support/metrics.js';
 import { ManualClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
 import { installMetrics } from '../../metrics/install.js';
-import type { QueueName } from '../../ports/index.js';
 import { createLocalDeps, type LocalDeps } from '../../runtime.js';
 import type { Store } from '../../store/service.js';
 import { startEmbeddedStore, type EmbeddedStore } from './embeddedStore.js';
-import { deadLetterLane, LocalQueue } from './queue.js';
-import { moveQueueLanes } from './queueMove.js';
 
 /** The queue lanes in a store of their own (as `npm start` runs them), beside the suite's main store. */
 let lanesStore: EmbeddedStore;
@@ -48,38 +45,5 @@ describe('queue lanes in a store of their own', () => {
     await deps.queue.drain();
     expect(seen).toEqual([{ marker: 'own-store' }]);
     expect(await deps.queue.pending('incidents')).toEqual([]);
-  });
-
-  it('takes over what a run before them left in the main store: pending, in flight and dead letters, once', async () => {
-    // The layout before: the lanes in the main store.
-    const before = new LocalQueue({ store: deps.store, clock: deps.clock, autoDrain: false, maxReceives: 1, random: () => 0 });
-    await before.publish('alerts', [{ marker: 'poison' }]);
-    before.consume('alerts', async (messages) => ({ failedIds: messages.map((m) => m.id) }));
-    await before.deliverDue();
-    await before.publish('incidents', [{ marker: 'in-flight' }]);
-    before.consume('incidents', () => new Promise(() => undefined));
-    void before.deliverDue();
-    await expect.poll(async () => (await before.pending('incidents')).filter((m) => m.leased)).toHaveLength(1);
-    // Published while that delivery hangs: nothing receives it before the restart.
-    await before.publish('alerts', [{ marker: 'waiting' }]);
-    expect(await before.deadLettered('alerts')).toHaveLength(1);
-
-    expect(await moveQueueLanes(deps.store, deps.queue.store)).toBe(3);
-    for (const lane of ['alerts', 'incidents', deadLetterLane('alerts')]) expect(await inLane(deps.store, lane)).toEqual([]);
-    expect(markers(await inLane(deps.queue.store, deadLetterLane('alerts')))).toEqual(['poison']);
-    expect(await moveQueueLanes(deps.store, deps.queue.store)).toBe(0);
-
-    // The restarted runtime takes back the dead one's lease and delivers both.
-    const seen: Partial<Record<QueueName, unknown[]>> = {};
-    for (const queue of ['alerts', 'incidents'] as const) {
-      deps.queue.consume(queue, async (messages) => {
-        (seen[queue] ??= []).push(...messages.map((m) => m.body));
-        return { failedIds: [] };
-      });
-    }
-    expect(await deps.queue.reclaimLeases()).toBe(1);
-    await deps.queue.deliverDue();
-    expect(seen).toEqual({ alerts: [{ marker: 'waiting' }], incidents: [{ marker: 'in-flight' }] });
-    expect((await deps.queue.deadLettered('alerts')).map((m) => ({ body: m.body, receiveCount: m.receiveCount }))).toEqual([{ body: { marker: 'poison' }, receiveCount: 1 }]);
   });
 });

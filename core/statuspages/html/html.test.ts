@@ -2,11 +2,11 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../../test/harness.js';
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
+import { clientAddresses } from '../../../test/support/users.js';
 
 let t: TestContext;
 let user: User;
-let ip = 0;
-const fresh = () => ({ 'x-test-ip': `192.0.2.${(++ip % 250) + 1}` });
+const fresh = clientAddresses('192.0.2');
 const html = (path: string, headers: Record<string, string> = {}) => t.request('GET', `http://localhost${path}`, { headers: { ...fresh(), ...headers } });
 beforeAll(async () => {
   t = await createTestContext(LONG_SESSIONS);

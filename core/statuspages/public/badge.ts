@@ -20,8 +20,6 @@ const LOOK: Record<StatusIndicator, { message: string; color: string }> = {
   maintenance: { message: 'maintenance', color: 'blue' },
 };
 
-export const badgeMessage = (indicator: StatusIndicator): string => LOOK[indicator].message;
-
 export function statusBadge(indicator: StatusIndicator, style: BadgeStyle): string {
   const { message, color } = LOOK[indicator];
   return makeBadge({ label: 'status', message, color, style });

@@ -8,6 +8,7 @@ import { PLAN_LIMITS } from '../../auth/plans.js';
 import { handleAlertMessages } from '../../alerting/dispatch.js';
 import { FANOUT_BATCH } from '../../alerting/subscriberDispatch.js';
 import { verifyWebhook } from '../../alerting/webhookSignature.js';
+import { clientAddresses } from '../../../test/support/users.js';
 
 /**
  * Subscribers are not a mail or webhook cannon, over HTTP into the embedded
@@ -17,8 +18,7 @@ import { verifyWebhook } from '../../alerting/webhookSignature.js';
 let t: TestContext;
 let owner: User;
 let receiver: Receiver;
-let ip = 0;
-const fresh = () => ({ 'x-test-ip': `203.0.113.${(++ip % 250) + 1}` });
+const fresh = clientAddresses('203.0.113');
 beforeAll(async () => {
   t = await createTestContext({ VIGIL_PROBE_ALLOW_PRIVATE: '1', ...LONG_SESSIONS });
   owner = await t.signup('cannon-owner');

@@ -3,6 +3,5 @@
  * the dashboard list. Deliveries are core/alerting's (subscriberDispatch.ts): the alerts queue's
  * idempotency, retries and DLQ.
  */
-export { deletePageSubscribers, pageSubscribers } from './manage.js';
-export { listUnsubscribeHeaders, oneLine, unsubscribeUrl } from './links.js';
+export { oneLine } from './links.js';
 export { readSubscriber, subscriberMailParts } from './subscribe.js';

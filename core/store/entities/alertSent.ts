@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /**
  * "This alert reached this channel": the lasting record of a delivery that has no incident
@@ -24,5 +24,3 @@ export const createAlertSentEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type AlertSentItem = EntityItem<ReturnType<typeof createAlertSentEntity>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 import { ANNOUNCEMENT_STATES } from './announcement.js';
 
 /**
@@ -27,5 +27,3 @@ export const createAnnouncementEntryEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type AnnouncementEntryItem = EntityItem<ReturnType<typeof createAnnouncementEntryEntity>>;

@@ -121,13 +121,12 @@ export const createCheckRefEntity = (config: EntityConfiguration) =>
         token: { type: 'string', required: true },
         workspaceId: { type: 'number', required: true },
         projectId: { type: 'number' },
-        /** Lets a list of one mode (v1 jobs or checks) pick its page from refs alone; missing on refs written before 2026-11-23. */
+        /** Lets a list of one mode (v1 jobs or checks) pick its page from refs alone. */
         checkMode: { type: CHECK_MODES },
         /**
          * The id zero-padded to 16 digits, derived from checkId on every write: the list indexes
          * sort by it, so their text order is the id order and a page is a key range
-         * (core/store/checkLists.ts). Refs written before 2026-11-24 sort by the bare id until
-         * migrateCheckLists (core/store/migrations.ts) rewrites them.
+         * (core/store/checkLists.ts).
          */
         listOrder: { type: 'string', watch: ['checkId'], set: (_value: unknown, item: { checkId?: number }) => (item.checkId === undefined ? undefined : listOrderOf(item.checkId)) },
       },

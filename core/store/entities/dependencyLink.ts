@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /**
  * dependency <-> check, so deleting a dependency finds its checks with a query, not a scan.
@@ -31,5 +31,3 @@ export const createDependencyLinkEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type DependencyLinkItem = EntityItem<ReturnType<typeof createDependencyLinkEntity>>;

@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /**
  * The outage-episode pointer of one check: `service` for SERVICE_DOWN, `dep#<dependencyId>` for a
@@ -29,5 +29,3 @@ export const createIncidentEpisodeEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type IncidentEpisodeItem = EntityItem<ReturnType<typeof createIncidentEpisodeEntity>>;

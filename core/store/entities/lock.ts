@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /**
  * Uniqueness without transactions: a lock item per (scope, value), written with
@@ -21,5 +21,3 @@ export const createLockEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type LockItem = EntityItem<ReturnType<typeof createLockEntity>>;

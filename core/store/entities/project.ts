@@ -15,8 +15,6 @@ export const createProjectEntity = (config: EntityConfiguration) =>
         /**
          * The id zero-padded to 16 digits, derived on every write: the workspace index sorts by
          * it, so a page of projects is a key range in id order (core/store/projectLists.ts).
-         * Projects written before 2026-11-24 sort by the bare id until migrateProjectLists
-         * (core/store/migrations.ts) rewrites them.
          */
         listOrder: { type: 'string', watch: ['projectId'], set: (_value: unknown, item: { projectId?: number }) => (item.projectId === undefined ? undefined : listOrderOf(item.projectId)) },
       },

@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /** One refresh token (by hash). Rotation marks it spent; a spent token presented again kills its family. */
 export const createRefreshTokenEntity = (config: EntityConfiguration) =>
@@ -39,6 +39,3 @@ export const createRefreshFamilyEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type RefreshTokenItem = EntityItem<ReturnType<typeof createRefreshTokenEntity>>;
-export type RefreshFamilyItem = EntityItem<ReturnType<typeof createRefreshFamilyEntity>>;

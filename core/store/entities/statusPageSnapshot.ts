@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 import { OUTBOX_ATTRIBUTES } from '../outbox.js';
 
 /**
@@ -28,5 +28,3 @@ export const createStatusPageSnapshotEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type StatusPageSnapshotItem = EntityItem<ReturnType<typeof createStatusPageSnapshotEntity>>;

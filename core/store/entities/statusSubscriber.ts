@@ -1,9 +1,7 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const SUBSCRIBER_CHANNELS = ['EMAIL', 'WEBHOOK'] as const;
-export type SubscriberChannel = (typeof SUBSCRIBER_CHANNELS)[number];
 export const SUBSCRIBER_STATES = ['PENDING_CONFIRMATION', 'PENDING_VERIFICATION', 'ACTIVE', 'DISABLED'] as const;
-export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 
 /**
  * A status page subscriber (docs/guide/status-pages.md "Subscribing"): an e-mail address (double opt-in: PENDING

@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
+import { Entity, type EntityConfiguration } from 'electrodb';
 
 /** API Gateway closes a WebSocket after 2 hours, so no row needs to outlive that. */
 export const STREAM_CONNECTION_TTL_SECONDS = 2 * 60 * 60;
@@ -61,5 +61,3 @@ export const createStreamConnectionEntity = (config: EntityConfiguration) =>
     },
     config,
   );
-
-export type StreamConnectionItem = EntityItem<ReturnType<typeof createStreamConnectionEntity>>;

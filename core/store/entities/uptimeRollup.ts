@@ -47,5 +47,4 @@ export const createUptimeCursorEntity = (config: EntityConfiguration) =>
     config,
   );
 
-export type UptimeRollupItem = EntityItem<ReturnType<typeof createUptimeRollupEntity>>;
 export type UptimeCursorItem = EntityItem<ReturnType<typeof createUptimeCursorEntity>>;
