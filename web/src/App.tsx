@@ -7,6 +7,8 @@ import { incidentRoutes } from './incidents/routes';
 import { Layout } from './layout/Layout';
 import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
+import { settingsRoutes } from './settings/routes';
+import { statusPageRoutes } from './statuspages/routes';
 
 export const router = createBrowserRouter(
   [
@@ -23,7 +25,7 @@ export const router = createBrowserRouter(
             <Layout />
           </LiveProvider>
         ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, { path: '*', element: <NotFoundPage /> }],
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...statusPageRoutes, ...settingsRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],
   },

@@ -32,6 +32,8 @@ export function Layout() {
         <nav aria-label="Main">
           <NavLink to="/checks">Checks</NavLink>
           <NavLink to="/incidents">Incidents</NavLink>
+          <NavLink to="/status-pages">Status pages</NavLink>
+          <NavLink to="/settings">Settings</NavLink>
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">
