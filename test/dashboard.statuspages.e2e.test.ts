@@ -232,7 +232,7 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     try {
       await signIn(tab, other, owner.workspaceId);
       await go(`/status-pages/${pageId}`, tab);
-      await tab.waitForSelector('input[name=componentName]');
+      await tab.waitForSelector('select[name=componentTarget] option');
       // Demoted while the page is open: the next write is refused, and the page says why.
       expect((await t.request('PATCH', `/workspaces/${owner.workspaceId}/members/${other.userId}`, { token: owner.token, body: { role: 'VIEWER' } })).status).toBe(200);
       await fill(tab, 'input[name=componentName]', 'Sneaky');
@@ -243,9 +243,12 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
       // Reloaded as the VIEWER it now is: nothing to press but links.
       await tab.reload({ waitUntil: 'domcontentloaded' });
       await tab.waitForSelector('li[data-announcement="Checkout errors"]');
-      expect(await tab.$$eval('main form, main button, main textarea:not([readonly]), main select', (els) => els.map((e) => e.outerHTML.slice(0, 80)))).toEqual([
-        expect.stringContaining('Copy the widget snippet'),
-      ]);
+      // Copy buttons (the widget snippet, the DNS records) change nothing; nothing else is there to press.
+      const controls = await tab.$$eval('main form, main button, main textarea:not([readonly]), main select, main input:not([readonly])', (els) =>
+        els.filter((e) => !(e.getAttribute('aria-label') ?? '').startsWith('Copy ')).map((e) => e.outerHTML.slice(0, 80)),
+      );
+      expect(controls).toEqual([]);
+      expect(await tab.$$eval('main button', (els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Copy the widget snippet', 'Copy the TXT value', 'Copy the CNAME target']);
       await expectAccessible('status page as a VIEWER', tab);
       await go('/settings', tab);
       await tab.waitForSelector(`tr[data-member="${owner.email}"]`);

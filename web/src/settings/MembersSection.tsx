@@ -52,7 +52,11 @@ export function MembersSection({ workspaceId }: { workspaceId: number }) {
                   <td>{m.email}</td>
                   <td>
                     {editable ? (
-                      <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => writes.setRole.mutate({ userId: m.userId, role: e.target.value as Role }, { onSuccess: () => toast({ title: `${m.email} is now ${e.target.value}` }) })}>
+                      <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => {
+                          // Read now: the controlled select shows the old role until the refetch.
+                          const chosen = e.target.value as Role;
+                          writes.setRole.mutate({ userId: m.userId, role: chosen }, { onSuccess: () => toast({ title: `${m.email} is now ${chosen}` }) });
+                        }}>
                         {grantable.map((r) => (
                           <option key={r} value={r}>
                             {r}

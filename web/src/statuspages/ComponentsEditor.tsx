@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { explain, useRole } from '../settings/access';
 import { Field } from '../ui/Field';
-import { usePageWrites, type PageComponent } from './api';
+import { useProjects } from '../workspace/queries';
+import { useCheckChoices, usePageWrites, type ComponentTarget, type PageComponent } from './api';
 
 const move = <T,>(list: T[], from: number, to: number): T[] => {
   const next = [...list];
@@ -18,7 +19,10 @@ const move = <T,>(list: T[], from: number, to: number): T[] => {
  */
 export function ComponentsEditor({ pageId, components, canWrite }: { pageId: number; components: PageComponent[]; canWrite: boolean }) {
   const writes = usePageWrites(pageId);
-  const { role } = useRole();
+  const { role, workspaceId } = useRole();
+  const projects = useProjects(canWrite ? workspaceId : null);
+  const checks = useCheckChoices(canWrite ? workspaceId : null);
+  const [target, setTarget] = useState('');
   const [order, setOrder] = useState(components);
   const [said, setSaid] = useState('');
   const [dragging, setDragging] = useState<number | null>(null);
@@ -51,7 +55,11 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
   };
   const add = (event: FormEvent) => {
     event.preventDefault();
-    writes.addComponent.mutate(name, { onSuccess: () => setName('') });
+    const chosen = target || (projects.data?.[0] ? `project:${projects.data[0].id}` : '');
+    const [kind, raw] = chosen.split(':');
+    const ref = Number(raw);
+    const follows: ComponentTarget = kind === 'check' ? { checkId: ref } : { projectId: ref };
+    writes.addComponent.mutate({ name, target: follows }, { onSuccess: () => setName('') });
   };
   const failed = writes.reorder.error ?? writes.addComponent.error ?? writes.removeComponent.error;
 
@@ -103,6 +111,28 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
       {canWrite ? (
         <form className="inline-form" aria-label="Add a component" onSubmit={add}>
           <Field label="Component name">{(aria) => <input {...aria} name="componentName" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label="Its status follows">
+            {(aria) => (
+              <select {...aria} name="componentTarget" value={target} onChange={(e) => setTarget(e.target.value)}>
+                <optgroup label="Projects (worst check of the project)">
+                  {projects.data?.map((p) => (
+                    <option key={p.id} value={`project:${p.id}`}>
+                      {p.name}
+                    </option>
+                  ))}
+                </optgroup>
+                {checks.data && checks.data.length > 0 ? (
+                  <optgroup label="Checks">
+                    {checks.data.map((c) => (
+                      <option key={c.id} value={`check:${c.id}`}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : null}
+              </select>
+            )}
+          </Field>
           <button type="submit" className="button" disabled={writes.addComponent.isPending}>
             Add component
           </button>

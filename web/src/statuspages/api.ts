@@ -7,6 +7,8 @@ export type PageComponent = Schemas['StatusPageComponent'];
 export type Announcement = Schemas['AnnouncementDashboard'];
 export type AnnouncementStatus = Announcement['status'];
 export type PageFields = Schemas['StatusPageUpdate'];
+/** What a component's status follows: exactly one check, project or dependency (the API's rule). */
+export type ComponentTarget = { checkId: number } | { projectId: number } | { dependencyId: number };
 
 /** One key tree: any write under a page invalidates `['status-pages', id]` and the list. */
 export const pageKeys = {
@@ -38,6 +40,14 @@ export const useSlugAvailable = (slug: string, current: string | undefined) =>
     queryFn: async () => (await unwrap(api.GET('/status-pages/check-slug', { params: { query: { slug } } }))).isAvailable,
   });
 
+/** The checks a component can follow (the first 100 of the workspace, by name). */
+export const useCheckChoices = (workspaceId: number | null) =>
+  useQuery({
+    queryKey: ['status-pages', 'check-choices', workspaceId],
+    enabled: workspaceId !== null,
+    queryFn: async () => (await unwrap(api.GET('/checks', { params: { query: { workspaceId: workspaceId ?? 0, limit: 100, page: 1 } } }))).items,
+  });
+
 export const previewMarkdown = (body: string) => unwrap(api.POST('/status-pages/markdown-preview', { body: { body } }));
 
 /** Every write of the editor: refetch the page's tree afterwards (the server's order and state win). */
@@ -47,7 +57,9 @@ export function usePageWrites(id: number) {
   const useWrite = <A, R>(fn: (arg: A) => Promise<R>) => useMutation({ mutationFn: fn, onSuccess: refresh });
   return {
     update: useWrite((body: PageFields) => unwrap(api.PATCH('/status-pages/{id}', { params: { path: { id } }, body }))),
-    addComponent: useWrite((name: string) => unwrap(api.POST('/status-pages/{id}/components', { params: { path: { id } }, body: { name, position: 0, showUptimeBar: true } }))),
+    addComponent: useWrite(({ name, target }: { name: string; target: ComponentTarget }) =>
+      unwrap(api.POST('/status-pages/{id}/components', { params: { path: { id } }, body: { name, position: 0, showUptimeBar: true, ...target } })),
+    ),
     removeComponent: useWrite((componentId: number) => unwrap(api.DELETE('/status-pages/{id}/components/{componentId}', { params: { path: { id, componentId } } }))),
     reorder: useWrite((componentIds: number[]) => unwrap(api.PATCH('/status-pages/{id}/components/reorder', { params: { path: { id } }, body: { componentIds } }))),
     announce: useWrite((body: Schemas['AnnouncementCreate']) => unwrap(api.POST('/status-pages/{id}/announcements', { params: { path: { id } }, body }))),
