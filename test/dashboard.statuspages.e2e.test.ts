@@ -118,7 +118,7 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     await page.waitForFunction((want: string) => JSON.stringify([...document.querySelectorAll('.component-list li')].map((li) => li.getAttribute('data-component'))) === want, {}, JSON.stringify(expected));
     // Focus stays on the moved row's handle, and the live region says where it went.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Reorder Billing, position 3 of 3/);
-    await page.waitForSelector('[role=status]::-p-text(Billing moved to position 3 of 3.)');
+    await page.waitForFunction(() => document.querySelector('section[aria-labelledby=components-title] p[role=status]')?.textContent === 'Billing moved to position 3 of 3.');
     await expect.poll(server, { timeout: 15_000 }).toEqual(expected);
     // Up again from the keyboard: first place.
     await page.keyboard.press('ArrowUp');
