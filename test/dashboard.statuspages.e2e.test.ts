@@ -263,6 +263,9 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
   it('changes the password (signed straight back in), then signs out everywhere', { timeout: 120_000 }, async () => {
     freshRateWindow(t);
     await go('/settings');
+    // Once the sections above have loaded, the form stops moving down the page.
+    await page.waitForSelector(`tr[data-member="${owner.email}"]`);
+    await page.waitForSelector('tr[data-limit=checks]');
     await fill(page, 'input[name=currentPassword]', owner.password);
     await fill(page, 'input[name=newPassword]', 'a brand new passphrase');
     await clickText('button', 'Change password');
