@@ -32,7 +32,7 @@ function SlugStatus({ slug, current }: { slug: string; current: string | undefin
   else if (check.data === true) text = `“${slug}” is available.`;
   else if (check.data === false) text = `“${slug}” is taken, reserved or not a valid slug (lower-case letters, digits and hyphens).`;
   return (
-    <span className="slug-status" role="status" data-available={check.data === undefined || settled !== slug ? undefined : String(check.data)}>
+    <span className="slug-status" role="status" data-available={check.data === undefined || settled !== slug || slug === current ? undefined : String(check.data)}>
       {text}
     </span>
   );
