@@ -72,6 +72,8 @@ export const AnnouncementUpdate = z
 export type AnnouncementUpdate = z.output<typeof AnnouncementUpdate>;
 
 /** Dashboard `POST .../updates`: a timeline entry, optionally moving the status. */
+/** `POST /status-pages/markdown-preview`: an announcement body as it would be published. */
+export const MarkdownPreview = z.strictObject({ body: Text }).openapi('MarkdownPreview');
 export const AnnouncementEntryCreate = z.strictObject({ body: Text, status: Status.optional() }).openapi('AnnouncementEntryCreate');
 export type AnnouncementEntryCreate = z.output<typeof AnnouncementEntryCreate>;
 

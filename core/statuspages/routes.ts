@@ -7,6 +7,7 @@ import {
   AnnouncementCreate,
   AnnouncementEntry,
   AnnouncementEntryCreate,
+  MarkdownPreview,
   AnnouncementIdParam,
   AnnouncementListQuery,
   AnnouncementUpdate,
@@ -26,6 +27,7 @@ import {
 } from './schema.js';
 import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, statusPageView, updateStatusPage } from './pages.js';
 import { verifyDomain } from './customDomain.js';
+import { renderMarkdown } from './render/sanitize.js';
 import { ErrorBody } from '../http/errors.js';
 import { createComponent, deleteComponent, listComponents, reorderComponents, updateComponent } from './components.js';
 import { subscriberDashboardRoutes } from './subscribers/routes.js';
@@ -46,6 +48,12 @@ export function statusPageRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/check-slug', tags, security, request: { query: CheckSlugQuery }, responses: { 200: jsonResponse(z.object({ isAvailable: z.boolean() }), 'Availability') } }),
     async (c) => c.json({ isAvailable: await isSlugAvailable(c.var.deps, c.req.valid('query').slug) }, 200),
+  );
+  // The dashboard's preview of announcement Markdown: the public page's own renderer and allowlist,
+  // so what the editor shows is what subscribers will read (no second sanitiser in the browser).
+  r.openapi(
+    createRoute({ method: 'post', path: '/markdown-preview', tags, security, request: { body: jsonBody(MarkdownPreview) }, responses: { 200: jsonResponse(z.object({ html: z.string().describe('Rendered and sanitised exactly as on the public page') }), 'Preview') } }),
+    async (c) => c.json({ html: renderMarkdown(c.req.valid('json').body).trim() }, 200),
   );
   r.openapi(
     createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: jsonResponse(z.array(StatusPage), 'Pages') } }),

@@ -13,6 +13,8 @@ import { NotFoundPage } from './layout/NotFoundPage';
 import { LiveProvider } from './live/LiveProvider';
 import { policyRoutes } from './policies/routes';
 import { teamRoutes } from './teams/routes';
+import { settingsRoutes } from './settings/routes';
+import { statusPageRoutes } from './statuspages/routes';
 
 export const router = createBrowserRouter(
   [
@@ -29,7 +31,7 @@ export const router = createBrowserRouter(
             <Layout />
           </LiveProvider>
         ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...scheduleRoutes, ...policyRoutes, ...channelRoutes, ...teamRoutes, ...windowRoutes, ...dependencyRoutes, { path: '*', element: <NotFoundPage /> }],
+        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...scheduleRoutes, ...policyRoutes, ...channelRoutes, ...teamRoutes, ...windowRoutes, ...dependencyRoutes, ...statusPageRoutes, ...settingsRoutes, { path: '*', element: <NotFoundPage /> }],
       },
     ],
   },

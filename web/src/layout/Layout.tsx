@@ -38,6 +38,8 @@ export function Layout() {
           <NavLink to="/teams">Teams</NavLink>
           <NavLink to="/windows">Windows</NavLink>
           <NavLink to="/dependencies">Dependencies</NavLink>
+          <NavLink to="/status-pages">Status pages</NavLink>
+          <NavLink to="/settings">Settings</NavLink>
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">
