@@ -237,7 +237,7 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
       await fill(tab, 'input[name=componentName]', 'Sneaky');
       await tab.keyboard.press('Enter');
       await tab.waitForSelector('[role=alert]::-p-text(does not allow this)');
-      expect(await tab.$eval('.card [role=alert]', (el) => el.textContent)).toMatch(/^Your role \(ADMIN\) in this workspace does not allow this: .+ A workspace admin or owner can do it/);
+      expect(await tab.$eval('.card [role=alert]', (el) => el.textContent)).toMatch(/^Your role \(ADMIN\) in this workspace does not allow this: .+\. Ask a workspace admin or owner for access\.$/);
 
       // Reloaded as the VIEWER it now is: nothing to press but links.
       await tab.reload({ waitUntil: 'domcontentloaded' });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError, type Schemas } from '../api/client';
-import { problemText } from '../roles/access';
+import { explainError } from '../ui/permission';
 import { CopyButton } from '../ui/CopyButton';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
@@ -19,7 +19,7 @@ export function ChannelFormPage() {
 function EditChannel({ id }: { id: number }) {
   const channel = useChannel(id);
   if (channel.isPending) return <Skeleton label="Loading the channel" lines={4} />;
-  if (channel.isError) return <p className="form-error" role="alert">The channel could not be loaded: {problemText(channel.error)}</p>;
+  if (channel.isError) return <p className="form-error" role="alert">The channel could not be loaded: {explainError(channel.error)}</p>;
   return <ChannelForm existing={channel.data} />;
 }
 
@@ -117,7 +117,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
       </label>
       {save.error ? (
         <p className="form-error" role="alert">
-          {problemText(save.error)}
+          {explainError(save.error)}
         </p>
       ) : null}
       <div className="button-row">

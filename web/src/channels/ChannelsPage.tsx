@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { EmptyState } from '../ui/EmptyState';
 import { Skeleton } from '../ui/Skeleton';
 import { useWorkspace } from '../workspace/context';
@@ -41,7 +41,7 @@ export function ChannelsPage() {
         <Skeleton label="Loading alert channels" lines={4} />
       ) : channels.isError ? (
         <p className="form-error" role="alert">
-          Alert channels could not be loaded: {problemText(channels.error)}
+          Alert channels could not be loaded: {explainError(channels.error)}
         </p>
       ) : channels.data.length === 0 ? (
         <EmptyState title="No alert channels yet">
@@ -118,7 +118,7 @@ function TestOutcome({ channel, outcome }: { channel: Channel; outcome: TestResu
   if (outcome instanceof Error) {
     return (
       <p className="form-error">
-        Test to “{channel.name}” not sent: {problemText(outcome)}
+        Test to “{channel.name}” not sent: {explainError(outcome)}
       </p>
     );
   }

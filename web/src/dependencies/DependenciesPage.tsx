@@ -1,5 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { EmptyState } from '../ui/EmptyState';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
@@ -24,7 +24,7 @@ export function DependenciesPage() {
         <Skeleton label="Loading dependencies" lines={4} />
       ) : list.isError ? (
         <p className="form-error" role="alert">
-          Dependencies could not be loaded: {problemText(list.error)}
+          Dependencies could not be loaded: {explainError(list.error)}
         </p>
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No dependencies yet">A dependency is a service yours relies on (a database, a payment API). Link checks to it to see what breaks when it does; pings can report them too.</EmptyState>

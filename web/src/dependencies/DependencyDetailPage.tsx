@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Skeleton } from '../ui/Skeleton';
 import { Time } from '../ui/time';
 import { useToast } from '../ui/toast';
@@ -14,7 +14,7 @@ export function DependencyDetailPage() {
   const id = Number(useParams().id);
   const dependency = useDependency(id);
   if (dependency.isPending) return <Skeleton label="Loading the dependency" lines={5} />;
-  if (dependency.isError) return <p className="form-error" role="alert">The dependency could not be loaded: {problemText(dependency.error)}</p>;
+  if (dependency.isError) return <p className="form-error" role="alert">The dependency could not be loaded: {explainError(dependency.error)}</p>;
   return <DependencyView dependency={dependency.data} />;
 }
 
@@ -117,7 +117,7 @@ function EditDependency({ dependency }: { dependency: DependencyDetail }) {
                   toast({ title: `Deleted “${dependency.name}”` });
                   navigate('/dependencies');
                 },
-                onError: (err) => toast({ title: 'Could not delete', description: problemText(err), tone: 'error' }),
+                onError: (err) => toast({ title: 'Could not delete', description: explainError(err), tone: 'error' }),
               })
             }
           >

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client';
-import { problemText } from '../roles/access';
+import { explainError } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { CATEGORIES, CATEGORY_LABEL, type Category, type Dependency } from './api';
 
@@ -51,7 +51,7 @@ export function DependencyForm({ title, initial, submitLabel, pending, error, on
       </Field>
       {error ? (
         <p className="form-error" role="alert">
-          {problemText(error)}
+          {explainError(error)}
         </p>
       ) : null}
       <div className="button-row">

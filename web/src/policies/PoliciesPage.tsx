@@ -1,6 +1,6 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { EmptyState } from '../ui/EmptyState';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
@@ -36,7 +36,7 @@ export function PoliciesPage() {
       { a, b, free },
       {
         onSuccess: () => setSaid(`${a.name} moved to position ${index + by + 1} of ${list.length}`),
-        onError: (err) => toast({ title: 'Could not reorder', description: problemText(err), tone: 'error' }),
+        onError: (err) => toast({ title: 'Could not reorder', description: explainError(err), tone: 'error' }),
       },
     );
   };
@@ -63,7 +63,7 @@ export function PoliciesPage() {
         <Skeleton label="Loading policies" lines={4} />
       ) : policies.isError ? (
         <p className="form-error" role="alert">
-          Policies could not be loaded: {problemText(policies.error)}
+          Policies could not be loaded: {explainError(policies.error)}
         </p>
       ) : list.length === 0 ? (
         <EmptyState title="No escalation policies yet">

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
@@ -22,7 +22,7 @@ export function PolicyEditorPage() {
   const policies = usePolicies(workspaceId);
   const fromProject = Number(params.get('fromProject')) || null;
   if (workspaceId === null || policies.isPending) return <Skeleton label="Loading the policy" lines={6} />;
-  if (policies.isError) return <p className="form-error" role="alert">{problemText(policies.error)}</p>;
+  if (policies.isError) return <p className="form-error" role="alert">{explainError(policies.error)}</p>;
   const free = Math.max(-1, ...policies.data.map((p) => p.priority)) + 1;
   if (id !== undefined) return <Existing id={Number(id)} workspaceId={workspaceId} />;
   if (fromProject !== null) return <FromRules projectId={fromProject} workspaceId={workspaceId} priority={free} />;
@@ -33,7 +33,7 @@ function Existing({ id, workspaceId }: { id: number; workspaceId: number }) {
   const policy = usePolicy(id);
   const { canAdmin } = useAccess();
   if (policy.isPending) return <Skeleton label="Loading the policy" lines={6} />;
-  if (policy.isError) return <p className="form-error" role="alert">The policy could not be loaded: {problemText(policy.error)}</p>;
+  if (policy.isError) return <p className="form-error" role="alert">The policy could not be loaded: {explainError(policy.error)}</p>;
   if (!canAdmin) return <PolicySummary policy={policy.data} />;
   return <PolicyForm key={policy.data.updatedAt} workspaceId={workspaceId} existing={policy.data} initial={fromPolicy(policy.data)} />;
 }
@@ -42,7 +42,7 @@ function FromRules({ projectId, workspaceId, priority }: { projectId: number; wo
   const rules = useRules(projectId);
   const projects = useProjects(workspaceId);
   if (rules.isPending || projects.isPending) return <Skeleton label="Loading the legacy rules" lines={4} />;
-  if (rules.isError) return <p className="form-error" role="alert">{problemText(rules.error)}</p>;
+  if (rules.isError) return <p className="form-error" role="alert">{explainError(rules.error)}</p>;
   const name = projects.data?.find((p) => p.id === projectId)?.name ?? `Project ${projectId}`;
   return <PolicyForm workspaceId={workspaceId} existing={null} initial={fromRules(name, projectId, rules.data, priority)} legacyRuleIds={rules.data.map((r) => r.id)} />;
 }
@@ -123,7 +123,7 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
         ) : null}
         {save.error ? (
           <div className="form-error" role="alert">
-            <p>{problemText(save.error)}</p>
+            <p>{explainError(save.error)}</p>
             {apiError?.body?.details?.length ? (
               <ul>
                 {apiError.body.details.map((d, i) => (
@@ -160,7 +160,7 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
                     toast({ title: `Deleted “${existing.name}”` });
                     navigate('/policies');
                   },
-                  onError: (err) => toast({ title: 'Could not delete the policy', description: problemText(err), tone: 'error' }),
+                  onError: (err) => toast({ title: 'Could not delete the policy', description: explainError(err), tone: 'error' }),
                 })
               }
             >

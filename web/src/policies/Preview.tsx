@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { problemText } from '../roles/access';
+import { explainError } from '../ui/permission';
 import { absoluteTime } from '../ui/time';
 import { usePreview, type Simulation, type StepInput } from './api';
 import { KIND_LABEL, nameOf, type Lookups } from './lookups';
@@ -43,7 +43,7 @@ export function Preview({ workspaceId, steps, repeatCount, options }: { workspac
       {steps === null ? (
         <p className="muted">Give every step a delay and choose each target to see the preview.</p>
       ) : preview.isError ? (
-        <p className="form-error">The preview waits for valid steps: {problemText(preview.error)}</p>
+        <p className="form-error">The preview waits for valid steps: {explainError(preview.error)}</p>
       ) : preview.data === undefined ? (
         <p className="muted">Working out who would be told…</p>
       ) : (

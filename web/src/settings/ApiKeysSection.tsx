@@ -4,7 +4,7 @@ import { CopyButton } from '../ui/CopyButton';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
-import { explain, useRole } from './access';
+import { explainError, useAccess } from '../ui/permission';
 import { useApiKeys, useKeyWrites, type ApiKey } from './api';
 
 /**
@@ -12,7 +12,7 @@ import { useApiKeys, useKeyWrites, type ApiKey } from './api';
  * is made, and lives only in this component's state: leaving the page forgets it.
  */
 export function ApiKeysSection({ workspaceId }: { workspaceId: number }) {
-  const { canAdmin, role } = useRole();
+  const { canAdmin, role } = useAccess();
   const keys = useApiKeys(workspaceId, canAdmin);
   const writes = useKeyWrites(workspaceId);
   const toast = useToast();
@@ -57,7 +57,7 @@ export function ApiKeysSection({ workspaceId }: { workspaceId: number }) {
         <Skeleton label="Loading API keys" lines={3} />
       ) : keys.isError ? (
         <p className="form-error" role="alert">
-          {explain(keys.error, role)}
+          {explainError(keys.error, role)}
         </p>
       ) : keys.data.length === 0 ? (
         <p className="muted">No API keys yet.</p>
@@ -123,7 +123,7 @@ export function ApiKeysSection({ workspaceId }: { workspaceId: number }) {
       </form>
       {failed ? (
         <p className="form-error" role="alert">
-          {explain(failed, role)}
+          {explainError(failed, role)}
         </p>
       ) : null}
     </section>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
-import { explain, useRole } from './access';
+import { explainError, useAccess } from '../ui/permission';
 import { useMemberWrites, useMembers, type Role } from './api';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'];
@@ -14,7 +14,7 @@ const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'];
 export function MembersSection({ workspaceId }: { workspaceId: number }) {
   const members = useMembers(workspaceId);
   const writes = useMemberWrites(workspaceId);
-  const { canAdmin, role, me } = useRole();
+  const { canAdmin, role, me } = useAccess();
   const toast = useToast();
   const [email, setEmail] = useState('');
   const [newRole, setNewRole] = useState<Role>('MEMBER');
@@ -31,7 +31,7 @@ export function MembersSection({ workspaceId }: { workspaceId: number }) {
         <Skeleton label="Loading members" lines={3} />
       ) : members.isError ? (
         <p className="form-error" role="alert">
-          {explain(members.error, role)}
+          {explainError(members.error, role)}
         </p>
       ) : (
         <table className="settings-table">
@@ -107,7 +107,7 @@ export function MembersSection({ workspaceId }: { workspaceId: number }) {
       )}
       {failed ? (
         <p className="form-error" role="alert">
-          {explain(failed, role)}
+          {explainError(failed, role)}
         </p>
       ) : null}
     </section>

@@ -1,17 +1,17 @@
 import { Skeleton } from '../ui/Skeleton';
-import { explain, useRole } from './access';
+import { explainError, useAccess } from '../ui/permission';
 import { useUsage, useWorkspaceDetail } from './api';
 
 /** The plan's limits beside what the workspace uses of them now. */
 export function PlanSection({ workspaceId }: { workspaceId: number }) {
   const detail = useWorkspaceDetail(workspaceId);
   const usage = useUsage(workspaceId);
-  const { role } = useRole();
+  const { role } = useAccess();
   if (detail.isPending) return <Skeleton label="Loading the plan" lines={3} />;
   if (detail.isError)
     return (
       <p className="form-error" role="alert">
-        {explain(detail.error, role)}
+        {explainError(detail.error, role)}
       </p>
     );
   const l = detail.data.limits;

@@ -5,7 +5,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { forgetSession, signIn } from '../api/session';
 import { Field } from '../ui/Field';
 import { useToast } from '../ui/toast';
-import { useRole } from './access';
+import { useAccess } from '../ui/permission';
 
 /**
  * Your own account. A password change ends every session (the API's rule), this one included,
@@ -13,7 +13,7 @@ import { useRole } from './access';
  * all and returns here to the sign-in page.
  */
 export function ProfileSection() {
-  const { me } = useRole();
+  const { me } = useAccess();
   const toast = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

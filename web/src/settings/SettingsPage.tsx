@@ -1,5 +1,5 @@
 import { Skeleton } from '../ui/Skeleton';
-import { useRole } from './access';
+import { useAccess } from '../ui/permission';
 import { ApiKeysSection } from './ApiKeysSection';
 import { MembersSection } from './MembersSection';
 import { PlanSection } from './PlanSection';
@@ -7,7 +7,7 @@ import { ProfileSection } from './ProfileSection';
 
 /** The workspace's settings (members, keys, plan) and your own profile, on one page. */
 export function SettingsPage() {
-  const { workspaceId, role } = useRole();
+  const { workspaceId, role } = useAccess();
   return (
     <>
       <h1>Settings</h1>

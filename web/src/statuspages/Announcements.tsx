@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { When } from '../incidents/IncidentBadges';
@@ -14,7 +14,7 @@ const words = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
 /** Announcements of the page, newest first, each with its timeline; new ones and updates with a live preview. */
 export function Announcements({ pageId, components, canWrite }: { pageId: number; components: PageComponent[]; canWrite: boolean }) {
   const list = useAnnouncements(pageId);
-  const { role } = useRole();
+  const { role } = useAccess();
   return (
     <section className="card section" aria-labelledby="announcements-title">
       <h2 id="announcements-title">Announcements</h2>
@@ -23,7 +23,7 @@ export function Announcements({ pageId, components, canWrite }: { pageId: number
         <Skeleton label="Loading announcements" lines={3} />
       ) : list.isError ? (
         <p className="form-error" role="alert">
-          Announcements could not be loaded: {explain(list.error, role)}
+          Announcements could not be loaded: {explainError(list.error, role)}
         </p>
       ) : list.data.length === 0 ? (
         <p className="muted">No announcements yet.</p>
@@ -41,7 +41,7 @@ export function Announcements({ pageId, components, canWrite }: { pageId: number
 function NewAnnouncement({ pageId, components }: { pageId: number; components: PageComponent[] }) {
   const writes = usePageWrites(pageId);
   const toast = useToast();
-  const { role } = useRole();
+  const { role } = useAccess();
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [impact, setImpact] = useState<(typeof IMPACTS)[number]>('MINOR');
@@ -94,7 +94,7 @@ function NewAnnouncement({ pageId, components }: { pageId: number; components: P
       </div>
       {writes.announce.error ? (
         <p className="form-error" role="alert">
-          {explain(writes.announce.error, role)}
+          {explainError(writes.announce.error, role)}
         </p>
       ) : null}
       <div className="button-row">
@@ -130,7 +130,7 @@ function AnnouncementItem({ pageId, announcement: a, canWrite }: { pageId: numbe
 
 function PostUpdate({ pageId, announcement }: { pageId: number; announcement: Announcement }) {
   const writes = usePageWrites(pageId);
-  const { role } = useRole();
+  const { role } = useAccess();
   const toast = useToast();
   const [body, setBody] = useState('');
   const [status, setStatus] = useState<AnnouncementStatus>(announcement.status);
@@ -165,7 +165,7 @@ function PostUpdate({ pageId, announcement }: { pageId: number; announcement: An
       </Field>
       {writes.postUpdate.error ? (
         <p className="form-error" role="alert">
-          {explain(writes.postUpdate.error, role)}
+          {explainError(writes.postUpdate.error, role)}
         </p>
       ) : null}
       <button type="submit" className="button" disabled={writes.postUpdate.isPending}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { useProjects } from '../workspace/queries';
 import { useCheckChoices, usePageWrites, type ComponentTarget, type PageComponent } from './api';
@@ -19,7 +19,7 @@ const move = <T,>(list: T[], from: number, to: number): T[] => {
  */
 export function ComponentsEditor({ pageId, components, canWrite }: { pageId: number; components: PageComponent[]; canWrite: boolean }) {
   const writes = usePageWrites(pageId);
-  const { role, workspaceId } = useRole();
+  const { role, workspaceId } = useAccess();
   const projects = useProjects(canWrite ? workspaceId : null);
   const checks = useCheckChoices(canWrite ? workspaceId : null);
   const [target, setTarget] = useState('');
@@ -140,7 +140,7 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
       ) : null}
       {failed ? (
         <p className="form-error" role="alert">
-          {explain(failed, role)}
+          {explainError(failed, role)}
         </p>
       ) : null}
     </section>

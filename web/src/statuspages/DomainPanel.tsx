@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { CopyButton } from '../ui/CopyButton';
 import { Field } from '../ui/Field';
 import { When } from '../incidents/IncidentBadges';
@@ -12,7 +12,7 @@ import { usePageWrites, type StatusPage } from './api';
  */
 export function DomainPanel({ page, canWrite }: { page: StatusPage; canWrite: boolean }) {
   const writes = usePageWrites(page.id);
-  const { role } = useRole();
+  const { role } = useAccess();
   const toast = useToast();
   const [domain, setDomain] = useState(page.customDomain ?? '');
   const v = page.customDomainVerification;
@@ -95,7 +95,7 @@ export function DomainPanel({ page, canWrite }: { page: StatusPage; canWrite: bo
       ) : null}
       {failed ? (
         <p className="form-error" role="alert">
-          {explain(failed, role)}
+          {explainError(failed, role)}
         </p>
       ) : null}
     </section>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { useSlugAvailable, type PageFields, type StatusPage } from './api';
 
@@ -51,7 +51,7 @@ export function PageForm({ page, submitLabel, busy, error, onSubmit }: { page?: 
   const [primaryColor, setPrimary] = useState(page?.primaryColor ?? '');
   const [backgroundColor, setBackground] = useState(page?.backgroundColor ?? '');
   const [headerHtml, setHeader] = useState(page?.headerHtml ?? '');
-  const { role } = useRole();
+  const { role } = useAccess();
   const fields = error instanceof ApiError ? error.fieldErrors() : {};
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -101,7 +101,7 @@ export function PageForm({ page, submitLabel, busy, error, onSubmit }: { page?: 
       </Field>
       {error ? (
         <p className="form-error" role="alert">
-          {explain(error, role)}
+          {explainError(error, role)}
         </p>
       ) : null}
       <div className="button-row">

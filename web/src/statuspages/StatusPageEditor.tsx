@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router-dom';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { usePage, usePageWrites, type StatusPageDetail } from './api';
@@ -13,14 +13,14 @@ import { PageForm } from './PageForm';
 export function StatusPageEditor() {
   const id = Number(useParams().id);
   const page = usePage(id);
-  const { role } = useRole();
+  const { role } = useAccess();
   if (page.isPending) return <Skeleton label="Loading the status page" lines={8} />;
   if (page.isError)
     return (
       <>
         <h1>Status page</h1>
         <p className="form-error" role="alert">
-          This page could not be loaded: {explain(page.error, role)} <Link to="/status-pages">All status pages</Link>
+          This page could not be loaded: {explainError(page.error, role)} <Link to="/status-pages">All status pages</Link>
         </p>
       </>
     );
@@ -28,7 +28,7 @@ export function StatusPageEditor() {
 }
 
 function Editor({ page }: { page: StatusPageDetail }) {
-  const { canWrite, canAdmin, role } = useRole();
+  const { canWrite, canAdmin, role } = useAccess();
   const writes = usePageWrites(page.id);
   const toast = useToast();
   return (

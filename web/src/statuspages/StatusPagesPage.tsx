@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { explain, useRole } from '../settings/access';
+import { explainError, useAccess } from '../ui/permission';
 import { EmptyState } from '../ui/EmptyState';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
@@ -8,7 +8,7 @@ import { PageForm } from './PageForm';
 
 /** The workspace's status pages, and (for members and above) a form for a new one. */
 export function StatusPagesPage() {
-  const { workspaceId, canAdmin, role } = useRole();
+  const { workspaceId, canAdmin, role } = useAccess();
   if (workspaceId === null) return <Skeleton label="Loading status pages" lines={4} />;
   return (
     <>
@@ -21,9 +21,9 @@ export function StatusPagesPage() {
 
 function PageList({ workspaceId }: { workspaceId: number }) {
   const pages = usePages(workspaceId);
-  const { role } = useRole();
+  const { role } = useAccess();
   if (pages.isPending) return <Skeleton label="Loading status pages" lines={4} />;
-  if (pages.isError) return <p className="form-error" role="alert">Status pages could not be loaded: {explain(pages.error, role)}</p>;
+  if (pages.isError) return <p className="form-error" role="alert">Status pages could not be loaded: {explainError(pages.error, role)}</p>;
   if (pages.data.length === 0) return <EmptyState title="No status pages yet">A status page tells your customers what works and what does not. Create one below.</EmptyState>;
   return (
     <ul className="page-list">

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { policiesUsing, usePolicies } from '../policies/api';
 import { useMembers } from '../policies/lookups';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
@@ -14,7 +14,7 @@ export function TeamDetailPage() {
   const id = Number(useParams().id);
   const team = useTeam(id);
   if (team.isPending) return <Skeleton label="Loading the team" lines={5} />;
-  if (team.isError) return <p className="form-error" role="alert">The team could not be loaded: {problemText(team.error)}</p>;
+  if (team.isError) return <p className="form-error" role="alert">The team could not be loaded: {explainError(team.error)}</p>;
   return <TeamView team={team.data} />;
 }
 
@@ -51,7 +51,7 @@ function TeamView({ team }: { team: Team }) {
                     onClick={() =>
                       removeMember.mutate(m.id, {
                         onSuccess: () => toast({ title: `Removed ${m.name ?? m.email}` }),
-                        onError: (err) => toast({ title: 'Could not remove the member', description: problemText(err), tone: 'error' }),
+                        onError: (err) => toast({ title: 'Could not remove the member', description: explainError(err), tone: 'error' }),
                       })
                     }
                   >
@@ -120,7 +120,7 @@ function AddMember({ team }: { team: Team }) {
       </button>
       {addMember.error ? (
         <p className="form-error" role="alert">
-          {problemText(addMember.error)}
+          {explainError(addMember.error)}
         </p>
       ) : null}
     </form>
@@ -150,7 +150,7 @@ function EditTeam({ team }: { team: Team }) {
       </Field>
       {update.error ? (
         <p className="form-error" role="alert">
-          {problemText(update.error)}
+          {explainError(update.error)}
         </p>
       ) : null}
       <div className="button-row">
@@ -173,7 +173,7 @@ function EditTeam({ team }: { team: Team }) {
                   toast({ title: `Deleted “${team.name}”` });
                   navigate('/teams');
                 },
-                onError: (err) => toast({ title: 'Could not delete the team', description: problemText(err), tone: 'error' }),
+                onError: (err) => toast({ title: 'Could not delete the team', description: explainError(err), tone: 'error' }),
               })
             }
           >

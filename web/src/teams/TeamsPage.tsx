@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { problemText, useAccess } from '../roles/access';
+import { explainError, useAccess } from '../ui/permission';
 import { EmptyState } from '../ui/EmptyState';
 import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
@@ -21,7 +21,7 @@ export function TeamsPage() {
         <Skeleton label="Loading teams" lines={4} />
       ) : teams.isError ? (
         <p className="form-error" role="alert">
-          Teams could not be loaded: {problemText(teams.error)}
+          Teams could not be loaded: {explainError(teams.error)}
         </p>
       ) : teams.data.length === 0 ? (
         <EmptyState title="No teams yet">A team is a group of people an escalation step can page at once. {canAdmin ? 'Create one below.' : 'An admin of the workspace can create one.'}</EmptyState>
@@ -85,7 +85,7 @@ function NewTeam({ workspaceId }: { workspaceId: number }) {
       </Field>
       {create.error ? (
         <p className="form-error" role="alert">
-          {problemText(create.error)}
+          {explainError(create.error)}
         </p>
       ) : null}
       <button type="submit" className="button primary" disabled={create.isPending}>
