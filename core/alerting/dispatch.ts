@@ -28,6 +28,9 @@ const IncidentAlert = z.object({
   timelineKey: z.string().max(100).optional(),
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
+/** Check warnings (core/probes/warnings.ts). */
+const WarningMessage = z.discriminatedUnion('type', [LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
+
 export type DispatchOutcome =
   | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' | 'STOPPED' }
   | { status: 'DISPATCHED'; channels: ChannelOutcome[] };
@@ -55,9 +58,6 @@ export function alertHandlers(deps: Deps, options: AlertHandlerOptions, dispatch
     ...Object.fromEntries(SubscriberMessage.options.map((option) => [option.shape.type.value, subscriber])),
   };
 }
-
-/** Check warnings (core/probes/warnings.ts). */
-const WarningMessage = z.discriminatedUnion('type', [LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
 
 /** A dispatch with an unfinished delivery is retried, held back as long as a receiver asked. */
 export function unfinishedOf(outcome: { status: 'SKIPPED' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] }): Unfinished | undefined {
