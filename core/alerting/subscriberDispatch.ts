@@ -49,9 +49,6 @@ export type StatusPageDeliverMessage = z.infer<typeof StatusPageDeliver>;
 export const SubscriberMessage = z.discriminatedUnion('type', [StatusPageNotify, StatusPageDeliver]);
 export type SubscriberMessage = z.infer<typeof SubscriberMessage>;
 
-export const isSubscriberMessage = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && ['statuspage.notify', 'statuspage.deliver'].includes(String((body as { type?: unknown }).type));
-
 export type SubscriberOutcome = { status: 'DONE' | 'ALREADY_SENT' | 'SKIPPED' } | { status: 'FAILED'; message: string; retryAfterSeconds: number | null };
 
 /** Subscribers one notify message reads and fans out; the rest go to the next message, whatever the page's size. */

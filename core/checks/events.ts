@@ -39,8 +39,6 @@ export const DependenciesReported = z.object({
 });
 export type DependenciesReported = z.infer<typeof DependenciesReported>;
 
-export const IncidentQueueMessage = z.discriminatedUnion('type', [CheckStatusChanged, DependenciesReported]);
-export type IncidentQueueMessage = z.infer<typeof IncidentQueueMessage>;
 
 /**
  * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate

@@ -5,6 +5,7 @@ import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
 import type { TimelineEffect } from '../incidents/transition.js';
 import { itemKey, outboxWrite, relayAfterWrite, type Owed } from '../outbox/index.js';
 import { retryOnConflict } from '../store/conditional.js';
+import { sweepDue, type DueSweepReport } from '../store/dueSweep.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { dueKey, ESCALATION_SHARDS } from '../store/escalationDue.js';
 import { windowEffects } from '../windows/holds.js';
@@ -14,7 +15,7 @@ import { planEscalation, type DueStep, type EngineResult, type Plan } from './en
 import { planOf, routeIncident } from './plan.js';
 import { targetLabel } from './recipients.js';
 
-export type EscalationSweepReport = { read: number; fired: number; written: number; failed: number };
+export type EscalationSweepReport = DueSweepReport & { fired: number; written: number };
 
 const PAGE_SIZE = 100;
 const CONCURRENCY = 16;
@@ -23,40 +24,31 @@ const SYSTEM = { kind: 'system' } as const;
 
 /**
  * The escalation sweep step: reads only the incidents whose escalation is due (the sparse
- * `byEscalationDue` index, O(due)), runs the engine for each and moves its cursor with one
+ * `byDue` index, O(due)), runs the engine for each and moves its cursor with one
  * conditional write on the incident's revision. That write owes the fired steps' messages (the
  * outbox), so a crash after it loses nothing and a lost race sends nothing: of two sweeps, one
  * write wins. Each step message then delivers once per recipient (ALERT_SENT keys and claims).
+ * The index entry is handled as read, without a second read: the write is conditional on the
+ * revision it holds, and a lost race reads the incident again (`advance`).
  */
 export async function sweepEscalations(deps: Deps, now: Date): Promise<EscalationSweepReport> {
-  const report: EscalationSweepReport = { read: 0, fired: 0, written: 0, failed: 0 };
   const caches = sweepCaches(deps, now);
-  for (const shard of ESCALATION_SHARDS) {
-    let cursor: string | null = null;
-    do {
-      const page: { data: IncidentItem[]; cursor: string | null } = await deps.store.entities.incident.query
-        .byEscalationDue({ escalationDue: shard })
-        .lte({ escalationDueAt: dueKey(now) })
-        .go({ cursor, limit: PAGE_SIZE });
-      report.read += page.data.length;
-      for (let i = 0; i < page.data.length; i += CONCURRENCY) {
-        await Promise.all(
-          page.data.slice(i, i + CONCURRENCY).map(async (incident) => {
-            try {
-              const outcome = await advance(deps, incident, now, caches);
-              report.fired += outcome.fired;
-              if (outcome.written) report.written++;
-            } catch (err) {
-              console.error(`escalation sweep: incident ${incident.incidentId} failed`, err);
-              report.failed++;
-            }
-          }),
-        );
-      }
-      cursor = page.cursor;
-    } while (cursor);
-  }
-  return report;
+  let fired = 0;
+  let written = 0;
+  const report = await sweepDue({
+    name: 'escalation sweep',
+    shards: ESCALATION_SHARDS,
+    page: (dueShard, cursor, limit) => deps.store.entities.incident.query.byDue({ dueShard }).lte({ dueAt: dueKey(now) }).go({ cursor, limit }),
+    handle: async (incident) => {
+      const outcome = await advance(deps, incident, now, caches);
+      fired += outcome.fired;
+      if (outcome.written) written++;
+    },
+    label: (incident) => `incident ${incident.incidentId}`,
+    concurrency: CONCURRENCY,
+    pageSize: PAGE_SIZE,
+  });
+  return { ...report, fired, written };
 }
 
 /** Routing, mutes and windows are read once per sweep per project / check. */
@@ -101,7 +93,7 @@ async function advance(deps: Deps, first: IncidentItem, now: Date, caches: Pick<
       const result: EngineResult = cursor
         ? planEscalation({ plan, incident: { state: incident.state, acknowledgedAt: incident.acknowledgedAt ?? null }, cursor, now, suppressed, muted })
         : { fire: [], cursor: { epoch: 0, cycle: 0, step: 0, anchor: incident.startedAt, held: false, afterAck: false }, dueAt: null, reescalatedAt: null };
-      const unchanged = cursor && sameCursor(cursor, result.cursor) && result.fire.length === 0 && !result.reescalatedAt && result.dueAt && dueKey(result.dueAt) === incident.escalationDueAt;
+      const unchanged = cursor && sameCursor(cursor, result.cursor) && result.fire.length === 0 && !result.reescalatedAt && result.dueAt && dueKey(result.dueAt) === incident.dueAt;
       if (unchanged) return { fired: 0, written: false };
       await writeAdvance(deps, incident, result, now);
       return { fired: result.fire.length, written: true };

@@ -127,14 +127,14 @@ export async function applyIncidentInput(
         ...(input.type === 'acknowledge' && current.escalationEpoch !== undefined ? dueFields(incidentId, now) : {}),
       };
       // Resolution stops every pending step: the incident leaves the escalation-due index.
-      const leavesIndex = next.state === 'RESOLVED' && current.escalationDue !== undefined;
+      const leavesIndex = next.state === 'RESOLVED' && current.dueShard !== undefined;
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed({ ...current, ...set }, result.effects, now);
       let update = deps.store.entities.incident.patch({ incidentId }).set({ ...set, ...owed?.set });
       if (owed) update = update.append({ outbox: owed.entries });
       if (leavesIndex) update = update.remove([...ESCALATION_DUE_ATTRIBUTES]);
       const written = await update.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
-      const incident: IncidentItem = { ...current, ...set, ...(leavesIndex ? { escalationDue: undefined, escalationDueAt: undefined } : {}) };
+      const incident: IncidentItem = { ...current, ...set, ...(leavesIndex ? { dueShard: undefined, dueAt: undefined } : {}) };
       return { incident, result, effects: result.effects, pending: written.data.outbox, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
