@@ -249,9 +249,14 @@ function advanceEscalation(current: IncidentState, decide: (state: IncidentState
     return { ok: true, changed: true, state: { ...current, escalation: { ...current.escalation, dueAt: null } }, effects: [] };
   }
   const verdict = decide(current);
+  const from = current.escalation?.cursor;
+  // The cursor only moves forward, and a step fires only as the cursor passes it: once.
+  if (from && position(verdict.cursor) < position(from)) return unchanged(current);
+  const fire = verdict.fire.filter((due) => (!from || position(due) >= position(from)) && position(due) < position(verdict.cursor));
   let state: IncidentState = { ...current, escalation: { cursor: verdict.cursor, dueAt: verdict.dueAt } };
   const effects: TimelineEffect[] = [];
-  if (verdict.reescalatedAt !== null && current.acknowledgedAt !== null) {
+  // The acknowledgement timed out: cleared, and the run it starts is a new epoch.
+  if (verdict.reescalatedAt !== null && current.acknowledgedAt !== null && (!from || verdict.cursor.epoch > from.epoch)) {
     const minutes = Math.round((Date.parse(verdict.reescalatedAt) - Date.parse(current.acknowledgedAt)) / 60_000);
     state = { ...state, acknowledgedAt: null, acknowledgedBy: null, acknowledgedByKeyId: null };
     effects.push({
@@ -262,7 +267,7 @@ function advanceEscalation(current: IncidentState, decide: (state: IncidentState
       actor: SYSTEM,
     });
   }
-  for (const due of verdict.fire.filter((d) => d.escalated)) {
+  for (const due of fire.filter((d) => d.escalated)) {
     effects.push({
       key: `escalated#${due.epoch}.${due.cycle}.${due.step}`,
       type: 'ESCALATED',
@@ -271,8 +276,10 @@ function advanceEscalation(current: IncidentState, decide: (state: IncidentState
       actor: SYSTEM,
     });
   }
-  const before = current.escalation;
-  const moved = !before || !sameCursor(before.cursor, verdict.cursor) || before.dueAt !== verdict.dueAt;
-  if (!moved && effects.length === 0 && verdict.fire.length === 0) return unchanged(current);
-  return { ok: true, changed: true, state, effects, ...(verdict.fire.length > 0 ? { steps: verdict.fire } : {}) };
+  const moved = !from || !sameCursor(from, verdict.cursor) || current.escalation?.dueAt !== verdict.dueAt;
+  if (!moved && effects.length === 0 && fire.length === 0) return unchanged(current);
+  return { ok: true, changed: true, state, effects, ...(fire.length > 0 ? { steps: fire } : {}) };
 }
+
+/** (epoch, cycle, step) as one ordered number: a run has far fewer than 10^4 cycles of 10^4 steps. */
+const position = (at: { epoch: number; cycle: number; step: number }): number => (at.epoch * 10_000 + at.cycle) * 10_000 + at.step;
