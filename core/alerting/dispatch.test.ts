@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createJob } from '../../test/support/signals.js';
 import { runSweep } from '../sweep/index.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 import { alertsSent, declare, emailChannel, mailTo, openedMessage, timeline, type User } from '../../test/support/alerting.js';
 
 let t: TestContext;

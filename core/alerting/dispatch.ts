@@ -3,14 +3,14 @@ import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
-import type { QueueMessage } from '../ports/index.js';
+import { handler, type MessageHandler, type Unfinished } from '../outbox/consumer.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { SEVERITIES } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
-import { handleSubscriberMessage, isSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
+import { handleSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
 import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage } from './warningDispatch.js';
 
 export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
@@ -28,89 +28,47 @@ const IncidentAlert = z.object({
   timelineKey: z.string().max(100).optional(),
 }) satisfies z.ZodType<IncidentAlertMessage, unknown>;
 
-/** Incident changes (core/incidents/events.ts) and check warnings (core/probes/warnings.ts). */
-const AlertMessage = z.discriminatedUnion('type', [IncidentAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
-
 export type DispatchOutcome =
   | { status: 'SKIPPED'; reason: 'NOT_NOTIFIED' | 'NO_INCIDENT' | 'MUTED' | 'MAINTENANCE' | 'STOPPED' }
   | { status: 'DISPATCHED'; channels: ChannelOutcome[] };
 
-export type AlertBatchResult = {
-  failedIds: string[];
-  /**
-   * For failed messages whose endpoint answered 429/503 with Retry-After: the seconds it asked
-   * for, so a queue adapter may hold the message back that long (SQS: ChangeMessageVisibility).
-   */
-  retryAfterSeconds: Record<string, number>;
-};
+export type AlertHandlerOptions = AlertDispatchOptions;
+
+/** Who hears an incident change: escalation routes it (core/escalation/dispatch.ts). */
+export type IncidentDispatcher = (deps: Deps, message: IncidentAlertMessage, now: Date, options: AlertDispatchOptions) => Promise<DispatchOutcome>;
 
 /**
- * The consumer of the `alerts` queue. Each message is handled on its own: a failure is reported
- * by id (retried, then dead-lettered) and never holds up the rest of the batch. A malformed
- * message, or one about an incident or check that does not exist, can never succeed and is dropped.
+ * The `alerts` queue's handlers for what this area delivers (core/outbox/consumer.ts): incident
+ * changes (core/incidents/events.ts), check warnings (core/probes/warnings.ts) and status page
+ * subscriber messages. The consumer itself, with the escalation steps, is core/escalation/dispatch.ts.
  */
-export type AlertHandlerOptions = AlertDispatchOptions & {
-  /** Who hears an incident change: escalation routes it (core/escalation/dispatch.ts); by default every channel. */
-  dispatchIncident?: typeof dispatchIncidentAlert;
-};
-
-export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
-  const dispatchIncident = options.dispatchIncident ?? dispatchIncidentAlert;
-  const result: AlertBatchResult = { failedIds: [], retryAfterSeconds: {} };
-  for (const message of messages) {
-    if (isSubscriberMessage(message.body)) {
-      await subscriberMessage(deps, message, result, options);
-      continue;
-    }
-    const parsed = AlertMessage.safeParse(message.body);
-    if (!parsed.success) {
-      console.error(`alerts queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
-      continue;
-    }
-    try {
-      const body = parsed.data;
-      const now = deps.clock.now();
-      const outcome =
-        body.type === 'check.latency_warning' || body.type === 'check.ssl_expiry_warning' || body.type === 'check.too_frequent'
-          ? await dispatchWarningAlert(deps, body, now, options)
-          : await dispatchIncident(deps, body, now, options);
-      noteOutcome(result, message.id, outcome);
-    } catch (err) {
-      console.error(`alerts queue: message ${message.id} failed`, err);
-      result.failedIds.push(message.id);
-    }
-  }
-  return result;
+export function alertHandlers(deps: Deps, options: AlertHandlerOptions, dispatchIncident: IncidentDispatcher): Record<string, MessageHandler> {
+  const incident = handler(IncidentAlert, async (body) => unfinishedOf(await dispatchIncident(deps, body, deps.clock.now(), options)));
+  const warning = handler(WarningMessage, async (body) => unfinishedOf(await dispatchWarningAlert(deps, body, deps.clock.now(), options)));
+  const subscriber = handler(SubscriberMessage, async (body) => {
+    const outcome = await handleSubscriberMessage(deps, body, options);
+    return outcome.status === 'FAILED' ? { unfinished: outcome.message, retryAfterSeconds: outcome.retryAfterSeconds } : undefined;
+  });
+  return {
+    ...Object.fromEntries(IncidentAlert.shape.type.options.map((type) => [type, incident])),
+    ...Object.fromEntries(WarningMessage.options.map((option) => [option.shape.type.value, warning])),
+    ...Object.fromEntries(SubscriberMessage.options.map((option) => [option.shape.type.value, subscriber])),
+  };
 }
 
-/** A status page subscriber message (subscriberDispatch.ts), with the same failure reporting as alerts. */
-async function subscriberMessage(deps: Deps, message: QueueMessage, result: AlertBatchResult, options: AlertDispatchOptions): Promise<void> {
-  const parsed = SubscriberMessage.safeParse(message.body);
-  if (!parsed.success) {
-    console.error(`alerts queue: dropping malformed subscriber message ${message.id}`, parsed.error.issues[0]);
-    return;
-  }
-  try {
-    const outcome = await handleSubscriberMessage(deps, parsed.data, options);
-    if (outcome.status !== 'FAILED') return;
-    console.warn(`alerts queue: message ${message.id}: ${outcome.message}`);
-    result.failedIds.push(message.id);
-    if (outcome.retryAfterSeconds !== null) result.retryAfterSeconds[message.id] = outcome.retryAfterSeconds;
-  } catch (err) {
-    console.error(`alerts queue: message ${message.id} failed`, err);
-    result.failedIds.push(message.id);
-  }
-}
+/** Check warnings (core/probes/warnings.ts). */
+const WarningMessage = z.discriminatedUnion('type', [LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage]);
 
-/** A message with an unfinished delivery fails (the queue retries it), held back as long as a receiver asked. */
-export function noteOutcome(result: AlertBatchResult, messageId: string, outcome: { status: 'SKIPPED' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] }): void {
-  if (outcome.status === 'SKIPPED') return;
+/** A dispatch with an unfinished delivery is retried, held back as long as a receiver asked. */
+export function unfinishedOf(outcome: { status: 'SKIPPED' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] }): Unfinished | undefined {
+  if (outcome.status === 'SKIPPED') return undefined;
   const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT');
-  if (unfinished.length === 0) return;
-  for (const channel of unfinished) console.warn(`alerts queue: message ${messageId}, channel ${channel.channelId}: ${channel.message}`);
-  result.failedIds.push(messageId);
+  if (unfinished.length === 0) return undefined;
   const waits = unfinished.map((c) => c.retryAfterSeconds).filter((s): s is number => s !== null);
-  if (waits.length > 0) result.retryAfterSeconds[messageId] = Math.max(...waits);
+  return {
+    unfinished: unfinished.map((channel) => `channel ${channel.channelId}: ${channel.message}`).join('; '),
+    retryAfterSeconds: waits.length > 0 ? Math.max(...waits) : null,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import { MAX_RECEIVE_COUNT } from '../ports/index.js';
 import { alertsSent, createChannel, declare, openedMessage, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
 import { createPage, expectStatus } from '../../test/support/statuspages.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 
 /**
  * Delivery retries through the durable local queue, on the test's clock: the runtime's

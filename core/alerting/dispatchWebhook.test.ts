@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 import { alertsSent, createChannel, declare, emailChannel, mailTo, openedMessage, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
 import { verifyWebhook } from './webhookSignature.js';
 

@@ -4,7 +4,7 @@ import { declare, openedMessage, startReceiver, type Receiver, type User } from 
 import { fakeResolver, spyConnect } from '../../test/support/outbound.js';
 import { createPage, expectStatus } from '../../test/support/statuspages.js';
 import type { Connect } from '../outbound/index.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 
 /**
  * `lastError` is read by the whole workspace (a VIEWER included): it says why a delivery failed

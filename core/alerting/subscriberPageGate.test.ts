@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { createPage, type User } from '../../test/support/statuspages.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 
 /**
  * A page's subscribers hear nothing more once the page stops being open to them (issue 29 item

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createCheck } from '../../test/support/incidents.js';
 import type { WarningAlertMessage } from './alertContent.js';
-import { handleAlertMessages } from './dispatch.js';
+import { handleAlertMessages } from '../escalation/dispatch.js';
 import { createChannel, emailChannel, mailTo, startReceiver, type Receiver, type User } from '../../test/support/alerting.js';
 import { SENT_MARKER_TTL_SECONDS } from './warningDispatch.js';
 import { verifyWebhook } from './webhookSignature.js';

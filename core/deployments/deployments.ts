@@ -126,7 +126,7 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
       ...(state.startEffectsAt !== null ? { startEffectsAt: state.startEffectsAt } : {}),
       ...(state.endEffectsAt !== null ? { endEffectsAt: state.endEffectsAt } : {}),
       // Due at once: the run below (or the sweep, if this request dies) applies the effects.
-      ...(state.dueAt !== null ? { deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: state.dueAt } : {}),
+      ...(state.dueAt !== null ? { dueShard: DEPLOYMENT_DUE_SHARD, dueAt: state.dueAt } : {}),
       createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
       createdAt: iso,
       updatedAt: iso,

@@ -29,7 +29,7 @@ export const deploymentState = (d: DeploymentItem): DeploymentState => ({
   autoPausedCheckIds: d.autoPausedCheckIds,
   startEffectsAt: d.startEffectsAt ?? null,
   endEffectsAt: d.endEffectsAt ?? null,
-  dueAt: d.deploymentDueAt ?? null,
+  dueAt: d.dueAt ?? null,
 });
 
 async function read(deps: Deps, deploymentId: number): Promise<DeploymentItem | undefined> {
@@ -45,16 +45,16 @@ async function writeState(deps: Deps, d: DeploymentItem, next: DeploymentState, 
     ...(next.endedAt !== null ? { endedAt: next.endedAt } : {}),
     ...(next.startEffectsAt !== null ? { startEffectsAt: next.startEffectsAt } : {}),
     ...(next.endEffectsAt !== null ? { endEffectsAt: next.endEffectsAt } : {}),
-    ...(next.dueAt !== null ? { deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: next.dueAt } : {}),
+    ...(next.dueAt !== null ? { dueShard: DEPLOYMENT_DUE_SHARD, dueAt: next.dueAt } : {}),
   };
   const base = deps.store.entities.deployment.patch({ deploymentId: d.deploymentId }).set(set);
-  await (next.dueAt === null ? base.remove(['deploymentDueShard', 'deploymentDueAt']) : base)
+  await (next.dueAt === null ? base.remove(['dueShard', 'dueAt']) : base)
     .where((attr, op) => op.eq(attr.status, d.status))
     .go();
   const written: DeploymentItem = { ...d, ...set };
   if (next.dueAt === null) {
-    delete written.deploymentDueShard;
-    delete written.deploymentDueAt;
+    delete written.dueShard;
+    delete written.dueAt;
   }
   return written;
 }
@@ -132,7 +132,7 @@ export async function runDeployment(deps: Deps, start: DeploymentItem, event: De
  * Brings a deployment's effects in line with its status and `now`: a SCHEDULED one whose start has
  * come becomes ACTIVE; an ACTIVE one gets its hold and (autoPause) pauses its checks; one past its
  * scheduled end is ENDED; an ENDED one resumes what it paused and drops its hold. Every write path
- * leaves `deploymentDueAt` at "now" before calling this, so the sweep finishes what a crashed
+ * leaves `dueAt` at "now" before calling this, so the sweep finishes what a crashed
  * request left half done.
  */
 export function reconcileDeployment(deps: Deps, d: DeploymentItem, now: Date): Promise<DeploymentItem> {

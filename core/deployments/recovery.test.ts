@@ -31,8 +31,8 @@ async function halfOpened(projectId: number, extra: Record<string, unknown> = {}
       autoPause: true,
       autoPausedCheckIds: [],
       startedAt: iso,
-      deploymentDueShard: DEPLOYMENT_DUE_SHARD,
-      deploymentDueAt: iso,
+      dueShard: DEPLOYMENT_DUE_SHARD,
+      dueAt: iso,
       createdAt: iso,
       updatedAt: iso,
       ...extra,
@@ -52,7 +52,7 @@ describe('the sweep finishes what a crashed request left half done', () => {
     expect(await held(owner.projectId)).toBe(true);
     expect((await jobNow(t, user, job)).status).toBe('PAUSED');
     expect(await stored(id)).toMatchObject({ autoPausedCheckIds: [job.id], startEffectsAt: t.clock.now().toISOString() });
-    expect((await stored(id))?.deploymentDueAt).toBeUndefined();
+    expect((await stored(id))?.dueAt).toBeUndefined();
   });
 
   it('resumes the checks of a deployment whose end was recorded but not carried out', async () => {
@@ -64,7 +64,7 @@ describe('the sweep finishes what a crashed request left half done', () => {
     const iso = t.clock.now().toISOString();
     await t.deps.store.entities.deployment
       .patch({ deploymentId: d.id })
-      .set({ status: 'ENDED', endedAt: iso, deploymentDueShard: DEPLOYMENT_DUE_SHARD, deploymentDueAt: iso })
+      .set({ status: 'ENDED', endedAt: iso, dueShard: DEPLOYMENT_DUE_SHARD, dueAt: iso })
       .go();
     await sweep(t);
     expect((await jobNow(t, user, job)).status).toBe('RESUMED');
@@ -104,8 +104,8 @@ describe('the sweep finishes what a crashed request left half done', () => {
         timezone: 'UTC',
         state: 'SCHEDULED',
         revision: 0,
-        windowDueShard: WINDOW_DUE_SHARD,
-        windowDueAt: iso,
+        dueShard: WINDOW_DUE_SHARD,
+        dueAt: iso,
         createdAt: iso,
         updatedAt: iso,
       })

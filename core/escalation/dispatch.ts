@@ -1,9 +1,10 @@
 import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
 import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
-import { dispatchIncidentAlert, handleAlertMessages as handleAlerts, noteOutcome, type AlertBatchResult, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
+import { alertHandlers, dispatchIncidentAlert, unfinishedOf, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
 import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
+import { consumeMessages, handler, type BatchResult } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
@@ -40,28 +41,21 @@ function recipientOfKey(incidentId: number, key: string): string | undefined {
   return key.startsWith(opened) ? key.slice(opened.length) : undefined;
 }
 
+/**
+ * The consumer of the `alerts` queue (core/outbox/consumer.ts): what alerting delivers
+ * (core/alerting/dispatch.ts), with incident changes routed here, and the escalation steps the
+ * sweep fires. Each message is handled on its own; a malformed one, or one about an incident or
+ * check that does not exist, can never succeed and is dropped.
+ */
 export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
-  const isStep = (m: QueueMessage) => typeof m.body === 'object' && m.body !== null && (m.body as { type?: unknown }).type === 'incident.escalation_step';
-  const result = await handleAlerts(
-    deps,
-    messages.filter((m) => !isStep(m)),
-    { ...options, dispatchIncident: dispatchRoutedIncidentAlert },
-  );
-  for (const message of messages.filter(isStep)) {
-    const parsed = EscalationStepMessage.safeParse(message.body);
-    if (!parsed.success) {
-      console.error(`alerts queue: dropping malformed escalation step ${message.id}`, parsed.error.issues[0]);
-      continue;
-    }
-    try {
-      noteOutcome(result, message.id, await dispatchEscalationStep(deps, parsed.data, deps.clock.now(), options));
-    } catch (err) {
-      console.error(`alerts queue: escalation step ${message.id} failed`, err);
-      result.failedIds.push(message.id);
-    }
-  }
-  return result;
+  return consumeMessages('alerts', {
+    ...alertHandlers(deps, options, dispatchRoutedIncidentAlert),
+    [EscalationStepMessage.shape.type.value]: handler(EscalationStepMessage, async (body) => unfinishedOf(await dispatchEscalationStep(deps, body, deps.clock.now(), options))),
+  }, messages);
 }
+
+/** What the `alerts` consumer says about a batch: the ids to retry and how long receivers asked to wait. */
+export type AlertBatchResult = BatchResult;
 
 const SYSTEM = { kind: 'system' } as const;
 

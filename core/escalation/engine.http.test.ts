@@ -83,7 +83,7 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     const openedAt = t.clock.now().getTime();
     const incident = await declare(t, s.key, { title: 'Planned at the opening' });
     const stored = (await t.deps.store.entities.incident.get({ incidentId: incident.id }).go()).data;
-    expect(stored?.escalationDueAt).toBe(dueKey(new Date(openedAt + 10 * 60_000)));
+    expect(stored?.dueAt).toBe(dueKey(new Date(openedAt + 10 * 60_000)));
     expect((await sweepEscalations(t.deps, t.clock.now())).read).toBe(0);
     await minutes(10);
     expect(received(s, openedAt)).toEqual([['0: incident.opened'], ['10: incident.escalated'], []]);
@@ -112,7 +112,7 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     ]);
     expect(events.filter((e) => e.type === 'ALERT_SENT').some((e) => /^Step 2 \(cycle 1\), user #\d+: alert sent, e-mail to /.test(e.message))).toBe(true);
     const stored = (await t.deps.store.entities.incident.get({ incidentId: incident.id }).go()).data;
-    expect(stored?.escalationDue).toBeUndefined();
+    expect(stored?.dueShard).toBeUndefined();
   });
 
   it('an acknowledgement stops every pending step; with ackTimeoutMinutes it re-escalates from step 0', async () => {
@@ -152,7 +152,7 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     expect((await t.request('POST', `/v1/incidents/${incident.id}/resolve`, { token: s.key })).status).toBe(200);
     await t.deps.queue.drain();
     const stored = (await t.deps.store.entities.incident.get({ incidentId: incident.id }).go()).data;
-    expect(stored?.escalationDue).toBeUndefined();
+    expect(stored?.dueShard).toBeUndefined();
     await minutes(200);
     expect(received(s, openedAt)).toEqual([['0: incident.opened', '12: incident.resolved'], ['10: incident.escalated', '12: incident.resolved'], []]);
   });

@@ -5,6 +5,7 @@ import { gapsStartingIn, shiftsStartingIn } from '../oncall/rotation.js';
 import { scheduleSpec } from '../oncall/views.js';
 import { CLAIM_LEASE_MS, claimDelivery } from '../alerting/deliveryClaim.js';
 import { isConditionalFailure } from '../store/conditional.js';
+import { sweepDue, type DueSweepReport } from '../store/dueSweep.js';
 import { singleLine } from '../statuspages/render/sanitize.js';
 import type { OnCallScheduleItem } from '../store/entities/onCallSchedule.js';
 import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js';
@@ -21,7 +22,7 @@ import { dueKey, NOTICE_SHARD, noticeDueFields } from '../store/escalationDue.js
  * between the mail and the marker sends it twice. A notice whose first mail fails is not recorded,
  * and the schedule stays due, so the next sweep sends it.
  */
-export type NoticeSweepReport = { read: number; handoffs: number; gaps: number };
+export type NoticeSweepReport = DueSweepReport & { handoffs: number; gaps: number };
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -29,27 +30,25 @@ const GAP_HORIZON_MS = 7 * 24 * HOUR_MS;
 const MARKER_TTL_SECONDS = 30 * 24 * 3600;
 const PAGE_SIZE = 100;
 
+/**
+ * The index entry is handled as read: every mail is guarded by its marker and claim, and the next
+ * look is written on the condition that the due instant read is still the stored one.
+ */
 export async function sweepOnCallNotices(deps: Deps, now: Date): Promise<NoticeSweepReport> {
-  const report: NoticeSweepReport = { read: 0, handoffs: 0, gaps: 0 };
-  let cursor: string | null = null;
-  do {
-    const page: { data: OnCallScheduleItem[]; cursor: string | null } = await deps.store.entities.onCallSchedule.query
-      .byNoticeDue({ noticeDue: NOTICE_SHARD })
-      .lte({ noticeDueAt: dueKey(now) })
-      .go({ cursor, limit: PAGE_SIZE });
-    report.read += page.data.length;
-    for (const schedule of page.data) {
-      try {
-        const sent = await noticesOf(deps, schedule, now);
-        report.handoffs += sent.handoffs;
-        report.gaps += sent.gaps;
-      } catch (err) {
-        console.error(`on-call notices: schedule ${schedule.scheduleId} failed`, err);
-      }
-    }
-    cursor = page.cursor;
-  } while (cursor);
-  return report;
+  const sent = { handoffs: 0, gaps: 0 };
+  const report = await sweepDue({
+    name: 'on-call notices',
+    shards: [NOTICE_SHARD],
+    page: (dueShard, cursor, limit) => deps.store.entities.onCallSchedule.query.byDue({ dueShard }).lte({ dueAt: dueKey(now) }).go({ cursor, limit }),
+    handle: async (schedule) => {
+      const outcome = await noticesOf(deps, schedule, now);
+      sent.handoffs += outcome.handoffs;
+      sent.gaps += outcome.gaps;
+    },
+    label: (schedule) => `schedule ${schedule.scheduleId}`,
+    pageSize: PAGE_SIZE,
+  });
+  return { ...report, ...sent };
 }
 
 type Notice = { key: string; workspaceId: number; event: 'oncall.handoff' | 'oncall.coverage_gap' };
@@ -156,8 +155,8 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
 async function nextLook(deps: Deps, schedule: OnCallScheduleItem, at: Date | null): Promise<void> {
   try {
     const patch = deps.store.entities.onCallSchedule.patch({ scheduleId: schedule.scheduleId });
-    const write = at ? patch.set(noticeDueFields(at)) : patch.remove(['noticeDue', 'noticeDueAt']);
-    await write.where((attr, op) => op.eq(attr.noticeDueAt, schedule.noticeDueAt ?? '')).go();
+    const write = at ? patch.set(noticeDueFields(at)) : patch.remove(['dueShard', 'dueAt']);
+    await write.where((attr, op) => op.eq(attr.dueAt, schedule.dueAt ?? '')).go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }

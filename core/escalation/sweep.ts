@@ -1,5 +1,6 @@
 import { readCheckEvenDeleted } from '../alerting/delivery.js';
 import type { Deps } from '../deps.js';
+import { sweepDue, type DueSweepReport } from '../store/dueSweep.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { dueKey, ESCALATION_SHARDS } from '../store/escalationDue.js';
 import { windowEffects } from '../windows/holds.js';
@@ -7,47 +8,37 @@ import { advanceEscalation } from './advance.js';
 import type { Plan } from './engine.js';
 import { planOf, routeIncident } from './plan.js';
 
-export type EscalationSweepReport = { read: number; fired: number; written: number; failed: number };
+export type EscalationSweepReport = DueSweepReport & { fired: number; written: number };
 
 const PAGE_SIZE = 100;
 const CONCURRENCY = 16;
 
 /**
  * The escalation sweep step: reads only the incidents whose escalation is due (the sparse
- * `byEscalationDue` index, O(due)) and advances each (core/escalation/advance.ts): the engine
- * decides, the incident's state machine moves the cursor with one conditional write that owes
- * the fired steps' messages. Each step message then delivers once per recipient (ALERT_SENT keys
- * and claims).
+ * `byDue` index, O(due)) and advances each (core/escalation/advance.ts): the engine decides,
+ * the incident's state machine moves the cursor with one conditional write that owes the fired
+ * steps' messages. Each step message then delivers once per recipient (ALERT_SENT keys and
+ * claims). The index entry is handled as read, without a second read: the write is conditional
+ * on the revision it holds, and a lost race reads the incident again (applyIncidentInput).
  */
 export async function sweepEscalations(deps: Deps, now: Date): Promise<EscalationSweepReport> {
-  const report: EscalationSweepReport = { read: 0, fired: 0, written: 0, failed: 0 };
   const caches = sweepCaches(deps, now);
-  for (const shard of ESCALATION_SHARDS) {
-    let cursor: string | null = null;
-    do {
-      const page: { data: IncidentItem[]; cursor: string | null } = await deps.store.entities.incident.query
-        .byEscalationDue({ escalationDue: shard })
-        .lte({ escalationDueAt: dueKey(now) })
-        .go({ cursor, limit: PAGE_SIZE });
-      report.read += page.data.length;
-      for (let i = 0; i < page.data.length; i += CONCURRENCY) {
-        await Promise.all(
-          page.data.slice(i, i + CONCURRENCY).map(async (incident) => {
-            try {
-              const outcome = await advance(deps, incident, now, caches);
-              report.fired += outcome.fired;
-              if (outcome.written) report.written++;
-            } catch (err) {
-              console.error(`escalation sweep: incident ${incident.incidentId} failed`, err);
-              report.failed++;
-            }
-          }),
-        );
-      }
-      cursor = page.cursor;
-    } while (cursor);
-  }
-  return report;
+  let fired = 0;
+  let written = 0;
+  const report = await sweepDue({
+    name: 'escalation sweep',
+    shards: ESCALATION_SHARDS,
+    page: (dueShard, cursor, limit) => deps.store.entities.incident.query.byDue({ dueShard }).lte({ dueAt: dueKey(now) }).go({ cursor, limit }),
+    handle: async (incident) => {
+      const outcome = await advance(deps, incident, now, caches);
+      fired += outcome.fired;
+      if (outcome.written) written++;
+    },
+    label: (incident) => `incident ${incident.incidentId}`,
+    concurrency: CONCURRENCY,
+    pageSize: PAGE_SIZE,
+  });
+  return { ...report, fired, written };
 }
 
 /** Routing, mutes and windows are read once per sweep per project / check. */

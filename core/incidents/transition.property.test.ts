@@ -310,8 +310,8 @@ describe('incidentWrite (properties)', () => {
       escalationCycle: cursor.cycle,
       escalationStep: cursor.step,
       escalationAnchor: cursor.anchor,
-      escalationDue: 'escalation#0',
-      escalationDueAt: String(Date.parse(dueAt!)).padStart(15, '0'),
+      dueShard: 'escalation#0',
+      dueAt: String(Date.parse(dueAt!)).padStart(15, '0'),
       createdAt: state.startedAt,
       updatedAt: state.startedAt,
     };
@@ -335,7 +335,7 @@ describe('incidentWrite (properties)', () => {
           expect(write.set.updatedAt).toBe(shown ? now.toISOString() : undefined);
           item = write.item;
           expect(toState(item)).toEqual(result.state);
-          expect(item.escalationDue !== undefined).toBe(result.state.escalation!.dueAt !== null);
+          expect(item.dueShard !== undefined).toBe(result.state.escalation!.dueAt !== null);
         });
       }),
     );

@@ -252,7 +252,13 @@ function advanceEscalation(current: IncidentState, decide: (state: IncidentState
   const from = current.escalation?.cursor;
   // The cursor only moves forward, and a step fires only as the cursor passes it: once.
   if (from && position(verdict.cursor) < position(from)) return unchanged(current);
-  const fire = verdict.fire.filter((due) => (!from || position(due) >= position(from)) && position(due) < position(verdict.cursor));
+  const passed = new Set<number>();
+  const fire = verdict.fire.filter((due) => {
+    const at = position(due);
+    if (passed.has(at) || (from && at < position(from)) || at >= position(verdict.cursor)) return false;
+    passed.add(at);
+    return true;
+  });
   let state: IncidentState = { ...current, escalation: { cursor: verdict.cursor, dueAt: verdict.dueAt } };
   const effects: TimelineEffect[] = [];
   // The acknowledgement timed out: cleared, and the run it starts is a new epoch.

@@ -1,8 +1,8 @@
-import { IncidentQueueMessage, type CheckStatusChanged, type DependenciesReported } from '../checks/events.js';
+import { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
 import { readCheckById } from '../checks/repository.js';
 import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../checks/dependencyRegistry.js';
 import type { Deps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
+import { consumeMessages, handler, type HandlerTable } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
@@ -12,17 +12,6 @@ import { applyIncidentInput, openIncidentsOfCheck, readIncident, writeIncidentEv
 import type { ResolveCause } from './transition.js';
 import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
 import { broadcast, checkEvent, incidentEvent } from '../signals/streamEvents.js';
-
-/**
- * A message of a type this worker does not know is acknowledged without a word: it can never be
- * acted on here, and retrying it would only dead-letter it. Latency and SSL-expiry warnings
- * published here before they moved to the `alerts` queue are such messages.
- */
-const HANDLED_TYPES: ReadonlySet<string> = new Set(IncidentQueueMessage.options.map((option) => option.shape.type.value));
-const isForeignType = (body: unknown): boolean => {
-  const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
-  return typeof type === 'string' && !HANDLED_TYPES.has(type);
-};
 
 /**
  * A probe flip reaches the signal streams from here, not from the probe: probe Lambdas run in
@@ -39,57 +28,40 @@ async function streamProbeFlip(deps: Deps, change: CheckStatusChanged): Promise<
 }
 
 /**
- * The consumer of the `incidents` queue. Each message is processed on its own; a failure is
- * reported by id (retried, then dead-lettered) and never holds up the rest of the batch. A
- * message that can never succeed (malformed, or about a check that no longer exists) is dropped.
+ * The consumer of the `incidents` queue (core/outbox/consumer.ts): check status changes, reported
+ * dependencies, and the timeline events an incident writer owed. Types it does not know, such as
+ * latency and SSL-expiry warnings published here before they moved to the `alerts` queue, are
+ * acknowledged without a word.
  */
 export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
-  const failedIds: string[] = [];
-  for (const message of messages) {
-    const timeline = IncidentTimelineOwed.safeParse(message.body);
-    if (timeline.success) {
-      if (!(await appendOwedTimeline(deps, timeline.data))) failedIds.push(message.id);
-      continue;
-    }
-    if (isForeignType(message.body)) continue;
-    const parsed = IncidentQueueMessage.safeParse(message.body);
-    if (!parsed.success) {
-      console.error(`incidents queue: dropping malformed message ${message.id}`, parsed.error.issues[0]);
-      continue;
-    }
-    try {
-      const now = deps.clock.now();
-      if (parsed.data.type === 'check.status_changed') {
-        await onStatusChanged(deps, parsed.data, now);
-        await onCheckStatusChangedForPages(deps, parsed.data);
-        await streamProbeFlip(deps, parsed.data);
-      } else {
-        await onDependenciesReported(deps, parsed.data, now);
-        await onDependenciesReportedForPages(deps, parsed.data);
-      }
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 404) continue;
-      console.error(`incidents queue: message ${message.id} failed`, err);
-      failedIds.push(message.id);
-    }
-  }
+  // No handler here asks for a delay (only alert receivers send Retry-After).
+  const { failedIds } = await consumeMessages('incidents', incidentHandlers(deps), messages);
   return { failedIds };
 }
 
+function incidentHandlers(deps: Deps): HandlerTable {
+  return {
+    [CheckStatusChanged.shape.type.value]: handler(CheckStatusChanged, async (message) => {
+      await onStatusChanged(deps, message, deps.clock.now());
+      await onCheckStatusChangedForPages(deps, message);
+      await streamProbeFlip(deps, message);
+    }),
+    [DependenciesReported.shape.type.value]: handler(DependenciesReported, async (message) => {
+      await onDependenciesReported(deps, message, deps.clock.now());
+      await onDependenciesReportedForPages(deps, message);
+    }),
+    [IncidentTimelineOwed.shape.type.value]: handler(IncidentTimelineOwed, (owed) => appendOwedTimeline(deps, owed)),
+  };
+}
+
 /** Timeline events an incident writer owed (core/incidents/repository.ts): each is appended once, by its key. */
-async function appendOwedTimeline(deps: Deps, owed: IncidentTimelineOwed): Promise<boolean> {
-  try {
-    const now = deps.clock.now();
-    let wrote = false;
-    for (const effect of owed.effects) wrote = (await writeIncidentEvent(deps, owed, effect, now)) || wrote;
-    // Usually the writer appended these itself; only entries written here are news to a viewer.
-    const incident = wrote ? await readIncident(deps, owed.incidentId) : undefined;
-    if (incident) await broadcast(deps, [incidentEvent(incident, 'timeline')]);
-    return true;
-  } catch (err) {
-    console.error(`incidents queue: could not append the owed timeline of incident ${owed.incidentId}`, err);
-    return false;
-  }
+async function appendOwedTimeline(deps: Deps, owed: IncidentTimelineOwed): Promise<void> {
+  const now = deps.clock.now();
+  let wrote = false;
+  for (const effect of owed.effects) wrote = (await writeIncidentEvent(deps, owed, effect, now)) || wrote;
+  // Usually the writer appended these itself; only entries written here are news to a viewer.
+  const incident = wrote ? await readIncident(deps, owed.incidentId) : undefined;
+  if (incident) await broadcast(deps, [incidentEvent(incident, 'timeline')]);
 }
 
 async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Date): Promise<void> {

@@ -27,7 +27,7 @@ function escalationOf(item: IncidentItem): EscalationState | null {
       afterAck: item.escalationAfterAck ?? false,
     },
     // The index's sort key is the due instant in epoch milliseconds (core/store/escalationDue.ts).
-    dueAt: item.escalationDueAt !== undefined ? new Date(Number(item.escalationDueAt)).toISOString() : null,
+    dueAt: item.dueAt !== undefined ? new Date(Number(item.dueAt)).toISOString() : null,
   };
 }
 
@@ -49,8 +49,8 @@ type Settable = Pick<
   | 'escalationAnchor'
   | 'escalationHeld'
   | 'escalationAfterAck'
-  | 'escalationDue'
-  | 'escalationDueAt'
+  | 'dueShard'
+  | 'dueAt'
 >;
 type Removable = 'acknowledgedAt' | 'acknowledgedBy' | 'acknowledgedByKeyId' | (typeof ESCALATION_DUE_ATTRIBUTES)[number];
 
@@ -105,7 +105,7 @@ export function incidentWrite(current: IncidentItem, next: IncidentState, title:
   }
   const dueAt = escalation?.dueAt ?? null;
   if (dueAt !== null && dueAt !== before.escalation?.dueAt) Object.assign(set, dueFields(current.incidentId, new Date(dueAt)));
-  if (dueAt === null && current.escalationDue !== undefined) remove.push(...ESCALATION_DUE_ATTRIBUTES);
+  if (dueAt === null && current.dueShard !== undefined) remove.push(...ESCALATION_DUE_ATTRIBUTES);
 
   const item: IncidentItem = { ...current, ...set };
   for (const name of remove) item[name] = undefined;

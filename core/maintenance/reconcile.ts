@@ -23,7 +23,7 @@ export const windowState = (w: MaintenanceWindowItem): WindowState => ({
   completedAt: w.completedAt ?? null,
   cancelledAt: w.cancelledAt ?? null,
   revision: w.revision,
-  dueAt: w.windowDueAt ?? null,
+  dueAt: w.dueAt ?? null,
 });
 
 /** Fields outside the state machine that an update writes in the same conditional write. */
@@ -50,12 +50,12 @@ export async function writeWindow(deps: Deps, w: MaintenanceWindowItem, next: Wi
     ...(next.occurrenceEndAt !== null ? { occurrenceEndAt: next.occurrenceEndAt } : {}),
     ...(next.completedAt !== null ? { completedAt: next.completedAt } : {}),
     ...(next.cancelledAt !== null ? { cancelledAt: next.cancelledAt } : {}),
-    ...(next.dueAt !== null ? { windowDueShard: WINDOW_DUE_SHARD, windowDueAt: next.dueAt } : {}),
+    ...(next.dueAt !== null ? { dueShard: WINDOW_DUE_SHARD, dueAt: next.dueAt } : {}),
   };
   const removals = [
     ...(extra.remove ?? []),
     ...(next.timing.recurringCron === null && w.recurringCron !== undefined ? (['recurringCron'] as const) : []),
-    ...(next.dueAt === null ? (['windowDueShard', 'windowDueAt'] as const) : []),
+    ...(next.dueAt === null ? (['dueShard', 'dueAt'] as const) : []),
   ];
   const base = deps.store.entities.maintenanceWindow.patch({ maintenanceWindowId: w.maintenanceWindowId }).set(set);
   await (removals.length > 0 ? base.remove([...new Set(removals)]) : base).where((attr, op) => op.eq(attr.revision, w.revision)).go();
@@ -119,7 +119,7 @@ export async function runWindow(deps: Deps, start: MaintenanceWindowItem, effect
 
 /**
  * Brings a window's stored state, its holds and its due time in line with `now`. Every write path
- * (create, update, end, cancel) leaves `windowDueAt` at "now" before it calls this, so if the
+ * (create, update, end, cancel) leaves `dueAt` at "now" before it calls this, so if the
  * request dies half way the processor finds the window due and finishes the job.
  */
 export function reconcileWindow(deps: Deps, window: MaintenanceWindowItem, now: Date): Promise<MaintenanceWindowItem> {

@@ -114,8 +114,8 @@ export async function createMaintenanceWindow(ctx: Ctx, input: WindowInput): Pro
       state: 'SCHEDULED',
       revision: 0,
       // Due at once: the reconcile below (or, if this request dies, the processor) settles it.
-      windowDueShard: WINDOW_DUE_SHARD,
-      windowDueAt: iso,
+      dueShard: WINDOW_DUE_SHARD,
+      dueAt: iso,
       createdBy: ctx.actor.kind === 'user' ? ctx.actor.userId : undefined,
       createdAt: iso,
       updatedAt: iso,

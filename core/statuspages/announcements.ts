@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
+import { sweepDue, type DueSweepReport } from '../store/dueSweep.js';
 import type { AnnouncementItem } from '../store/entities/announcement.js';
 import { transitionAnnouncement, type AnnouncementEffect, type AnnouncementInput, type AnnouncementState } from './announcementTransition.js';
 import type { AnnouncementEntry, AnnouncementListQuery, AnnouncementV1, AnnouncementView } from './announcementSchema.js';
@@ -109,8 +110,8 @@ export async function createAnnouncementOnPage(
       scheduledFor: state.scheduledFor ?? undefined,
       scheduledUntil: state.scheduledUntil ?? undefined,
       revision: state.revision,
-      announcementDueShard: due ? ANNOUNCEMENT_DUE_SHARD : undefined,
-      announcementDueAt: due ?? undefined,
+      dueShard: due ? ANNOUNCEMENT_DUE_SHARD : undefined,
+      dueAt: due ?? undefined,
       sourceKey,
       createdAt: iso,
       updatedAt: iso,
@@ -142,7 +143,7 @@ export async function applyAnnouncementInput(deps: Deps, statusPageId: number, a
         revision: state.revision,
         updatedAt: deps.clock.now().toISOString(),
       };
-      const remove: ('impact' | 'resolvedAt' | 'scheduledFor' | 'scheduledUntil' | 'maintenanceStartedAt' | 'maintenanceCompletedAt' | 'announcementDueShard' | 'announcementDueAt')[] = [];
+      const remove: ('impact' | 'resolvedAt' | 'scheduledFor' | 'scheduledUntil' | 'maintenanceStartedAt' | 'maintenanceCompletedAt' | 'dueShard' | 'dueAt')[] = [];
       const optional = (key: 'impact' | 'resolvedAt' | 'scheduledFor' | 'scheduledUntil' | 'maintenanceStartedAt' | 'maintenanceCompletedAt', value: string | null) => {
         if (value === null) {
           if (current[key] !== undefined) remove.push(key);
@@ -154,8 +155,8 @@ export async function applyAnnouncementInput(deps: Deps, statusPageId: number, a
       optional('scheduledUntil', state.scheduledUntil);
       optional('maintenanceStartedAt', state.maintenanceStartedAt);
       optional('maintenanceCompletedAt', state.maintenanceCompletedAt);
-      if (due) Object.assign(set, { announcementDueShard: ANNOUNCEMENT_DUE_SHARD, announcementDueAt: due });
-      else if (current.announcementDueAt !== undefined) remove.push('announcementDueShard', 'announcementDueAt');
+      if (due) Object.assign(set, { dueShard: ANNOUNCEMENT_DUE_SHARD, dueAt: due });
+      else if (current.dueAt !== undefined) remove.push('dueShard', 'dueAt');
       const write = deps.store.entities.announcement.patch({ statusPageId, announcementId }).set(set);
       const updated = await (remove.length > 0 ? write.remove(remove) : write)
         .where((attr, op) => op.eq(attr.revision, current.revision))
@@ -216,12 +217,17 @@ export async function deletePageAnnouncements(deps: Deps, statusPageId: number):
   }
 }
 
-/** Sweep step: scheduled maintenance that is due starts or completes (O(due) through the sparse index). */
-export async function processScheduledAnnouncements(deps: Deps, now: Date): Promise<{ ticked: number }> {
-  const due = await deps.store.entities.announcement.query
-    .byDue({ announcementDueShard: ANNOUNCEMENT_DUE_SHARD })
-    .lte({ announcementDueAt: now.toISOString() })
-    .go({ pages: 'all' });
-  for (const a of due.data) await applyAnnouncementInput(deps, a.statusPageId, a.announcementId, { type: 'tick' });
-  return { ticked: due.data.length };
+/**
+ * Sweep step: scheduled maintenance that is due starts or completes (O(due) through the sparse
+ * index). The tick re-reads the announcement consistently itself and changes nothing when it is
+ * not due after all, so the index entry is handed over as read.
+ */
+export async function processScheduledAnnouncements(deps: Deps, now: Date): Promise<DueSweepReport> {
+  return sweepDue({
+    name: 'status page maintenance',
+    shards: [ANNOUNCEMENT_DUE_SHARD],
+    page: (dueShard, cursor, limit) => deps.store.entities.announcement.query.byDue({ dueShard }).lte({ dueAt: now.toISOString() }).go({ cursor, limit }),
+    handle: (a) => applyAnnouncementInput(deps, a.statusPageId, a.announcementId, { type: 'tick' }),
+    label: (a) => `announcement ${a.announcementId}`,
+  });
 }

@@ -5,7 +5,7 @@ import { mailTo, startReceiver, type Receiver } from '../../../test/support/aler
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
 import { PLAN_LIMITS } from '../../auth/plans.js';
-import { handleAlertMessages } from '../../alerting/dispatch.js';
+import { handleAlertMessages } from '../../escalation/dispatch.js';
 import { FANOUT_BATCH } from '../../alerting/subscriberDispatch.js';
 import { verifyWebhook } from '../../alerting/webhookSignature.js';
 

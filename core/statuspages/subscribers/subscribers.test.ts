@@ -4,7 +4,7 @@ import { failNextMail, mailTo, startReceiver, type Receiver } from '../../../tes
 import { LONG_SESSIONS, freshRateWindow } from '../../../test/support/checks.js';
 import { addToWorkspace } from '../../../test/support/identity.js';
 import { changeStatus, checkComponent, createPage, expectStatus, type User } from '../../../test/support/statuspages.js';
-import { handleAlertMessages } from '../../alerting/dispatch.js';
+import { handleAlertMessages } from '../../escalation/dispatch.js';
 import { verifyWebhook } from '../../alerting/webhookSignature.js';
 
 /**

@@ -5,7 +5,7 @@ export const ANNOUNCEMENT_IMPACT_LEVELS = ['NONE', 'MINOR', 'MAJOR', 'CRITICAL']
 /**
  * An announcement of a status page, in the page's partition. Writes are conditional on
  * `revision` (core/statuspages/announcementTransition.ts). Scheduled maintenance that the sweep
- * still has to start or complete carries `announcementDueShard`/`announcementDueAt`, a sparse
+ * still has to start or complete carries `dueShard`/`dueAt`, a sparse
  * index of exactly those. One published for a maintenance window carries `sourceKey`
  * (`maintenance#<windowId>`) so the window finds its announcements.
  */
@@ -28,8 +28,8 @@ export const createAnnouncementEntity = (config: EntityConfiguration) =>
         maintenanceStartedAt: { type: 'string' },
         maintenanceCompletedAt: { type: 'string' },
         revision: { type: 'number', required: true },
-        announcementDueShard: { type: 'string' },
-        announcementDueAt: { type: 'string' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
         sourceKey: { type: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
@@ -41,8 +41,8 @@ export const createAnnouncementEntity = (config: EntityConfiguration) =>
         },
         byDue: {
           index: 'gsi2',
-          pk: { field: 'gsi2pk', composite: ['announcementDueShard'] },
-          sk: { field: 'gsi2sk', composite: ['announcementDueAt'] },
+          pk: { field: 'gsi2pk', composite: ['dueShard'] },
+          sk: { field: 'gsi2sk', composite: ['dueAt'] },
         },
         bySource: {
           index: 'gsi3',

@@ -5,7 +5,7 @@ export const DEPLOYMENT_STATUSES = ['SCHEDULED', 'ACTIVE', 'ENDED'] as const;
 /**
  * A deployment window of a project. `startEffectsAt`/`endEffectsAt` record that the side effects
  * of starting (hold written, checks paused) and ending (checks resumed, hold deleted) are done;
- * until then `deploymentDueAt` stays set, so the sweep finishes work a crashed request left half
+ * until then `dueAt` stays set, so the sweep finishes work a crashed request left half
  * done. `byDue` is sparse: only deployments with pending work or a scheduled transition are in it.
  */
 export const createDeploymentEntity = (config: EntityConfiguration) =>
@@ -33,8 +33,8 @@ export const createDeploymentEntity = (config: EntityConfiguration) =>
         scheduledEndAt: { type: 'string' },
         startEffectsAt: { type: 'string' },
         endEffectsAt: { type: 'string' },
-        deploymentDueShard: { type: 'string' },
-        deploymentDueAt: { type: 'string' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
         createdBy: { type: 'number' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
@@ -48,8 +48,8 @@ export const createDeploymentEntity = (config: EntityConfiguration) =>
         },
         byDue: {
           index: 'gsi2',
-          pk: { field: 'gsi2pk', composite: ['deploymentDueShard'] },
-          sk: { field: 'gsi2sk', composite: ['deploymentDueAt'] },
+          pk: { field: 'gsi2pk', composite: ['dueShard'] },
+          sk: { field: 'gsi2sk', composite: ['dueAt'] },
         },
         byWorkspace: {
           index: 'gsi3',

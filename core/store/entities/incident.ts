@@ -38,7 +38,7 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
         revision: { type: 'number', required: true },
         /**
          * The escalation cursor (core/escalation/cursor.ts): the next (epoch, cycle, step) to fire,
-         * counted from `escalationAnchor`. `escalationDue`/`escalationDueAt` are set only while
+         * counted from `escalationAnchor`. `dueShard`/`dueAt` are set only while
          * something is pending (a step, an ack timeout, a maintenance hold): the sparse index the
          * escalation sweep reads.
          */
@@ -48,8 +48,8 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
         escalationAnchor: { type: 'string' },
         escalationHeld: { type: 'boolean' },
         escalationAfterAck: { type: 'boolean' },
-        escalationDue: { type: 'string' },
-        escalationDueAt: { type: 'string' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
         /** The alerts its changes owe, until relayed (core/outbox). */
         ...OUTBOX_ATTRIBUTES,
         createdAt: { type: 'string', required: true },
@@ -72,10 +72,10 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
           pk: { field: 'gsi3pk', composite: ['projectId'] },
           sk: { field: 'gsi3sk', composite: ['incidentId'] },
         },
-        byEscalationDue: {
+        byDue: {
           index: 'gsi5',
-          pk: { field: 'gsi5pk', composite: ['escalationDue'] },
-          sk: { field: 'gsi5sk', composite: ['escalationDueAt'] },
+          pk: { field: 'gsi5pk', composite: ['dueShard'] },
+          sk: { field: 'gsi5sk', composite: ['dueAt'] },
         },
       },
     },

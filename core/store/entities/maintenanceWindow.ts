@@ -5,9 +5,10 @@ export const MAINTENANCE_STATES = ['SCHEDULED', 'ACTIVE', 'COMPLETED', 'CANCELLE
 /**
  * A maintenance window of a workspace over a resolved list of projects. `occurrenceStartAt`/
  * `occurrenceEndAt` are the current or next occurrence (for a one-time window: startAt/endAt;
- * for a recurring one: the cron occurrence, see core/maintenance/recurrence.ts). `windowDueAt`
- * is when the processor must next look at it (sparse `byDue`; its own shard attribute so its
- * keys never share a partition with the checks' `dueShard`).
+ * for a recurring one: the cron occurrence, see core/maintenance/recurrence.ts). `dueAt`
+ * is when the processor must next look at it (sparse `byDue`, spelled as every due index is:
+ * core/store/dueSweep.ts; its shard value, `maintenance`, is its own, so its entries never share a
+ * partition with the checks' numbered shards).
  */
 export const createMaintenanceWindowEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -33,8 +34,8 @@ export const createMaintenanceWindowEntity = (config: EntityConfiguration) =>
         cancelledAt: { type: 'string' },
         /** Bumped by every write; writes are conditional on the revision they read. */
         revision: { type: 'number', required: true },
-        windowDueShard: { type: 'string' },
-        windowDueAt: { type: 'string' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
         createdBy: { type: 'number' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
@@ -48,8 +49,8 @@ export const createMaintenanceWindowEntity = (config: EntityConfiguration) =>
         },
         byDue: {
           index: 'gsi2',
-          pk: { field: 'gsi2pk', composite: ['windowDueShard'] },
-          sk: { field: 'gsi2sk', composite: ['windowDueAt'] },
+          pk: { field: 'gsi2pk', composite: ['dueShard'] },
+          sk: { field: 'gsi2sk', composite: ['dueAt'] },
         },
       },
     },

@@ -23,8 +23,8 @@ export const createOnCallScheduleEntity = (config: EntityConfiguration) =>
         rotationsJson: { type: 'string', required: true },
         calendarTokenHash: { type: 'string' },
         /** When the notice sweep next looks at it (handoff and coverage-gap notices): the escalation-due index, gsi5. */
-        noticeDue: { type: 'string' },
-        noticeDueAt: { type: 'string' },
+        dueShard: { type: 'string' },
+        dueAt: { type: 'string' },
         revision: { type: 'number', required: true },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
@@ -36,10 +36,10 @@ export const createOnCallScheduleEntity = (config: EntityConfiguration) =>
           pk: { field: 'gsi1pk', composite: ['workspaceId'] },
           sk: { field: 'gsi1sk', composite: ['scheduleId'] },
         },
-        byNoticeDue: {
+        byDue: {
           index: 'gsi5',
-          pk: { field: 'gsi5pk', composite: ['noticeDue'] },
-          sk: { field: 'gsi5sk', composite: ['noticeDueAt'] },
+          pk: { field: 'gsi5pk', composite: ['dueShard'] },
+          sk: { field: 'gsi5sk', composite: ['dueAt'] },
         },
       },
     },
