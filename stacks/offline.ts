@@ -9,7 +9,7 @@ import { composeStacks } from './index.js';
 export const OFFLINE_ACCOUNT = '123456789012';
 
 /**
- * Builds the app as `sst deploy --stage <stage> --region <region>` would (DESIGN 2b), bundling
+ * Builds the app as `sst deploy --stage <stage> --region <region>` would, bundling
  * the functions with esbuild, without an AWS account or the network: NODE_ENV=test keeps SST from
  * looking up the bootstrap stack, and the dashboard's StaticSite uploads a stand-in page instead
  * of running `npm run build:web` unless VIGIL_DASHBOARD_DIST already names a build. Used by the

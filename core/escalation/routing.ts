@@ -24,7 +24,7 @@ export async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly
 }
 
 /**
- * How an incident of `projectId` is routed (design/alerting.md): choosePolicy over the workspace's
+ * How an incident of `projectId` is routed (docs/guide/oncall-and-escalation.md): choosePolicy over the workspace's
  * policies, the project's legacy rules and the channels. The chosen policy comes with its item.
  * One read path for the simulation, the assistant surface and the engine.
  */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import type { EscalationStepOwed } from '../incidents/events.js';
 import { instant } from '../instant.js';
 
 /**
- * A step the escalation sweep fired, on the `alerts` queue. Its own module because both its
- * writer (the sweep, core/escalation/sweep.ts) and its reader (core/escalation/dispatch.ts) use it,
- * and the reader also calls the sweep's planning for an incident's opening.
+ * A step the escalation engine fired, on the `alerts` queue, as its reader
+ * (core/escalation/dispatch.ts) validates it. Its writer is the incident's own write that moved
+ * the cursor past the step (core/incidents/events.ts stepMessagesFor).
  */
 const id = z.number().int().positive();
 export const EscalationStepMessage = z.object({
@@ -17,5 +18,5 @@ export const EscalationStepMessage = z.object({
   escalated: z.boolean(),
   /** The instant the step fell due: targets resolve at it (the same person on every redelivery). */
   at: instant,
-});
+}) satisfies z.ZodType<EscalationStepOwed, unknown>;
 export type EscalationStepMessage = z.infer<typeof EscalationStepMessage>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INCIDENT_EVENT_TYPES } from '../store/entities/incidentEvent.js';
-import type { Severity, TimelineEffect } from './transition.js';
+import type { FiredStep, Severity, TimelineEffect } from './transition.js';
 
 /**
  * What incident processing publishes on the `alerts` queue, one message per timeline change that
@@ -48,6 +48,35 @@ export function alertMessagesFor(
       },
     ];
   });
+}
+
+/**
+ * A step the escalation engine fired, on the `alerts` queue, owed by the write that moved the
+ * cursor past it. Its reader validates it (core/escalation/stepMessage.ts) and pages the step's
+ * targets as they were at `at` (the same person on every redelivery).
+ */
+export type EscalationStepOwed = {
+  type: 'incident.escalation_step';
+  incidentId: number;
+  workspaceId: number;
+  epoch: number;
+  cycle: number;
+  step: number;
+  escalated: boolean;
+  at: string;
+};
+
+export function stepMessagesFor(incident: { incidentId: number; workspaceId: number }, steps: readonly FiredStep[]): EscalationStepOwed[] {
+  return steps.map((due) => ({
+    type: 'incident.escalation_step',
+    incidentId: incident.incidentId,
+    workspaceId: incident.workspaceId,
+    epoch: due.epoch,
+    cycle: due.cycle,
+    step: due.step,
+    escalated: due.escalated,
+    at: due.at,
+  }));
 }
 
 /**

@@ -6,21 +6,11 @@ import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
-import { dueFields, ESCALATION_DUE_ATTRIBUTES } from '../store/escalationDue.js';
+import { dueFields } from '../store/escalationDue.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
-import { alertMessagesFor, type IncidentTimelineOwed } from './events.js';
-import { transitionIncident, type IncidentInput, type IncidentState, type TimelineEffect, type TransitionResult } from './transition.js';
-
-export const toState = (item: IncidentItem): IncidentState => ({
-  state: item.state,
-  severity: item.severity,
-  startedAt: item.startedAt,
-  resolvedAt: item.resolvedAt ?? null,
-  recoveredAt: item.recoveredAt ?? null,
-  acknowledgedBy: item.acknowledgedBy ?? null,
-  acknowledgedByKeyId: item.acknowledgedByKeyId ?? null,
-  acknowledgedAt: item.acknowledgedAt ?? null,
-});
+import { alertMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
+import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
+import { incidentWrite, toState } from './write.js';
 
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
   return (await deps.store.entities.incident.get({ incidentId }).go({ consistent: true })).data ?? undefined;
@@ -52,7 +42,9 @@ export async function insertIncident(
   const result = transitionIncident(null, open, now);
   if (!result.ok) throw new Error('opening an incident cannot be refused');
   const iso = now.toISOString();
-  const owed = effectsOwed({ incidentId, ...fields, severity: result.state.severity }, result.effects, now);
+  const owed = effectsOwed({ incidentId, ...fields, severity: result.state.severity }, result.effects, [], now);
+  const escalation = result.state.escalation;
+  if (!escalation?.dueAt) throw new Error('an incident opens due for escalation');
   let created: IncidentItem;
   try {
     created = (
@@ -65,14 +57,11 @@ export async function insertIncident(
           severity: result.state.severity,
           startedAt: result.state.startedAt,
           revision: 1,
-          // The escalation cursor at step 0 of epoch 0, due at once: the opening message sends
-          // step 0 and plans the rest (core/escalation/sweep.ts planOpenedEscalation); should
-          // its handler fail first, the escalation sweep plans them.
-          escalationEpoch: 0,
-          escalationCycle: 0,
-          escalationStep: 0,
-          escalationAnchor: result.state.startedAt,
-          ...dueFields(incidentId, new Date(result.state.startedAt)),
+          escalationEpoch: escalation.cursor.epoch,
+          escalationCycle: escalation.cursor.cycle,
+          escalationStep: escalation.cursor.step,
+          escalationAnchor: escalation.cursor.anchor,
+          ...dueFields(incidentId, new Date(escalation.dueAt)),
           ...(owed ? { outbox: owed.entries, ...owed.set } : {}),
           createdAt: iso,
           updatedAt: iso,
@@ -90,57 +79,41 @@ export async function insertIncident(
 const MAX_ATTEMPTS = 6;
 
 /**
- * Applies one input to a stored incident: read, transition, conditional write on the revision
- * read, and on a lost race read again. Then appends the timeline events and publishes alerts.
+ * Applies one input to a stored incident, the one way its item changes: read, transition,
+ * conditional write on the revision read, and on a lost race read again. Then appends the timeline
+ * events and publishes what the write owes. `read`: the item as the caller has just read it (the
+ * escalation sweep's index page), used for the first attempt; the condition catches it if stale.
  */
 export async function applyIncidentInput(
   deps: Deps,
   incidentId: number,
   input: IncidentInput,
   now: Date,
+  read?: IncidentItem,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
   type Outcome = { incident: IncidentItem; result: TransitionResult; effects: readonly TimelineEffect[] | null; pending?: OutboxEntry[] | undefined; owed?: OutboxWrite | undefined };
   const outcome: Outcome = await retryOnConflict(
-    async (): Promise<Outcome> => {
-      const current = await readIncident(deps, incidentId);
+    async (attempt): Promise<Outcome> => {
+      const current = attempt === 1 && read ? read : await readIncident(deps, incidentId);
       if (!current) throw notFound('Incident');
-      // A new acknowledgement after an ack timeout re-escalated is its own timeline event.
-      const epoch = current.escalationEpoch ?? 0;
-      const effective = input.type === 'acknowledge' && epoch > 0 ? { ...input, round: epoch } : input;
-      const result = transitionIncident(toState(current), effective, now);
+      const result = transitionIncident(toState(current), input, now);
       const title = retitled(current, input);
       if (!result.ok || (!result.changed && title === undefined)) return { incident: current, result, effects: null };
-      const next = result.state;
-      const set = {
-        ...(title !== undefined ? { title } : {}),
-        state: next.state,
-        severity: next.severity,
-        revision: current.revision + 1,
-        updatedAt: now.toISOString(),
-        ...(next.resolvedAt !== null ? { resolvedAt: next.resolvedAt } : {}),
-        ...(next.recoveredAt !== null ? { recoveredAt: next.recoveredAt } : {}),
-        ...(next.acknowledgedAt !== null ? { acknowledgedAt: next.acknowledgedAt } : {}),
-        ...(next.acknowledgedBy !== null ? { acknowledgedBy: next.acknowledgedBy } : {}),
-        ...(next.acknowledgedByKeyId !== null ? { acknowledgedByKeyId: next.acknowledgedByKeyId } : {}),
-        // Acknowledging stops the steps at once (the sweep and the dispatch read the state); the
-        // incident stays due now so the sweep plans its ack timeout, or takes it out of the index.
-        ...(input.type === 'acknowledge' && current.escalationEpoch !== undefined ? dueFields(incidentId, now) : {}),
-      };
-      // Resolution stops every pending step: the incident leaves the escalation-due index.
-      const leavesIndex = next.state === 'RESOLVED' && current.dueShard !== undefined;
+      const write = incidentWrite(current, result.state, title, now);
       // What the change owes is recorded by the change's own write (core/outbox).
-      const owed = effectsOwed({ ...current, ...set }, result.effects, now);
-      let update = deps.store.entities.incident.patch({ incidentId }).set({ ...set, ...owed?.set });
+      const owed = effectsOwed(write.item, result.effects, result.steps ?? [], now);
+      let update = deps.store.entities.incident.patch({ incidentId }).set({ ...write.set, ...owed?.set });
       if (owed) update = update.append({ outbox: owed.entries });
-      if (leavesIndex) update = update.remove([...ESCALATION_DUE_ATTRIBUTES]);
+      if (write.remove.length > 0) update = update.remove(write.remove);
       const written = await update.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
-      const incident: IncidentItem = { ...current, ...set, ...(leavesIndex ? { dueShard: undefined, dueAt: undefined } : {}) };
-      return { incident, result, effects: result.effects, pending: written.data.outbox, owed };
+      return { incident: write.item, result, effects: result.effects, pending: written.data.outbox, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
   );
-  // Outside the loop: the effects follow the one write that won, and run once.
-  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed, 'updated');
+  // Outside the loop: the effects follow the one write that won, and run once. A move of the
+  // escalation is not shown on its own: only the timeline entries it writes are announced.
+  const escalationOnly = input.type === 'advance' || input.type === 'hold';
+  if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed, escalationOnly ? 'timeline' : 'updated');
   return { incident: outcome.incident, result: outcome.result };
 }
 
@@ -158,17 +131,18 @@ function retitled(current: IncidentItem, input: IncidentInput): string | undefin
  * What a change owes, recorded in the incident's own write (core/outbox): its timeline events and
  * its alerts. A crash after the write leaves them owed, and the sweep delivers them.
  */
-function effectsOwed(incident: Parameters<typeof alertMessagesFor>[0], effects: readonly TimelineEffect[], now: Date): OutboxWrite | undefined {
-  if (effects.length === 0) return undefined;
+function effectsOwed(incident: Parameters<typeof alertMessagesFor>[0], effects: readonly TimelineEffect[], steps: readonly FiredStep[], now: Date): OutboxWrite | undefined {
+  if (effects.length === 0 && steps.length === 0) return undefined;
   const timeline: IncidentTimelineOwed = { type: 'incident.timeline', incidentId: incident.incidentId, workspaceId: incident.workspaceId, effects: [...effects] };
-  const alerts = alertMessagesFor(incident, effects).map((body) => ({ queue: 'alerts' as const, body }));
-  return outboxWrite([{ queue: 'incidents', body: timeline }, ...alerts], now);
+  const alerts = [...alertMessagesFor(incident, effects), ...stepMessagesFor(incident, steps)].map((body) => ({ queue: 'alerts' as const, body }));
+  return outboxWrite([...(effects.length > 0 ? [{ queue: 'incidents' as const, body: timeline }] : []), ...alerts], now);
 }
 
 /**
  * After the write: the timeline (appended here, so it reads back at once; the owed copy of this
- * write is then cleared unpublished), one stream event for the write and its timeline together,
- * then the owed alerts through the relay's fast path (their ALERT_SENT entries announce themselves).
+ * write is then cleared unpublished), one stream event for the write and its timeline together
+ * (for `timeline`: one per entry this call wrote), then the owed alerts through the relay's fast
+ * path (their ALERT_SENT entries announce themselves).
  */
 async function recordEffects(
   deps: Deps,
@@ -179,8 +153,11 @@ async function recordEffects(
   owed: OutboxWrite | undefined,
   change: IncidentChange,
 ): Promise<void> {
-  for (const effect of effects) await writeIncidentEvent(deps, incident, effect, now);
-  await broadcast(deps, [incidentEvent(incident, change)]);
+  for (const effect of effects) {
+    const written = await writeIncidentEvent(deps, incident, effect, now);
+    if (written && change === 'timeline') await broadcast(deps, [incidentEvent(incident, 'timeline')]);
+  }
+  if (change !== 'timeline') await broadcast(deps, [incidentEvent(incident, change)]);
   const appended = new Set(owed?.entries.filter((entry) => entry.queue === 'incidents').map((entry) => entry.id));
   await relayAfterWrite(deps, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, appended);
 }

@@ -45,7 +45,7 @@ const NOT_CANONICAL: readonly string[] = [
 ];
 
 describe('isBlockedAddress', () => {
-  it.each(rangeEdgeCases)('blocks $ip (SECURITY.md range $cidr)', ({ ip }) => {
+  it.each(rangeEdgeCases)('blocks $ip (blocked range $cidr)', ({ ip }) => {
     expect(isBlockedAddress(ip)).toBe(true);
   });
 

@@ -1,21 +1,19 @@
 import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
-import type { CheckTooFrequent, DependenciesReported } from '../checks/events.js';
-import { readJobRules } from '../checks/jobRulesStored.js';
+import type { DependenciesReported } from '../checks/events.js';
 import { exceedsOpenRuns, judgedBeforeWrite, judgeRun, openRuns, RUN_DUE_SHARD, runAllowanceMs, runAttribute, type RunState, type RunVerdict } from '../checks/runs.js';
-import { statusChangeOwed } from '../checks/statusMessage.js';
-import { causeOf, nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
+import { nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type StatusChange } from '../checks/status.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import type { OutboxEntry } from '../store/outbox.js';
-import { outboxFields, outboxWrite, type Owed, type OutboxWrite } from '../outbox/owe.js';
 import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
 import { checkFromItem, readCheck, readCheckWithRuns, restoreField, type PingDeps } from './pingStore.js';
-import { checkKey, checkUpdateInput, compactPlaceholders, lowLevelUpdate, type PingExtras } from './rawItems.js';
+import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
+import { checkKey, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalId, signalItem } from './record.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
 
@@ -56,14 +54,6 @@ const WINDOW_MS = PING_RATE_LIMIT.windowSeconds * 1000;
 const MAX_ATTEMPTS = 3;
 
 /**
- * Each kind's dedup marker: a repeat of the same kind within 1 s is a duplicate; a
- * change of kind never is (a fail right after a success is a fail, and the reverse).
- */
-const DEDUP_FIELD = { success: 'lastSuccessAt', fail: 'lastFailAt', start: 'startedAt', log: 'lastLogAt' } as const satisfies Record<PingKind, keyof CheckItem>;
-/** Log lines are never duplicates of each other. */
-const deduplicates = (kind: PingKind): boolean => kind !== 'log';
-
-/**
  * The ping's update as it landed: the check before it, its status after, the outbox to relay on a
  * move, the raw item when it came back whole (open runs), and the run verdict when it was judged
  * before the write (a job with duration bounds or a minimum interval).
@@ -89,7 +79,7 @@ const runStateOf = (check: Partial<CheckItem>, raw: Record<string, unknown>): Ru
 });
 
 /**
- * The ping pipeline (docs/adr/0011-one-update-per-ping.md). (1) one conditional update of the check item,
+ * The ping pipeline (docs/guide/checks-and-pings.md, docs/adr/0011-one-update-per-ping.md). (1) one conditional update of the check item,
  * addressed by its token, that also enforces existence, the 1-second dedup and the per-token rate
  * limit and returns the previous item; a status change is recorded in that same update as the
  * message it owes (core/outbox) and relayed right after; (2) the signal put; (3) reported
@@ -145,7 +135,7 @@ async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, wind
       judged = { state, verdict: judgeRun(state, { kind, rid: input.rid }, now) };
     }
   }
-  const taken = await conditionalPingUpdate(deps, input, windowStart, hint, judged);
+  const taken = await sendPingUpdate(deps, planPingUpdate(deps.store.table, input, windowStart, hint, judged), judged, input.now);
   hints.set(token, hintAfter(taken, windowStart));
   return taken;
 }
@@ -161,171 +151,14 @@ function judge(current: CheckItem | undefined, kind: PingKind, now: Date, window
   return undefined;
 }
 
-/** What a read-first ping judged, and the state the judgement read (its update is conditioned on it). */
-type Judged = { state: RunState; verdict: RunVerdict };
-
-/** `value` is what the item holds, or absent: ISO strings are never below "0". */
-function pin(guards: string[], names: Record<string, string>, values: Record<string, unknown>, placeholder: string, field: string, value: string | undefined): void {
-  names[placeholder] = field;
-  if (value === undefined) guards.push(`NOT ${placeholder} >= :never`);
-  else {
-    values[`:${placeholder.slice(1)}_was`] = value;
-    guards.push(`${placeholder} = :${placeholder.slice(1)}_was`);
-  }
-}
-
-/** The one UpdateItem of a ping; throws a conditional failure when any guess or guard fails. */
-async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStart: number, hint: PingHint | undefined, judged: Judged | undefined): Promise<TakenPing> {
-  const { token, kind, now, rid } = ping;
-  const guess = {
-    checkId: hint?.checkId ?? 0,
-    status: hint?.status ?? ('OK' as const),
-    checkMode: hint?.checkMode ?? ('INBOUND' as const),
-    intervalSeconds: hint?.intervalSeconds ?? 0,
-    graceSeconds: hint?.graceSeconds ?? 0,
-    jobRules: hint?.jobRules,
-  };
-  // A run outside its duration bounds fails, whatever the ping said.
-  const observation = PING_OBSERVATIONS[judged?.verdict.kind ?? kind];
-  const { changes: plan, statusChange } = nextCheckStatus(guess, observation, now);
-  const sameWindow = hint?.windowStart === windowStart;
+/**
+ * Performs a planned ping update and reads what it returned: the check before the ping, whole, or
+ * in the steady state only the old values of what it wrote, completed from the plan's hint.
+ */
+async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judged | undefined, now: Date): Promise<TakenPing> {
+  const { guess, known, owed } = plan;
   const id = signalId(now);
-  // Every timed ping moves the check's own due-index entry to the instant it would turn LATE, in
-  // this same update: the due time can never be lost between two writes, and a check that keeps
-  // pinging is never read by the sweep (docs/adr/0001-check-due-index.md: why not a wake entry).
-  // Kept free of parentheses and functions where the meaning allows: the embedded store parses
-  // every condition, and `NOT a = b` / `NOT a > b` also hold when the attribute is missing.
-  const guards: string[] = [];
-  const names: Record<string, string> = {
-    '#deletedAt': 'deletedAt',
-    '#dedup': DEDUP_FIELD[kind],
-    '#pingWindowStart': 'pingWindowStart',
-  };
-  const values: Record<string, unknown> = { ':cutoff': new Date(now.getTime() - DEDUP_WINDOW_MS).toISOString(), ':ws': windowStart };
-  if (kind === 'start') {
-    // A START writes no timing and assumes nothing; only existence.
-    names['#pk'] = 'pk';
-    guards.push('attribute_exists(#pk)');
-  } else {
-    // What the written timing assumed about the check; a missing item fails the first comparison.
-    names['#checkMode'] = 'checkMode';
-    values[':mode'] = guess.checkMode;
-    guards.push('#checkMode = :mode');
-    if (guess.checkMode === 'INBOUND') {
-      names['#status'] = 'status';
-      if (guess.status === 'PAUSED') {
-        values[':paused'] = 'PAUSED';
-        guards.push('#status = :paused');
-      } else {
-        // The exact status: whether this ping moves the check, and so owes a message, is then
-        // known before the update, which records that message itself (no request of its own).
-        names['#intervalSeconds'] = 'intervalSeconds';
-        names['#graceSeconds'] = 'graceSeconds';
-        values[':expected'] = guess.status;
-        values[':interval'] = guess.intervalSeconds;
-        values[':grace'] = guess.graceSeconds;
-        guards.push('#status = :expected', '#intervalSeconds = :interval', '#graceSeconds = :grace');
-        // The schedule (and the other job rules) the timing was computed with.
-        names['#jobRules'] = 'jobRules';
-        if (guess.jobRules === undefined) guards.push('NOT #jobRules >= :never');
-        else {
-          values[':jobRules'] = guess.jobRules;
-          guards.push('#jobRules = :jobRules');
-        }
-      }
-    }
-  }
-  const extras: PingExtras = kind === 'start' ? {} : { set: { [DEDUP_FIELD[kind]]: now.toISOString() } };
-  if (rid !== undefined && kind !== 'log') {
-    // The run's own attribute instead of the check-wide startedAt: concurrent runs each keep theirs.
-    names['#run'] = runAttribute(rid);
-    if (kind === 'start') {
-      delete plan.set.startedAt;
-      extras.setNamed = { '#run': now.toISOString() };
-    } else {
-      plan.remove = plan.remove.filter((key) => key !== 'startedAt');
-      extras.removeNamed = ['#run'];
-    }
-  }
-  const owedMessages: Owed[] = [];
-  if (judged) {
-    // The judgement read these: the write holds only if they are still what was read.
-    if (rid !== undefined) pin(guards, names, values, '#run', runAttribute(rid), judged.state.runs[rid.toLowerCase()]);
-    else pin(guards, names, values, '#startedAt', 'startedAt', judged.state.startedAt);
-    pin(guards, names, values, '#lastSuccessAt', 'lastSuccessAt', judged.state.lastSuccessAt);
-    const { verdict } = judged;
-    if (verdict.episodeStarts && hint) {
-      extras.set = { ...extras.set, tooFrequentSince: now.toISOString() };
-      const rules = readJobRules(hint.jobRules);
-      const sinceSeconds = judged.state.lastSuccessAt ? Math.floor((now.getTime() - Date.parse(judged.state.lastSuccessAt)) / 1000) : 0;
-      const message: CheckTooFrequent = {
-        type: 'check.too_frequent',
-        checkId: hint.checkId,
-        workspaceId: hint.workspaceId,
-        projectId: hint.projectId ?? null,
-        region: 'heartbeat',
-        sinceSeconds,
-        minIntervalSeconds: rules?.minIntervalSeconds ?? 0,
-        at: now.toISOString(),
-      };
-      owedMessages.push({ queue: 'alerts', body: message });
-    }
-    if (verdict.episodeEnds) {
-      names['#tooFrequentSince'] = 'tooFrequentSince';
-      extras.removeNamed = [...(extras.removeNamed ?? []), '#tooFrequentSince'];
-    }
-  }
-  let owed: OutboxWrite | undefined;
-  if (statusChange && hint) {
-    // The message names the project: the update holds it to the one remembered.
-    const change = statusChangeOwed({ checkId: hint.checkId, workspaceId: hint.workspaceId, projectId: hint.projectId }, statusChange, causeOf(observation), now);
-    owedMessages.unshift(...change.entries.map((entry) => ({ queue: entry.queue, body: JSON.parse(entry.body) as unknown })));
-  }
-  if (owedMessages.length > 0 && hint) {
-    owed = outboxWrite(owedMessages, now);
-    const fields = outboxFields(owed);
-    extras.set = { ...extras.set, ...fields.set };
-    extras.append = fields.append;
-    names['#projectId'] = 'projectId';
-    // Ids start at 1: `NOT >= 0` says "no project" without a function call.
-    if (hint.projectId === undefined) {
-      values[':noProject'] = 0;
-      guards.push('NOT #projectId >= :noProject');
-    } else {
-      values[':project'] = hint.projectId;
-      guards.push('#projectId = :project');
-    }
-  }
-  // `deletedAt` is an ISO time, never below "0": this says attribute_not_exists without a function
-  // call, which alone costs the embedded store's parser more than the other six comparisons.
-  values[':never'] = '0';
-  guards.push('NOT #deletedAt >= :never');
-  if (deduplicates(kind)) guards.push('NOT #dedup > :cutoff');
-  else {
-    delete names['#dedup'];
-    delete values[':cutoff'];
-  }
-  if (sameWindow) {
-    names['#pingWindowCount'] = 'pingWindowCount';
-    values[':limit'] = PING_RATE_LIMIT.limit;
-    guards.push('#pingWindowStart = :ws', '#pingWindowCount < :limit');
-  } else {
-    guards.push('NOT #pingWindowStart = :ws');
-  }
-  // A timed ping writes the status, so the old values of what it writes (status, startedAt, ...)
-  // plus what the condition pinned are all the ping needs back; anything else returns the item.
-  // A run id or a judgement needs the whole item back (the run's start, the other open runs).
-  const known = plan.set.status !== undefined && rid === undefined && !judged ? hint : undefined;
-  const input = checkUpdateInput(
-    deps.store.table,
-    token,
-    plan,
-    { expression: guards.join(' AND '), names, values },
-    sameWindow ? { add: { pingWindowCount: 1 } } : { set: { pingWindowStart: windowStart, pingWindowCount: 1 } },
-    known ? 'UPDATED_OLD' : 'ALL_OLD',
-    extras,
-  );
-  const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(input))));
+  const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(plan.request))));
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
   // Whatever an earlier move still owed goes out with this one's.
   const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
@@ -333,12 +166,12 @@ async function conditionalPingUpdate(deps: PingDeps, ping: PingInput, windowStar
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
     const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, graceSeconds: guess.graceSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
-    return { previous, statusAfter: plan.set.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
+    return { previous, statusAfter: plan.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
   const previous: PingPrevious = { ...parsed, complete: true };
-  return { previous, statusAfter: plan.set.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
+  return { previous, statusAfter: plan.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
