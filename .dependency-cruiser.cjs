@@ -139,7 +139,7 @@ const EXCEPTIONS = [
     from: '^core/metrics/install\\.ts$',
     to: '^core/adapters/local/queue\\.ts$',
     why:
-      'Install metrics read the embedded queue\'s lanes (instanceof LocalQueue, deadLetterLane). ' +
+      "Install metrics read the embedded queue's lanes (instanceof LocalQueue, deadLetterLane). " +
       'It goes when the Queue port can report its own depth (a stats method both adapters implement).',
   },
 ];

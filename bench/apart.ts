@@ -13,7 +13,9 @@ export function startApart<T>(script: string, job: unknown): { printed(text: str
   const dir = mkdtempSync(join(tmpdir(), 'vigil-load-'));
   const file = join(dir, 'job.json');
   writeFileSync(file, JSON.stringify(job));
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL(`./${script}`, import.meta.url).pathname, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL(`./${script}`, import.meta.url).pathname, file], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   // A script that never reads its stdin may have ended before a line sent to it.
   child.stdin.on('error', () => undefined);
   const lines: string[] = [];

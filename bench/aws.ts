@@ -132,7 +132,9 @@ async function drivePingsApart(origin: string, tokens: readonly string[], option
   try {
     const file = join(dir, 'job.json');
     writeFileSync(file, JSON.stringify({ origin, tokens, ...options }));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./loadgen.ts', import.meta.url).pathname, file], { maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./loadgen.ts', import.meta.url).pathname, file], {
+      maxBuffer: 1 << 20,
+    });
     return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { completed: number; failed: number; seconds: number; p50: number };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -188,7 +190,14 @@ function valueSize(value: unknown): number {
   if (value === null || value === undefined || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
   // Numbers: about one byte per two significant digits, plus one.
-  if (typeof value === 'number') return Math.ceil(String(Math.abs(value)).replace(/[.-]|e.*$/g, '').replace(/^0+/, '').length / 2) + 1;
+  if (typeof value === 'number')
+    return (
+      Math.ceil(
+        String(Math.abs(value))
+          .replace(/[.-]|e.*$/g, '')
+          .replace(/^0+/, '').length / 2,
+      ) + 1
+    );
   if (value instanceof Uint8Array) return value.byteLength;
   // Lists and maps: 3 bytes, plus one per element, plus the elements (a map's keys count as names).
   if (Array.isArray(value)) return 3 + value.reduce<number>((sum, element) => sum + 1 + valueSize(element), 0);
@@ -231,7 +240,12 @@ function indexWriteUnits(before: Record<string, unknown> | undefined, after: Rec
  * on the last of three back-to-back pings; each moves the check's own due entry (a GSI delete plus
  * a put on AWS: docs/adr/0001-check-due-index.md).
  */
-async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: string, checkId: number): Promise<{ wru: number; check: number; signal: number; signalIndexWrites: number; durationMs: number }> {
+async function steadyPingWriteUnits(
+  deps: LocalDeps,
+  origin: string,
+  token: string,
+  checkId: number,
+): Promise<{ wru: number; check: number; signal: number; signalIndexWrites: number; durationMs: number }> {
   const read = async () => (await deps.store.entities.check.get({ token }).go({ data: 'raw' })).data as { Item?: Record<string, unknown> } | null;
   // Back to back from one client, past the 1-second dedup each time: the per-ping duration assumption.
   const pool = new Pool(origin, { connections: 1 });
@@ -249,7 +263,9 @@ async function steadyPingWriteUnits(deps: LocalDeps, origin: string, token: stri
   await pool.close();
   const after = (await read())?.Item;
   if (!before || !after) throw new Error('the pinged check is missing');
-  const signals = (await deps.store.entities.signal.query.byCheck({ checkId }).go({ data: 'raw', order: 'desc', limit: 1 })) as unknown as { data: { Items?: Record<string, unknown>[] } };
+  const signals = (await deps.store.entities.signal.query.byCheck({ checkId }).go({ data: 'raw', order: 'desc', limit: 1 })) as unknown as {
+    data: { Items?: Record<string, unknown>[] };
+  };
   const signal = signals.data.Items?.[0];
   if (!signal) throw new Error('the ping stored no signal');
   const check = Math.max(itemSize(before), itemSize(after));
@@ -332,7 +348,8 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
     // item up to 4 KB), and its Lambda time (as measured here, an upper bound: this store is slower).
     const sweepRru = ((swept.read + swept.woken) * 0.5) / Math.max(1, pinged);
     const sweepUsd = sweepRru * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (sweepMs / Math.max(1, pinged) / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
-    const usd = cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweepUsd;
+    const usd =
+      cost.wru * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweepUsd;
     print('lambda_billed_ms_per_ping_assumed', billedMs);
     print('sweep_read_units_per_ping', sweepRru);
     print('sweep_usd_per_million_pings', sweepUsd, 3);
@@ -350,9 +367,17 @@ export async function outboxAndCostBenchmark(endpoint: string, queueEndpoint: st
  * Lambda time per ping. The sweep's time per ping is measured with a sweep every 10 s (`npm start`);
  * on AWS it runs once a minute, so its fixed part per ping is smaller there: an upper bound.
  */
-export function steadyUsdPerMillionPings(input: { writeUnitsPerPing: number; sweepItemsReadPerPing: number; sweepMsPerPing: number; pingMs: number }): { total: number; sweep: number } {
+export function steadyUsdPerMillionPings(input: { writeUnitsPerPing: number; sweepItemsReadPerPing: number; sweepMsPerPing: number; pingMs: number }): {
+  total: number;
+  sweep: number;
+} {
   const billedMs = Math.ceil(input.pingMs + DDB_ROUND_TRIP_MS * DDB_REQUESTS_PER_STEADY_PING);
   const sweep = input.sweepItemsReadPerPing * 0.5 * USD_PER_MILLION_RRU + SWEEP_MEMORY_GB * (input.sweepMsPerPing / 1000) * USD_PER_GB_SECOND_ARM * 1e6;
-  const total = input.writeUnitsPerPing * USD_PER_MILLION_WRU + USD_PER_MILLION_HTTP_API + USD_PER_MILLION_LAMBDA_REQUESTS + SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 + sweep;
+  const total =
+    input.writeUnitsPerPing * USD_PER_MILLION_WRU +
+    USD_PER_MILLION_HTTP_API +
+    USD_PER_MILLION_LAMBDA_REQUESTS +
+    SIGNALS_MEMORY_GB * (billedMs / 1000) * USD_PER_GB_SECOND_ARM * 1e6 +
+    sweep;
   return { total, sweep };
 }

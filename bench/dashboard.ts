@@ -70,7 +70,10 @@ export async function dashboardBenchmark(endpoint: string, print: Print): Promis
     const scripts = new Map<string, number>();
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
-      void response.buffer().then((body) => scripts.set(response.url(), gzipSync(body).length), () => undefined);
+      void response.buffer().then(
+        (body) => scripts.set(response.url(), gzipSync(body).length),
+        () => undefined,
+      );
     });
     const loads: number[] = [];
     // One load first, not timed: the browser's cache and the server's code paths warm, as

@@ -39,7 +39,15 @@ export async function scheduleTimelineSamples({ origin, deps, clock, page, works
     rotations: [
       { name: 'Primary', type: 'daily', layerPosition: 0, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '09:00', participants: turns(people) },
       { name: 'Secondary', type: 'weekly', layerPosition: 1, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '09:00', handoffDay: 1, participants: turns(people.slice(0, 2)) },
-      { name: 'Follow the sun', type: 'custom', layerPosition: 2, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '00:00', customShiftHours: 8, participants: turns([...people].reverse()) },
+      {
+        name: 'Follow the sun',
+        type: 'custom',
+        layerPosition: 2,
+        effectiveFrom: '2026-03-02T08:00:00Z',
+        handoffTime: '00:00',
+        customShiftHours: 8,
+        participants: turns([...people].reverse()),
+      },
     ],
   });
   // 50 overrides of three hours spread over the fortnight, every other one replacing a person.
@@ -49,7 +57,13 @@ export async function scheduleTimelineSamples({ origin, deps, clock, page, works
     const overrideUserId = people[i % people.length] as number;
     const replacedUserId = i % 2 === 0 ? null : (people[(i + 1) % people.length] as number);
     if (i % 40 === 39) clock.advanceSeconds(61); // the session API's 100 requests a minute
-    await call('POST', '/on-call-overrides', { scheduleId: schedule.id, overrideUserId, replacedUserId, startAt: new Date(startAt).toISOString(), endAt: new Date(startAt + 3 * 3_600_000).toISOString() });
+    await call('POST', '/on-call-overrides', {
+      scheduleId: schedule.id,
+      overrideUserId,
+      replacedUserId,
+      startAt: new Date(startAt).toISOString(),
+      endAt: new Date(startAt + 3 * 3_600_000).toISOString(),
+    });
   }
   const samples: number[] = [];
   // One load first, not timed: the lazy chunk is fetched and cached, as every later visit finds it.
@@ -58,7 +72,10 @@ export async function scheduleTimelineSamples({ origin, deps, clock, page, works
     const startedAt = performance.now();
     await page.goto(`${origin}/schedules/${schedule.id}?from=${FROM}`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(
-      (count: number) => document.querySelectorAll('.tl [aria-label=Overrides] li').length === count && document.querySelectorAll('.tl-final li.tl-shift').length > 0 && document.querySelectorAll('[aria-label^="Layer 3"] li').length > 0,
+      (count: number) =>
+        document.querySelectorAll('.tl [aria-label=Overrides] li').length === count &&
+        document.querySelectorAll('.tl-final li.tl-shift').length > 0 &&
+        document.querySelectorAll('[aria-label^="Layer 3"] li').length > 0,
       { polling: 'mutation', timeout: waitMs },
       OVERRIDES,
     );
@@ -68,7 +85,11 @@ export async function scheduleTimelineSamples({ origin, deps, clock, page, works
 }
 
 async function sessionToken(origin: string, email: string): Promise<string> {
-  const res = await fetch(`${origin}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', username: email, password: 'benchmark password' }) });
+  const res = await fetch(`${origin}/api/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', username: email, password: 'benchmark password' }),
+  });
   if (!res.ok) throw new Error(`token answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }

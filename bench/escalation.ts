@@ -32,7 +32,19 @@ async function sweepFigure(endpoint: string, meter: Meter, print: Print): Promis
   const iso = now.toISOString();
   const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
   await deps.store.entities.escalationPolicy
-    .create({ policyId: 1, workspaceId: 1, name: 'bench', priority: 0, catchAll: true, repeatCount: 0, enabled: true, stepsJson: STEPS(1), revision: 1, createdAt: iso, updatedAt: iso })
+    .create({
+      policyId: 1,
+      workspaceId: 1,
+      name: 'bench',
+      priority: 0,
+      catchAll: true,
+      repeatCount: 0,
+      enabled: true,
+      stepsJson: STEPS(1),
+      revision: 1,
+      createdAt: iso,
+      updatedAt: iso,
+    })
     .go();
   const due = Math.round(OPEN_INCIDENTS * DUE_SHARE);
   const items: IncidentItem[] = [];
@@ -92,7 +104,12 @@ async function firstAlertFigure(endpoint: string, print: Print): Promise<void> {
   const server = await startLocalServer(config, { log: false });
   const api = server.baseUrl;
   const call = async <T>(method: string, path: string, token: string, body?: unknown): Promise<T> => {
-    const send = () => fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const send = () =>
+      fetch(`${api}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     let res = await send();
     // A quick machine creates the jobs faster than a key's 100 requests a minute: wait as told (outside the timed span).
     while (res.status === 429) {

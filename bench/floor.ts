@@ -11,7 +11,15 @@ const dynamo = new DynamoDBClient({});
 const sqs = new SQSClient({});
 const app = new Hono();
 app.get('/api/signals/ping/:token', async (c) => {
-  await dynamo.send(new UpdateItemCommand({ TableName: 'vigil', Key: { pk: { S: c.req.param('token') } }, UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':n': { N: '1' } } }));
+  await dynamo.send(
+    new UpdateItemCommand({
+      TableName: 'vigil',
+      Key: { pk: { S: c.req.param('token') } },
+      UpdateExpression: 'SET #n = :n',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':n': { N: '1' } },
+    }),
+  );
   await sqs.send(new SendMessageCommand({ QueueUrl: 'https://sqs.invalid/queue', MessageBody: '{}' }));
   return c.json({ message: 'OK' });
 });

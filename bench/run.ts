@@ -180,7 +180,9 @@ async function main(): Promise<void> {
     // (core/localServer.ts). BENCH_STORE_ISOLATE=child runs each in a child process over loopback
     // HTTP instead (the shape before), and BENCH_PROFILE_DIR then has each child write its CPU profile.
     const isolated = process.env.BENCH_STORE_ISOLATE === 'child';
-    const placement = isolated ? { isolate: 'child' as const, nodeFlags: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] } : {};
+    const placement = isolated
+      ? { isolate: 'child' as const, nodeFlags: process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [] }
+      : {};
     console.log(`embedded_store: ${isolated ? 'child processes' : 'in process'}`);
     const [store, queueStore] = await Promise.all([startEmbeddedStore(storeDir, 0, placement), startEmbeddedStore(queueDataDir(storeDir), 0, placement)]);
     try {

@@ -32,7 +32,10 @@ const isSection = (name: string): name is SectionName => (NAMES as string[]).inc
 /** `BENCH_ONLY=a,b` (all when unset); an unknown name is an error, not a silently empty run. */
 export function selectSections(only: string | undefined): Set<SectionName> {
   if (only === undefined || only.trim() === '') return new Set(NAMES);
-  const names = only.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = only
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !isSection(name));
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown section ${unknown.join(', ')}; sections: ${NAMES.join(', ')}`);
   return new Set(names.filter(isSection));

@@ -25,12 +25,7 @@ export async function signUp(origin: string, name = 'bench'): Promise<SeedTarget
  * Heartbeat checks written straight into the table in batches (the same items the check verbs
  * write): the benchmark measures pings and the sweep, not check creation.
  */
-export async function seedChecks(
-  deps: Deps,
-  target: SeedTarget,
-  count: number,
-  shape: (index: number) => Partial<CheckItem>,
-): Promise<CheckItem[]> {
+export async function seedChecks(deps: Deps, target: SeedTarget, count: number, shape: (index: number) => Partial<CheckItem>): Promise<CheckItem[]> {
   const iso = deps.clock.now().toISOString();
   const firstId = (await reserveIds(deps, 'check', count)) - count + 1;
   const checks: CheckItem[] = [];

@@ -62,7 +62,11 @@ export async function statusPageBenchmark(endpoint: string, meter: (store: Param
   if (!server.listening) await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const signup = await call<{ access_token: string; workspace: { id: number } }>(origin, 'POST', '/auth/signup', null, { email: `bench-status-${process.pid}@example.com`, password: 'benchmark password', name: 'bench' });
+    const signup = await call<{ access_token: string; workspace: { id: number } }>(origin, 'POST', '/auth/signup', null, {
+      email: `bench-status-${process.pid}@example.com`,
+      password: 'benchmark password',
+      name: 'bench',
+    });
     const token = signup.access_token;
     const [project] = await call<{ id: number }[]>(origin, 'GET', `/projects?workspaceId=${signup.workspace.id}`, token);
     if (!project) throw new Error('sign-up made no project');
@@ -72,7 +76,14 @@ export async function statusPageBenchmark(endpoint: string, meter: (store: Param
     const today = Math.floor(now.getTime() / DAY_MS);
     for (const [i, check] of checks.entries()) {
       await call(origin, 'POST', `/status-pages/${page.id}/components`, token, { name: `Service ${i + 1}`, checkId: check.checkId, groupName: i < 10 ? 'Core' : 'Edge' });
-      const days = Array.from({ length: DAYS }, (_, d) => ({ checkId: check.checkId, date: utcDate((today - DAYS + d) * DAY_MS), observedSeconds: 86_400, downSeconds: (d + i) % 13 === 0 ? 600 : 0, maintenanceSeconds: 0, maintenanceDownSeconds: 0 }));
+      const days = Array.from({ length: DAYS }, (_, d) => ({
+        checkId: check.checkId,
+        date: utcDate((today - DAYS + d) * DAY_MS),
+        observedSeconds: 86_400,
+        downSeconds: (d + i) % 13 === 0 ? 600 : 0,
+        maintenanceSeconds: 0,
+        maintenanceDownSeconds: 0,
+      }));
       await deps.store.entities.uptimeRollup.put(days).go();
     }
     await refreshSnapshot(deps, page.id);

@@ -72,7 +72,9 @@ async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
   try {
     const file = join(dir, 'job.json');
     writeFileSync(file, JSON.stringify(job));
-    const { stdout } = await exec(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./steadyLoad.ts', import.meta.url).pathname, file], { maxBuffer: 1 << 22 });
+    const { stdout } = await exec(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', new URL('./steadyLoad.ts', import.meta.url).pathname, file], {
+      maxBuffer: 1 << 22,
+    });
     return JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as WindowResult[];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -150,7 +152,11 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     });
     const me = (await signup.json()) as { access_token: string; workspace: { id: number } };
     const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-      const res = await fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${me.access_token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${api}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${me.access_token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     };
@@ -187,7 +193,10 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     const tokens = checks.map((check) => check.token);
     const silentFrom = JOBS - Math.round(JOBS * SILENT_SHARE);
     const statuses = async () => {
-      const items = await getItems(server.deps.store, tokens.map((token) => checkKey(token)));
+      const items = await getItems(
+        server.deps.store,
+        tokens.map((token) => checkKey(token)),
+      );
       const count: Record<string, number> = {};
       for (const item of items) {
         const status = (item as Partial<CheckItem> | undefined)?.status ?? 'missing';
@@ -252,7 +261,12 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     print('steady_checks_moved_by_sweep', steadyMoved);
     print('steady_data_kb_per_ping', ((sizeAt.get(steadyTo) ?? Number.NaN) - (sizeAt.get(steadyFrom) ?? Number.NaN)) / 1024 / steadyPings);
     const wru = 4;
-    const usd = steadyUsdPerMillionPings({ writeUnitsPerPing: wru, sweepItemsReadPerPing: steadyRead / steadyPings, sweepMsPerPing: steadySweepMs / steadyPings, pingMs: steady.p50 });
+    const usd = steadyUsdPerMillionPings({
+      writeUnitsPerPing: wru,
+      sweepItemsReadPerPing: steadyRead / steadyPings,
+      sweepMsPerPing: steadySweepMs / steadyPings,
+      pingMs: steady.p50,
+    });
     print('aws_usd_per_million_pings_steady', usd.total);
     print('aws_sweep_usd_per_million_pings_steady', usd.sweep, 4);
 
@@ -279,7 +293,23 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     if (steadyMoved > 0) failures.push(`${steadyMoved} checks moved in the steady state`);
     if ((afterSilent.DOWN ?? 0) !== JOBS - silentFrom || (afterSilent.OK ?? 0) !== silentFrom) failures.push(`after the silent window: ${JSON.stringify(afterSilent)}`);
 
-    if (!process.env.BENCH_STEADY_SKIP_OUTAGE) await massOutage({ steps, server, tokens, offsetsMs, intervalMs, lastPingsFrom: silentTo - intervalMs, pids, dataDir, statuses, activeIncidents, alerts, origin, print, failures });
+    if (!process.env.BENCH_STEADY_SKIP_OUTAGE)
+      await massOutage({
+        steps,
+        server,
+        tokens,
+        offsetsMs,
+        intervalMs,
+        lastPingsFrom: silentTo - intervalMs,
+        pids,
+        dataDir,
+        statuses,
+        activeIncidents,
+        alerts,
+        origin,
+        print,
+        failures,
+      });
     if (failures.length > 0) throw new Error(`steady state: ${failures.join('; ')}`);
   } finally {
     await loop?.stop();
@@ -336,7 +366,10 @@ async function massOutage(input: OutageInput): Promise<void> {
   for (const step of steps) step.on = false;
   // Per flipping check: what each kind of request to each kind of item cost (status polls included).
   const rows = steps.flatMap((step) => [...step.counts.entries()]).sort((a, b) => b[1].bytes - a[1].bytes || b[1].requests - a[1].requests);
-  for (const [name, count] of rows) console.log(`mass_outage_per_check[${name}]: ops ${(count.requests / jobs).toFixed(2)}, kb ${(count.bytes / 1024 / jobs).toFixed(2)}, items read ${(count.read / jobs).toFixed(2)}`);
+  for (const [name, count] of rows)
+    console.log(
+      `mass_outage_per_check[${name}]: ops ${(count.requests / jobs).toFixed(2)}, kb ${(count.bytes / 1024 / jobs).toFixed(2)}, items read ${(count.read / jobs).toFixed(2)}`,
+    );
   print('mass_outage_jobs', jobs);
   print('mass_outage_seconds', done === undefined ? Number.POSITIVE_INFINITY : (done - lastDue) / 1000, 1);
   print('mass_outage_cpu_ms_per_check', cpu / jobs, 2);

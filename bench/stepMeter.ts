@@ -63,7 +63,9 @@ export function meterSteps(stores: readonly Pick<Store, 'client' | 'hot'>[], pre
               }
             } else {
               // A query names the entity its key condition's first value starts with.
-              const values = Object.values(input.ExpressionAttributeValues ?? {}).map((value) => text(value as Attr)).join(' ');
+              const values = Object.values(input.ExpressionAttributeValues ?? {})
+                .map((value) => text(value as Attr))
+                .join(' ');
               entry = add(`${prefix}${command} ${input.IndexName ?? 'table'} ${/\$([A-Za-z]+)_/.exec(values)?.[1] ?? /#([a-z]+)_/i.exec(values)?.[1] ?? ''}`, 0, 0);
             }
           }

@@ -14,7 +14,10 @@ export const ConfigSchema = z.object({
   VIGIL_DATA_DIR: z.string().min(1).default('.data'),
   VIGIL_DYNAMODB_ENDPOINT: z.url().optional(),
   VIGIL_TABLE_NAME: z.string().regex(TABLE_NAME_PATTERN).default(DEFAULT_TABLE_NAME),
-  VIGIL_KEY_PREFIX: z.string().regex(/^[a-z][a-z0-9]{1,15}$/, 'lower-case letters and digits, 2-16 chars').default('vigil'),
+  VIGIL_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{1,15}$/, 'lower-case letters and digits, 2-16 chars')
+    .default('vigil'),
   VIGIL_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   VIGIL_PROBE_ALLOW_PRIVATE: flag,
   VIGIL_DEFAULT_PLAN: z.enum(PLANS).default('BUSINESS'),
@@ -22,14 +25,28 @@ export const ConfigSchema = z.object({
   VIGIL_PUBLIC_URL: z.url().optional(),
   VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Unset keeps `GET /metrics` off (404); a short token would be guessable by a scraper's neighbours.
-  VIGIL_METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters, no spaces').optional()),
-  VIGIL_CNAME_TARGET: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/).optional(),
+  VIGIL_METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,256}$/, '16-256 printable characters, no spaces')
+      .optional(),
+  ),
+  VIGIL_CNAME_TARGET: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/)
+    .optional(),
   VIGIL_PUBLIC_STATUS_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(30),
   // log2 of scrypt's N. Below 17 is for the test suite only (a sign-up costs ~0.3 s at 17).
   VIGIL_MAX_WORKSPACES_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   VIGIL_PASSWORD_HASH_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   // Half the cores, at least one: a flood of password attempts leaves the other half to the pings.
-  VIGIL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  VIGIL_PASSWORD_HASH_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, Math.floor(availableParallelism() / 2))),
 });
 
 export type Config = {

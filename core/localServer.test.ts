@@ -64,7 +64,10 @@ describe('the embedded runtime (npm start)', () => {
           req.end(body);
         });
       // Past the 1 MiB limit of every API body, and past the 10 KiB of a ping.
-      for (const [path, size] of [['/auth/signup', 2 * 1024 * 1024], ['/signals/ping/no-such-token', 20 * 1024]] as const) {
+      for (const [path, size] of [
+        ['/auth/signup', 2 * 1024 * 1024],
+        ['/signals/ping/no-such-token', 20 * 1024],
+      ] as const) {
         const oversized = await send('POST', path, Buffer.alloc(size, 'a'));
         expect(oversized.status).toBe(413);
         expect(JSON.parse(oversized.body)).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });

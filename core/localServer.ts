@@ -100,7 +100,14 @@ export async function startLocalServer(config: Config, options: { log?: boolean;
   const queueEndpoint = options.queueEndpoint ?? queueStore?.endpoint;
   // An embedded store is this process's alone, so the alert deliveries a killed run had claimed are
   // orphans: their messages (reclaimed below) go out now, not after the claims' lease.
-  const deps = await createLocalDeps({ config, endpoint, autoDrain: true, logMail: options.log ?? true, ownsStore: store !== undefined, ...(queueEndpoint === undefined ? {} : { queueEndpoint }) });
+  const deps = await createLocalDeps({
+    config,
+    endpoint,
+    autoDrain: true,
+    logMail: options.log ?? true,
+    ownsStore: store !== undefined,
+    ...(queueEndpoint === undefined ? {} : { queueEndpoint }),
+  });
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.

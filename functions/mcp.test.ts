@@ -35,7 +35,12 @@ describe('MCP on the API Lambda', () => {
     handler(httpApiEvent('POST', path, { routeKey, body, headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` } }));
 
   it('initializes and lists tools at /api/mcp and at /mcp', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lambda-test', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'lambda-test', version: '1' } },
+    };
     for (const [path, routeKey] of [
       ['/api/mcp', 'ANY /api/{proxy+}'],
       ['/mcp', '$default'],

@@ -90,7 +90,9 @@ describe('functions/signals.ts: the signal app behind API Gateway', () => {
       }
       t.clock.advanceSeconds(2); // past the dedup window
     }
-    const history = await t.request<{ items: { type: string; durationMs: number | null; details: Record<string, unknown> | null }[] }>('GET', `/signals/token/${job.token}`, { token: user.token });
+    const history = await t.request<{ items: { type: string; durationMs: number | null; details: Record<string, unknown> | null }[] }>('GET', `/signals/token/${job.token}`, {
+      token: user.token,
+    });
     expect(history.body.items.map((s) => [s.type, s.details?.exitCode ?? null])).toEqual([
       ['LOG', null],
       ['SUCCESS', 0],
@@ -144,7 +146,9 @@ describe('the ping Lambda and the API app serve the same token pings', () => {
       for (const token of ['no-such-token', 'bad token!', job.token]) {
         const path = pattern.replace(':token', encodeURIComponent(token)).replace(':exitCode', '3');
         t.clock.advanceSeconds(2); // past the dedup window
-        const viaLambda = await lambda(httpApiEvent(method, path, { routeKey: 'ANY /api/signals/ping/{proxy+}', ...(method === 'POST' ? { rawBody: 'x', headers: { 'content-type': 'text/plain' } } : {}) }));
+        const viaLambda = await lambda(
+          httpApiEvent(method, path, { routeKey: 'ANY /api/signals/ping/{proxy+}', ...(method === 'POST' ? { rawBody: 'x', headers: { 'content-type': 'text/plain' } } : {}) }),
+        );
         t.clock.advanceSeconds(2);
         const viaApi = await t.request(method, path.slice('/api'.length), method === 'POST' ? { rawBody: 'x', headers: { 'content-type': 'text/plain' } } : {});
         expect([viaLambda.statusCode, JSON.parse(viaLambda.body)], `${method} ${path}`).toEqual([viaApi.status, viaApi.body]);

@@ -117,7 +117,9 @@ export function DashboardStack({ stack }: StackContext) {
         defaultBehavior: {
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           responseHeadersPolicy: headers,
-          functionAssociations: [{ function: new CfFunction(stack, 'DashboardRoutes', { code: FunctionCode.fromInline(SPA_REWRITE) }), eventType: FunctionEventType.VIEWER_REQUEST }],
+          functionAssociations: [
+            { function: new CfFunction(stack, 'DashboardRoutes', { code: FunctionCode.fromInline(SPA_REWRITE) }), eventType: FunctionEventType.VIEWER_REQUEST },
+          ],
         },
         additionalBehaviors: {
           [API_PATH_PATTERN]: {

@@ -16,7 +16,16 @@ import { allStatements, actionsOf, buildApp, logicalId } from '../test/support/s
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
-type Behavior = { PathPattern?: string; TargetOriginId: string; AllowedMethods?: string[]; CachePolicyId: string; OriginRequestPolicyId?: string; ViewerProtocolPolicy: string; ResponseHeadersPolicyId?: unknown; FunctionAssociations?: { EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }[] };
+type Behavior = {
+  PathPattern?: string;
+  TargetOriginId: string;
+  AllowedMethods?: string[];
+  CachePolicyId: string;
+  OriginRequestPolicyId?: string;
+  ViewerProtocolPolicy: string;
+  ResponseHeadersPolicyId?: unknown;
+  FunctionAssociations?: { EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }[];
+};
 type Origin = { Id: string; DomainName: unknown; S3OriginConfig?: unknown; CustomOriginConfig?: { OriginProtocolPolicy: string } };
 type DistributionConfig = { DefaultCacheBehavior: Behavior; CacheBehaviors: Behavior[]; Origins: Origin[]; CustomErrorResponses?: unknown[]; DefaultRootObject: string };
 
@@ -45,7 +54,9 @@ describe('DashboardStack', () => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId(t, 'AWS::CloudFront::ResponseHeadersPolicy', 'DashboardHeaders') });
     expect(config.DefaultRootObject).toBe('index.html');
-    t.hasResourceProperties('AWS::S3::Bucket', { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } });
+    t.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
   });
 
   it('routes /api/* to the HTTP API: uncached, every method, the viewer headers (Authorization), cookies and query strings, HTTPS only', () => {
@@ -70,7 +81,7 @@ describe('DashboardStack', () => {
     expect(apiExport).toContain('.execute-api.us-east-1.');
   });
 
-  it('rewrites app routes to index.html at the edge instead of error responses, which would swallow the API\'s 403 and 404', () => {
+  it("rewrites app routes to index.html at the edge instead of error responses, which would swallow the API's 403 and 404", () => {
     expect(config.CustomErrorResponses ?? []).toEqual([]);
     const association = config.DefaultCacheBehavior.FunctionAssociations?.[0];
     expect(association?.EventType).toBe('viewer-request');
@@ -104,7 +115,9 @@ describe('DashboardStack', () => {
     const metadata = JSON.stringify(t.toJSON().Outputs.SSTMetadata);
     expect(metadata).toContain('VITE_STREAM_URL');
     expect(metadata).toContain(`test-vigil-StreamStack:ExportsOutputRef${streamApi}`);
-    expect(t.toJSON().Outputs.DashboardUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(t, 'AWS::CloudFront::Distribution', 'DashboardDistribution'), 'DomainName'] }]] });
+    expect(t.toJSON().Outputs.DashboardUrl.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(t, 'AWS::CloudFront::Distribution', 'DashboardDistribution'), 'DomainName'] }]],
+    });
   });
 
   it('grants least privilege: CloudFront reads objects only, TLS only, the uploader writes only this bucket', () => {
@@ -120,6 +133,10 @@ describe('DashboardStack', () => {
     const writes = allStatements(t).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete')));
     expect(writes.length).toBeGreaterThan(0);
     for (const statement of writes) expect(JSON.stringify(statement.Resource)).toContain(bucket);
-    expect(allStatements(t).flatMap(actionsOf).filter((a) => a.endsWith(':*'))).toEqual([]);
+    expect(
+      allStatements(t)
+        .flatMap(actionsOf)
+        .filter((a) => a.endsWith(':*')),
+    ).toEqual([]);
   });
 });

@@ -224,9 +224,7 @@ describe('SweepStack', () => {
         Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' }, Condition: Match.objectLike({ StringEquals: { 'aws:SourceAccount': ACCOUNT } }) })],
       },
     });
-    expect(policyStatements(t, 'SweepSchedulerRole')).toEqual([
-      { Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [sweep, 'Arn'] } },
-    ]);
+    expect(policyStatements(t, 'SweepSchedulerRole')).toEqual([{ Action: 'lambda:InvokeFunction', Effect: 'Allow', Resource: { 'Fn::GetAtt': [sweep, 'Arn'] } }]);
   });
 });
 
@@ -304,7 +302,10 @@ describe('IAM: every function gets only what it uses', () => {
   });
 
   it('lets each queue consumer change the visibility of its own messages (retry delays) and no other queue', () => {
-    for (const [fn, own, other] of [['AlertWorker', /alerts/, /incidents/], ['IncidentWorker', /incidents/, /alerts/]] as const) {
+    for (const [fn, own, other] of [
+      ['AlertWorker', /alerts/, /incidents/],
+      ['IncidentWorker', /incidents/, /alerts/],
+    ] as const) {
       const visibility = policyStatements(template(WorkerStack), fn).filter((s) => actionsOf(s).includes('sqs:ChangeMessageVisibility'));
       expect(visibility).toHaveLength(1);
       expect(json(visibility[0]?.Resource)).toMatch(own);
@@ -334,7 +335,9 @@ describe('StreamStack', () => {
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET', RouteSelectionExpression: '$request.body.action' });
     const fn = logicalId(t, 'AWS::Lambda::Function', 'StreamsFunction');
     t.hasResourceProperties('AWS::Lambda::Function', { Handler: 'functions/streams.handler', Runtime: 'nodejs22.x', Timeout: 10 });
-    const routes = Object.values(t.findResources('AWS::ApiGatewayV2::Route')) as { Properties: { RouteKey: string; Target: { 'Fn::Join': [string, [string, { Ref: string }]] } } }[];
+    const routes = Object.values(t.findResources('AWS::ApiGatewayV2::Route')) as {
+      Properties: { RouteKey: string; Target: { 'Fn::Join': [string, [string, { Ref: string }]] } };
+    }[];
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
     for (const route of routes) {
       const integration = t.toJSON().Resources[route.Properties.Target['Fn::Join'][1][1].Ref] as { Properties: { IntegrationType: string; IntegrationUri: unknown } };

@@ -16,8 +16,7 @@ export const TABLE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ];
 
-export const tableReadWrite = (tableArn: string): PolicyStatement =>
-  new PolicyStatement({ actions: TABLE_ACTIONS, resources: [tableArn, `${tableArn}/index/*`] });
+export const tableReadWrite = (tableArn: string): PolicyStatement => new PolicyStatement({ actions: TABLE_ACTIONS, resources: [tableArn, `${tableArn}/index/*`] });
 
 /** SendMessageBatch is authorised as sqs:SendMessage. */
 export const sendTo = (queueArns: string[]): PolicyStatement => new PolicyStatement({ actions: ['sqs:SendMessage'], resources: queueArns });
@@ -26,8 +25,7 @@ export const sendTo = (queueArns: string[]): PolicyStatement => new PolicyStatem
 export function sendMail(stack: Stack, settings: DeploySettings): PolicyStatement[] {
   if (!settings.mailFrom) return [];
   const domain = settings.mailFrom.split('@')[1] ?? settings.mailFrom;
-  const ses = (resource: string, resourceName: string) =>
-    stack.formatArn({ service: 'ses', region: settings.homeRegion, resource, resourceName });
+  const ses = (resource: string, resourceName: string) => stack.formatArn({ service: 'ses', region: settings.homeRegion, resource, resourceName });
   const resources = [ses('identity', settings.mailFrom), ses('identity', domain)];
   if (settings.mailConfigurationSet) resources.push(ses('configuration-set', settings.mailConfigurationSet));
   return [new PolicyStatement({ actions: ['ses:SendEmail'], resources })];

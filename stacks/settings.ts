@@ -31,7 +31,13 @@ export function deploySettings(env: Record<string, string | undefined> = process
     const value = env[name];
     if (value) passThrough[name] = value;
   }
-  return { homeRegion, mailFrom: env.VIGIL_MAIL_FROM || undefined, mailConfigurationSet: env.VIGIL_MAIL_CONFIGURATION_SET || undefined, passThrough, metricsToken: env.VIGIL_METRICS_TOKEN || undefined };
+  return {
+    homeRegion,
+    mailFrom: env.VIGIL_MAIL_FROM || undefined,
+    mailConfigurationSet: env.VIGIL_MAIL_CONFIGURATION_SET || undefined,
+    passThrough,
+    metricsToken: env.VIGIL_METRICS_TOKEN || undefined,
+  };
 }
 
 /**
@@ -62,10 +68,8 @@ export function resourceArns(stack: CdkStack, app: App, homeRegion: ProbeRegion)
     queueUrl: (queue: QueueName) => `https://sqs.${homeRegion}.${stack.urlSuffix}/${stack.account}/${names.queue(queue)}`,
     probeFunction: (region: ProbeRegion) =>
       stack.formatArn({ service: 'lambda', region, resource: 'function', resourceName: names.probeFunction, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
-    probeSchedules: (region: ProbeRegion) =>
-      stack.formatArn({ service: 'scheduler', region, resource: 'schedule', resourceName: `${names.probeScheduleGroup}/*` }),
-    probeScheduleGroupOf: (region: ProbeRegion) =>
-      stack.formatArn({ service: 'scheduler', region, resource: 'schedule-group', resourceName: names.probeScheduleGroup }),
+    probeSchedules: (region: ProbeRegion) => stack.formatArn({ service: 'scheduler', region, resource: 'schedule', resourceName: `${names.probeScheduleGroup}/*` }),
+    probeScheduleGroupOf: (region: ProbeRegion) => stack.formatArn({ service: 'scheduler', region, resource: 'schedule-group', resourceName: names.probeScheduleGroup }),
     probeSchedulerRole: stack.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: names.probeSchedulerRole }),
   };
 }

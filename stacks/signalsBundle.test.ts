@@ -11,7 +11,17 @@ import { lambdaBundleOptions } from './bundling.js';
  * init, so its bundle, built as `sst deploy` and the bench build it, must not carry what the ping
  * path does not run. These are what it carried before (1.35 MB against the floor's 0.4 MB).
  */
-const KEPT_OUT = ['electrodb', 'zod', '@hono/zod-openapi', '@asteasolutions/zod-to-openapi', 'jsonschema', '@aws-sdk/lib-dynamodb', 'jose', '@aws-sdk/client-scheduler', '@aws-sdk/client-sesv2'];
+const KEPT_OUT = [
+  'electrodb',
+  'zod',
+  '@hono/zod-openapi',
+  '@asteasolutions/zod-to-openapi',
+  'jsonschema',
+  '@aws-sdk/lib-dynamodb',
+  'jose',
+  '@aws-sdk/client-scheduler',
+  '@aws-sdk/client-sesv2',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bundle-'));
 const bundle = async (entry: string): Promise<{ inputs: string[]; bytes: number }> => {
@@ -43,7 +53,11 @@ describe('the ping Lambda bundle (functions/signals.ts)', () => {
     const own = signals.inputs.filter((input) => !input.includes('node_modules'));
     expect(own).toContain('core/signals/ingest.ts');
     expect(own).toContain('core/signals/ping.ts');
-    const heavy = own.filter((input) => /^core\/(store\/(service|client|entities\/)|http\/errors|checks\/(events|schema|repository)|signals\/(schema|routes|slugRoutes)|appShell|app\.ts|config\.ts|adapters\/aws\/(env\.ts|coreDeps|streamConnections))/.test(input));
+    const heavy = own.filter((input) =>
+      /^core\/(store\/(service|client|entities\/)|http\/errors|checks\/(events|schema|repository)|signals\/(schema|routes|slugRoutes)|appShell|app\.ts|config\.ts|adapters\/aws\/(env\.ts|coreDeps|streamConnections))/.test(
+        input,
+      ),
+    );
     expect(heavy).toEqual([]);
   });
 

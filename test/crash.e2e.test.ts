@@ -227,10 +227,18 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
 
     const second = await boot();
     try {
-      const login = await call<{ access_token: string }>(second.origin, 'POST', '/oauth/token', undefined, { grant_type: 'password', username: 'crash@example.com', password: 'correct horse battery' });
+      const login = await call<{ access_token: string }>(second.origin, 'POST', '/oauth/token', undefined, {
+        grant_type: 'password',
+        username: 'crash@example.com',
+        password: 'correct horse battery',
+      });
       expect(login.status).toBe(200);
       const token = login.body.access_token;
-      const watcherLogin = await call<{ access_token: string }>(second.origin, 'POST', '/oauth/token', undefined, { grant_type: 'password', username: 'watcher@example.com', password: 'correct horse battery' });
+      const watcherLogin = await call<{ access_token: string }>(second.origin, 'POST', '/oauth/token', undefined, {
+        grant_type: 'password',
+        username: 'watcher@example.com',
+        password: 'correct horse battery',
+      });
       expect(watcherLogin.status).toBe(200);
       const watcher = watcherLogin.body.access_token;
 
@@ -254,7 +262,12 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
       // First the incidents (one list a poll), then their timelines: few enough requests for one user's minute.
       await until(
         async () => {
-          const list = await call<{ items: { id: number; checkId?: number; resolvedAt: string | null }[] }>(second.origin, 'GET', `/incidents?workspaceId=${workspaceId}&limit=100`, watcher);
+          const list = await call<{ items: { id: number; checkId?: number; resolvedAt: string | null }[] }>(
+            second.origin,
+            'GET',
+            `/incidents?workspaceId=${workspaceId}&limit=100`,
+            watcher,
+          );
           if (list.status !== 200) return false;
           for (const job of failedJobs) {
             const mine = list.body.items.filter((incident) => incident.checkId === job.id);
@@ -272,7 +285,12 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
       await until(
         async () => {
           for (const job of failedJobs) {
-            const list = await call<{ items: { id: number; resolvedAt: string | null }[] }>(second.origin, 'GET', `/incidents?workspaceId=${workspaceId}&checkId=${job.id}`, watcher);
+            const list = await call<{ items: { id: number; resolvedAt: string | null }[] }>(
+              second.origin,
+              'GET',
+              `/incidents?workspaceId=${workspaceId}&checkId=${job.id}`,
+              watcher,
+            );
             const [incident] = list.body.items ?? [];
             if (!incident) return false;
             const events = await call<Event[]>(second.origin, 'GET', `/incident-events/${incident.id}`, watcher);

@@ -75,7 +75,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.setViewport({ width: 1280, height: 900 });
     problems = collectProblems(page);
     page.on('response', (r) => {
-      if (r.status() >= 200 && new URL(r.url()).pathname.startsWith('/api/') && (r.status() >= 400 || r.status() === 204)) responses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+      if (r.status() >= 200 && new URL(r.url()).pathname.startsWith('/api/') && (r.status() >= 400 || r.status() === 204))
+        responses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
   }, 120_000);
 
@@ -340,7 +341,11 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     await page.keyboard.press('Space');
     await page.waitForSelector('.bulk-bar');
     // The bar sits before the table: Shift+Tab walks back through Clear, Delete, Resume, Pause.
-    for (let i = 0; i < 4; i++) await page.keyboard.down('Shift').then(() => page.keyboard.press('Tab')).then(() => page.keyboard.up('Shift'));
+    for (let i = 0; i < 4; i++)
+      await page.keyboard
+        .down('Shift')
+        .then(() => page.keyboard.press('Tab'))
+        .then(() => page.keyboard.up('Shift'));
     expect(await focused()).toEqual({ label: 'Pause', outline: 'solid' });
     await page.keyboard.press('Enter');
     await toast('Paused 2 checks');
@@ -367,9 +372,14 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
     // The validation test's 400 and the expired token's 401s are the expected failures (Chromium
     // logs every 4xx; both are asserted where they happen), and
     // openapi-fetch cancels a 204's empty body, which Chromium reports as an aborted request.
-    expect(responses.filter((r) => r.startsWith('400 ')), 'the 400s').toEqual(['400 POST /api/checks']);
+    expect(
+      responses.filter((r) => r.startsWith('400 ')),
+      'the 400s',
+    ).toEqual(['400 POST /api/checks']);
     const aborted204 = new Set(responses.filter((r) => r.startsWith('204 ')).map((r) => r.split(' ')[2]));
-    const unexpected = problems.filter((p) => !/status of 40[01]/.test(p) && !(p.startsWith('requestfailed:') && p.endsWith('net::ERR_ABORTED') && aborted204.has(new URL(p.split(' ')[1] ?? '').pathname)));
+    const unexpected = problems.filter(
+      (p) => !/status of 40[01]/.test(p) && !(p.startsWith('requestfailed:') && p.endsWith('net::ERR_ABORTED') && aborted204.has(new URL(p.split(' ')[1] ?? '').pathname)),
+    );
     expect(unexpected).toEqual([]);
   });
 });

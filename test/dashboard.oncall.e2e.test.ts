@@ -66,7 +66,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await clickText('button', 'Sign in', on);
     await on.waitForSelector('nav[aria-label=Main]');
   };
-  const focused = (on: Page = page) => on.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? '');
+  const focused = (on: Page = page) =>
+    on.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? '');
   /** Presses Tab until the focused element matches (the keyboard-only flows reach controls this way). */
   const tabTo = async (selector: string) => {
     for (let i = 0; i < 60; i++) {
@@ -75,7 +76,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     }
     throw new Error(`Tab never reached ${selector}`);
   };
-  const previewTargets = () => page.$$eval('.preview-steps > li', (items) => items.map((li) => `${li.querySelector('strong')?.textContent ?? ''} | ${[...li.querySelectorAll('.preview-target')].map((x) => x.textContent).join('; ')}`));
+  const previewTargets = () =>
+    page.$$eval('.preview-steps > li', (items) =>
+      items.map((li) => `${li.querySelector('strong')?.textContent ?? ''} | ${[...li.querySelectorAll('.preview-target')].map((x) => x.textContent).join('; ')}`),
+    );
 
   beforeAll(async () => {
     t = await probeContext();
@@ -94,7 +98,13 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     const now = t.clock.now().getTime();
     const override = await t.request('POST', '/on-call-overrides', {
       token: owner.token,
-      body: { scheduleId: ids.schedule, overrideUserId: carol.userId, startAt: new Date(now - 3_600_000).toISOString(), endAt: new Date(now + 2 * 86_400_000).toISOString(), reason: 'swap' },
+      body: {
+        scheduleId: ids.schedule,
+        overrideUserId: carol.userId,
+        startAt: new Date(now - 3_600_000).toISOString(),
+        endAt: new Date(now + 2 * 86_400_000).toISOString(),
+        reason: 'swap',
+      },
     });
     expect(override.status, override.text).toBe(201);
     ids.team = await team(t, owner, [bob.userId, vera.userId]);
@@ -145,7 +155,11 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await page.waitForSelector('tr ::-p-text(Slack ops)');
 
     const rowOf = async (name: string) => {
-      const id = await page.waitForFunction((n: string) => [...document.querySelectorAll('.channels-table tbody tr')].find((tr) => tr.querySelector('th')?.textContent === n)?.getAttribute('data-channel-id'), {}, name);
+      const id = await page.waitForFunction(
+        (n: string) => [...document.querySelectorAll('.channels-table tbody tr')].find((tr) => tr.querySelector('th')?.textContent === n)?.getAttribute('data-channel-id'),
+        {},
+        name,
+      );
       return page.waitForSelector(`tr[data-channel-id="${String(await id.jsonValue())}"]`);
     };
     // The e-mail channel waits for its confirmation link; the others are active.
@@ -203,7 +217,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await toast('Created “Primary escalation”');
     await page.waitForSelector('tr ::-p-text(Primary escalation)');
     const token = owner.token;
-    const stored = await t.request<{ items: { id: number; name: string; priority: number; repeatCount: number; ackTimeoutMinutes: number | null; steps: { delayMinutes: number }[] }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, { token });
+    const stored = await t.request<{
+      items: { id: number; name: string; priority: number; repeatCount: number; ackTimeoutMinutes: number | null; steps: { delayMinutes: number }[] }[];
+    }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, { token });
     const primary = stored.body.items.find((p) => p.name === 'Primary escalation');
     expect(primary).toMatchObject({ priority: 0, repeatCount: 1, ackTimeoutMinutes: 30 });
     expect(primary?.steps.map((s) => s.delayMinutes)).toEqual([0, 10, 30]);
@@ -218,10 +234,17 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     freshRateWindow(t);
     const night = await t.request<{ id: number }>('POST', '/escalation-policies', {
       token: owner.token,
-      body: { workspaceId: owner.workspaceId, name: 'Night shift', priority: 5, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: bob.userId }] }] },
+      body: {
+        workspaceId: owner.workspaceId,
+        name: 'Night shift',
+        priority: 5,
+        steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: bob.userId }] }],
+      },
     });
     expect(night.status, night.text).toBe(201);
-    const slack = (await t.request<{ id: number; name: string }[]>('GET', `/alert-channels?workspaceId=${owner.workspaceId}`, { token: owner.token })).body.find((c) => c.name === 'Slack ops');
+    const slack = (await t.request<{ id: number; name: string }[]>('GET', `/alert-channels?workspaceId=${owner.workspaceId}`, { token: owner.token })).body.find(
+      (c) => c.name === 'Slack ops',
+    );
     for (const [alertChannelId, delayMinutes] of [
       [ids.hook, 0],
       [slack?.id, 5],
@@ -239,7 +262,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await page.waitForFunction(() => document.querySelector('.policies-table tbody th a')?.textContent === 'Night shift', { timeout: 15_000 });
     await page.waitForSelector('[role=status] ::-p-text(Night shift moved to position 1 of 2)');
     await page.waitForFunction((id: number) => document.activeElement?.getAttribute('data-handle') === String(id), {}, night.body.id);
-    const priorities = (await t.request<{ items: { name: string; priority: number }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, { token: owner.token })).body.items;
+    const priorities = (await t.request<{ items: { name: string; priority: number }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, { token: owner.token }))
+      .body.items;
     expect(Object.fromEntries(priorities.map((p) => [p.name, p.priority]))).toEqual({ 'Night shift': 0, 'Primary escalation': 5 });
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction(() => document.querySelector('.policies-table tbody th a')?.textContent === 'Primary escalation', { timeout: 15_000 });
@@ -257,9 +281,11 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await toast('Created “Default (from legacy rules)”');
     const rules = await t.request<{ total: number }>('GET', `/escalation-rules?projectId=${owner.projectId}`, { token: owner.token });
     expect(rules.body.total).toBe(0);
-    const converted = (await t.request<{ items: { name: string; projectIds: number[] | null; steps: unknown[] }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, { token: owner.token })).body.items.find(
-      (p) => p.name === 'Default (from legacy rules)',
-    );
+    const converted = (
+      await t.request<{ items: { name: string; projectIds: number[] | null; steps: unknown[] }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, {
+        token: owner.token,
+      })
+    ).body.items.find((p) => p.name === 'Default (from legacy rules)');
     expect(converted).toMatchObject({ projectIds: [owner.projectId] });
     expect(converted?.steps).toHaveLength(2);
     await page.waitForSelector('.legacy ::-p-text(Legacy escalation rules)');
@@ -315,7 +341,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     await page.waitForSelector('h1 ::-p-text(Postgres primary)');
     ids.dependency = Number(new URL(page.url()).pathname.split('/')[2]);
     await page.waitForSelector('::-p-text(No check is linked yet)');
-    const check = await t.request<{ id: number }>('POST', '/checks', { token: owner.token, body: { name: 'billing export', projectId: owner.projectId, intervalSeconds: 300, graceSeconds: 30, dependencyIds: [ids.dependency] } });
+    const check = await t.request<{ id: number }>('POST', '/checks', {
+      token: owner.token,
+      body: { name: 'billing export', projectId: owner.projectId, intervalSeconds: 300, graceSeconds: 30, dependencyIds: [ids.dependency] },
+    });
     expect(check.status, check.text).toBe(201);
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector(`.dependency-checks tr[data-check-id="${check.body.id}"] a ::-p-text(billing export)`);
@@ -338,7 +367,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
       const viewer = await context.newPage();
       await viewer.setViewport({ width: 1280, height: 900 });
       await signIn(viewer, vera);
-      const controls = () => viewer.$$eval('main button, main input, main select, main textarea, main a.button', (els) => els.map((el) => el.textContent?.trim() || el.getAttribute('aria-label') || el.getAttribute('name') || el.tagName));
+      const controls = () =>
+        viewer.$$eval('main button, main input, main select, main textarea, main a.button', (els) =>
+          els.map((el) => el.textContent?.trim() || el.getAttribute('aria-label') || el.getAttribute('name') || el.tagName),
+        );
       const visit = async (path: string, ready: string) => {
         await viewer.goto(`${site.origin}${path}`, { waitUntil: 'domcontentloaded' });
         await viewer.waitForSelector(ready);

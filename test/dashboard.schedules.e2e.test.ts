@@ -94,8 +94,12 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: on-call schedules', () 
     await screenshot(page, 'schedule-rotation-editor');
     await clickText(page, 'button', 'Save rotations');
     await toast(page, 'Rotations saved');
-    const saved = await t.request<{ rotations: { effectiveFrom: string; handoffTime: string; participants: { userId: number }[] }[] }>('GET', `/on-call-schedules/${scheduleId}`, { token: ada.token });
-    expect(saved.body.rotations).toMatchObject([{ effectiveFrom: '2026-03-23T08:00:00.000Z', handoffTime: '09:00', participants: [{ userId: ada.userId }, { userId: bob.userId }] }]);
+    const saved = await t.request<{ rotations: { effectiveFrom: string; handoffTime: string; participants: { userId: number }[] }[] }>('GET', `/on-call-schedules/${scheduleId}`, {
+      token: ada.token,
+    });
+    expect(saved.body.rotations).toMatchObject([
+      { effectiveFrom: '2026-03-23T08:00:00.000Z', handoffTime: '09:00', participants: [{ userId: ada.userId }, { userId: bob.userId }] },
+    ]);
   });
 
   it('a schedule whose timeline shows a DST week in Europe/Berlin with 09:00 handoffs on both sides', { timeout: 90_000 }, async () => {
@@ -132,7 +136,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: on-call schedules', () 
     let reached = false;
     for (let presses = 0; presses < 150 && !reached; presses++) {
       await page.keyboard.press('Tab');
-      reached = await page.evaluate((start: string) => document.activeElement?.closest('li')?.getAttribute('data-start') === start && document.activeElement.tagName === 'BUTTON', target);
+      reached = await page.evaluate(
+        (start: string) => document.activeElement?.closest('li')?.getAttribute('data-start') === start && document.activeElement.tagName === 'BUTTON',
+        target,
+      );
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
@@ -171,8 +178,30 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: on-call schedules', () 
       body: {
         rotations: [
           ...keep,
-          { name: 'Secondary', type: 'weekly', layerPosition: 1, effectiveFrom: '2026-03-02T08:00:00Z', handoffTime: '09:00', handoffDay: 1, participants: [{ userId: cy.userId, position: 0 }, { userId: bob.userId, position: 1 }] },
-          { name: 'Nights', type: 'custom', layerPosition: 2, effectiveFrom: '2026-03-20T21:00:00Z', customShiftHours: 12, handoffTime: '00:00', participants: [{ userId: vic.userId, position: 0 }, { userId: cy.userId, position: 1 }] },
+          {
+            name: 'Secondary',
+            type: 'weekly',
+            layerPosition: 1,
+            effectiveFrom: '2026-03-02T08:00:00Z',
+            handoffTime: '09:00',
+            handoffDay: 1,
+            participants: [
+              { userId: cy.userId, position: 0 },
+              { userId: bob.userId, position: 1 },
+            ],
+          },
+          {
+            name: 'Nights',
+            type: 'custom',
+            layerPosition: 2,
+            effectiveFrom: '2026-03-20T21:00:00Z',
+            customShiftHours: 12,
+            handoffTime: '00:00',
+            participants: [
+              { userId: vic.userId, position: 0 },
+              { userId: cy.userId, position: 1 },
+            ],
+          },
         ],
       },
     });

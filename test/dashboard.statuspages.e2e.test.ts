@@ -116,10 +116,16 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     const expected = [...before.slice(1), mover];
-    await page.waitForFunction((want: string) => JSON.stringify([...document.querySelectorAll('.component-list li')].map((li) => li.getAttribute('data-component'))) === want, {}, JSON.stringify(expected));
+    await page.waitForFunction(
+      (want: string) => JSON.stringify([...document.querySelectorAll('.component-list li')].map((li) => li.getAttribute('data-component'))) === want,
+      {},
+      JSON.stringify(expected),
+    );
     // Focus stays on the moved row's handle, and the live region says where it went.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(new RegExp(`^Reorder ${mover}, position 3 of 3`));
-    await expect.poll(() => page.$eval('section[aria-labelledby=components-title] p[role=status]', (el) => el.textContent), { timeout: 15_000 }).toBe(`${mover} moved to position 3 of 3.`);
+    await expect
+      .poll(() => page.$eval('section[aria-labelledby=components-title] p[role=status]', (el) => el.textContent), { timeout: 15_000 })
+      .toBe(`${mover} moved to position 3 of 3.`);
     await expect.poll(server, { timeout: 15_000 }).toEqual(expected);
     await page.keyboard.press('ArrowUp');
     await expect.poll(server, { timeout: 15_000 }).toEqual([expected[0], mover, expected[1]]);
@@ -176,7 +182,12 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     expect(await page.$eval('[data-domain-status]', (el) => el.getAttribute('data-domain-status'))).toBe('PENDING');
     await page.waitForSelector('[data-subscribers="0"]');
     const hrefs = await page.$$eval('.link-list a', (links) => links.map((a) => (a as HTMLAnchorElement).href));
-    expect(hrefs).toEqual([`${site.origin}/status/${slug}`, `${site.origin}/api/public/status/${slug}/feed.rss`, `${site.origin}/api/public/status/${slug}/feed.atom`, `${site.origin}/api/public/status/${slug}/badge.svg`]);
+    expect(hrefs).toEqual([
+      `${site.origin}/status/${slug}`,
+      `${site.origin}/api/public/status/${slug}/feed.rss`,
+      `${site.origin}/api/public/status/${slug}/feed.atom`,
+      `${site.origin}/api/public/status/${slug}/badge.svg`,
+    ]);
     for (const href of hrefs) expect((await fetch(href)).status, href).toBe(200);
     expect(await page.$eval('#widget-snippet', (el) => (el as HTMLTextAreaElement).value)).toContain(`/api/public/status/${slug}/widget.js`);
     await expectAccessible('status page editor');
@@ -194,7 +205,9 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     await page.waitForSelector(`tr[data-member="${other.email}"]`);
     await page.select(`select[aria-label="Role of ${other.email}"]`, 'MEMBER');
     await toast(`${other.email} is now MEMBER`);
-    const roleOf = async () => (await t.request<{ email: string; role: string }[]>('GET', `/workspaces/${owner.workspaceId}/members`, { token: owner.token })).body.find((m) => m.email === other.email)?.role;
+    const roleOf = async () =>
+      (await t.request<{ email: string; role: string }[]>('GET', `/workspaces/${owner.workspaceId}/members`, { token: owner.token })).body.find((m) => m.email === other.email)
+        ?.role;
     expect(await roleOf()).toBe('MEMBER');
     await clickText('button', `Remove`);
     await page.waitForFunction((email: string) => !document.querySelector(`tr[data-member="${email}"]`), {}, other.email);
@@ -237,7 +250,9 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
       await fill(tab, 'input[name=componentName]', 'Sneaky');
       await tab.keyboard.press('Enter');
       await tab.waitForSelector('[role=alert]::-p-text(does not allow this)');
-      expect(await tab.$eval('.card [role=alert]', (el) => el.textContent)).toMatch(/^Your role \(ADMIN\) in this workspace does not allow this: .+\. Ask a workspace admin or owner for access\.$/);
+      expect(await tab.$eval('.card [role=alert]', (el) => el.textContent)).toMatch(
+        /^Your role \(ADMIN\) in this workspace does not allow this: .+\. Ask a workspace admin or owner for access\.$/,
+      );
 
       // Reloaded as the VIEWER it now is: nothing to press but links.
       await tab.reload({ waitUntil: 'domcontentloaded' });
@@ -247,7 +262,11 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
         els.filter((e) => !(e.getAttribute('aria-label') ?? '').startsWith('Copy ')).map((e) => e.outerHTML.slice(0, 80)),
       );
       expect(controls).toEqual([]);
-      expect(await tab.$$eval('main button', (els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Copy the widget snippet', 'Copy the TXT value', 'Copy the CNAME target']);
+      expect(await tab.$$eval('main button', (els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
+        'Copy the widget snippet',
+        'Copy the TXT value',
+        'Copy the CNAME target',
+      ]);
       await expectAccessible('status page as a VIEWER', tab);
       await go('/settings', tab);
       await tab.waitForSelector(`tr[data-member="${owner.email}"]`);

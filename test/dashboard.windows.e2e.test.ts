@@ -93,7 +93,11 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: maintenance windows and
     await toast(page, 'Created “Weekly DB upgrade”');
     const row = await page.waitForSelector('.windows-table tr[data-window] [data-state=SCHEDULED]');
     expect(await row?.evaluate((el) => el.closest('tr')?.textContent)).toContain('0 2 * * 2');
-    const created = await t.request<{ recurringCron: string; timezone: string; startAt: string; projectIds: number[] }[]>('GET', `/maintenance-windows?workspaceId=${ada.workspaceId}`, { token: ada.token });
+    const created = await t.request<{ recurringCron: string; timezone: string; startAt: string; projectIds: number[] }[]>(
+      'GET',
+      `/maintenance-windows?workspaceId=${ada.workspaceId}`,
+      { token: ada.token },
+    );
     expect(created.body).toMatchObject([{ recurringCron: '0 2 * * 2', timezone: 'Europe/Berlin', startAt: '2026-03-03T01:00:00.000Z' }]);
     expect([...(created.body[0]?.projectIds ?? [])].sort()).toEqual([ada.projectId, paymentsId].sort());
 
@@ -106,7 +110,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: maintenance windows and
     await screenshot(page, 'windows-calendar');
   });
 
-  it('a maintenance window that suppresses an alert: the check going DOWN inside it opens its incident but tells nobody, while the same failure outside alerts', { timeout: 90_000 }, async () => {
+  it('a maintenance window that suppresses an alert: the check going DOWN inside it opens its incident but tells nobody, while the same failure outside alerts', {
+    timeout: 90_000,
+  }, async () => {
     freshRateWindow(t);
     await admin.sync();
     const { page } = admin;
@@ -161,7 +167,10 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: maintenance windows and
 
   it('ends an active deployment from the list', { timeout: 90_000 }, async () => {
     freshRateWindow(t);
-    const opened = await t.request<{ id: number; status: string }>('POST', '/deployments', { token: ada.token, body: { projectId: ada.projectId, name: 'api', version: 'v42', author: 'ci' } });
+    const opened = await t.request<{ id: number; status: string }>('POST', '/deployments', {
+      token: ada.token,
+      body: { projectId: ada.projectId, name: 'api', version: 'v42', author: 'ci' },
+    });
     expect(opened.body.status).toBe('ACTIVE');
     const { page } = admin;
     await page.goto(`${site.origin}/windows`, { waitUntil: 'domcontentloaded' });

@@ -22,9 +22,7 @@ function markdownFiles(root: string): string[] {
 
 /** The text a heading shows, without its inline markup (code spans, emphasis, link targets). */
 function plainText(tokens: Token[] | undefined): string {
-  return (tokens ?? [])
-    .map((token) => ('tokens' in token && token.tokens ? plainText(token.tokens) : 'text' in token ? String(token.text) : ''))
-    .join('');
+  return (tokens ?? []).map((token) => ('tokens' in token && token.tokens ? plainText(token.tokens) : 'text' in token ? String(token.text) : '')).join('');
 }
 
 /** GitHub's heading ids: lower case, punctuation dropped, each space a hyphen, repeats numbered. */

@@ -68,7 +68,34 @@ const ODD_IDS = ['1', '0', '-1', 'abc', '1e309', '9007199254740993', 'slug:', 's
 const jsonish = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.dictionary(
-    fc.constantFrom('name', 'projectId', 'workspaceId', 'intervalSeconds', 'graceSeconds', 'url', 'checkMode', 'checkType', 'config', 'slug', 'endAt', 'startAt', 'projectIds', 'checkIds', 'ttlMinutes', 'email', 'role', 'type', 'title', 'severity', 'jobId', 'checkId', 'recurringCron', 'timezone', 'body', 'permission'),
+    fc.constantFrom(
+      'name',
+      'projectId',
+      'workspaceId',
+      'intervalSeconds',
+      'graceSeconds',
+      'url',
+      'checkMode',
+      'checkType',
+      'config',
+      'slug',
+      'endAt',
+      'startAt',
+      'projectIds',
+      'checkIds',
+      'ttlMinutes',
+      'email',
+      'role',
+      'type',
+      'title',
+      'severity',
+      'jobId',
+      'checkId',
+      'recurringCron',
+      'timezone',
+      'body',
+      'permission',
+    ),
     fc.jsonValue({ maxDepth: 2 }),
   ),
 );
@@ -94,7 +121,20 @@ describe('no 5xx from user input', () => {
   });
 
   it('odd ids on reads and actions', async () => {
-    const templates = ['/checks/{id}', '/checks/{id}/runs', '/checks/{id}/outbound-stats?window=1y', '/incidents/{id}', '/incident-events/{id}', '/dependencies/{id}', '/maintenance-windows/{id}', '/v1/checks/{id}', '/v1/jobs/{id}', '/v1/incidents/{id}', '/signals/token/{id}', '/signals/ping/{id}'];
+    const templates = [
+      '/checks/{id}',
+      '/checks/{id}/runs',
+      '/checks/{id}/outbound-stats?window=1y',
+      '/incidents/{id}',
+      '/incident-events/{id}',
+      '/dependencies/{id}',
+      '/maintenance-windows/{id}',
+      '/v1/checks/{id}',
+      '/v1/jobs/{id}',
+      '/v1/incidents/{id}',
+      '/signals/token/{id}',
+      '/signals/ping/{id}',
+    ];
     for (const template of templates) {
       for (const id of ODD_IDS) {
         t.clock.advanceSeconds(61);

@@ -91,10 +91,7 @@ export async function createTestContext(overrides: Partial<Record<string, string
   }
 
   /** An API key in the user's workspace. */
-  async function apiKey(
-    user: { token: string; workspaceId: number },
-    options: { permission?: 'read_only' | 'read_write'; kind?: 'service' | 'ping' } = {},
-  ): Promise<string> {
+  async function apiKey(user: { token: string; workspaceId: number }, options: { permission?: 'read_only' | 'read_write'; kind?: 'service' | 'ping' } = {}): Promise<string> {
     const res = await request<{ key: string }>('POST', '/api-keys', {
       token: user.token,
       body: { workspaceId: user.workspaceId, name: 'test key', permission: options.permission ?? 'read_write', kind: options.kind ?? 'service' },

@@ -28,7 +28,9 @@ describe('the hostile table', () => {
     expect(inertProblems('slack', raw('an entity already escaped').value, raw('an entity already escaped'))).toEqual(['"&lt; &amp;" is not readable']);
     const ampersand = { name: 'ampersand', value: 'Fish & chips', readable: 'Fish & chips' };
     expect(inertProblems('slack', ampersand.value, ampersand)).toEqual(['a raw & (not &amp; &lt; &gt;)']);
-    expect(inertProblems('mailSubject', `[P1] ${raw('mail header injection').value}`, raw('mail header injection'))).toContain('a control character or line break (header injection)');
+    expect(inertProblems('mailSubject', `[P1] ${raw('mail header injection').value}`, raw('mail header injection'))).toContain(
+      'a control character or line break (header injection)',
+    );
     expect(inertProblems('mailText', raw('RTL override').value, raw('RTL override'))).toContain('a bidi override');
     expect(inertProblems('mailHtml', `<p>${raw('script element').value}</p>`, raw('script element'))).toContain('the text is in the HTML unescaped');
     expect(inertProblems('webhookJson', `{"type":"t","timestamp":"now","data":{"name":"${raw('JSON breakout').value}"}}`, raw('JSON breakout'))).not.toEqual([]);

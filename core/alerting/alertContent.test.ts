@@ -83,7 +83,13 @@ describe('composeAlert', () => {
 
   it('bounds a long title in the subject', () => {
     const alert = composeAlert(
-      { message: message('incident.opened'), notification: { event: 'incident.opened', kind: 'opened', timelineKey: 'opened' }, incident: { ...incident, title: 'x'.repeat(1000) }, check: undefined, detail: undefined },
+      {
+        message: message('incident.opened'),
+        notification: { event: 'incident.opened', kind: 'opened', timelineKey: 'opened' },
+        incident: { ...incident, title: 'x'.repeat(1000) },
+        check: undefined,
+        detail: undefined,
+      },
       'msg_y',
     );
     expect(alert.subject.length).toBeLessThan(240);

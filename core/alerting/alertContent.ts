@@ -141,7 +141,13 @@ export function composeWarningAlert(warning: WarningAlertMessage, check: { check
         '',
         'One warning is sent per episode: the next one only after a success on time.',
       ].join('\n'),
-      data: { check: { id: check.checkId, name: check.name }, projectId: warning.projectId, occurredAt: warning.at, sinceSeconds: warning.sinceSeconds, minIntervalSeconds: warning.minIntervalSeconds },
+      data: {
+        check: { id: check.checkId, name: check.name },
+        projectId: warning.projectId,
+        occurredAt: warning.at,
+        sinceSeconds: warning.sinceSeconds,
+        minIntervalSeconds: warning.minIntervalSeconds,
+      },
     };
   }
   if (warning.type === 'check.latency_warning') {

@@ -157,7 +157,8 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   const confirmation =
     channel.type === 'EMAIL' && destination.email !== undefined && (destination.email !== channel.email || awaitingConfirmation(channel)) ? newConfirmation(channelId) : undefined;
   // Counted before anything is written: a refused PATCH changes nothing.
-  if (confirmation) enforce(await consumeRateLimit(ctx.deps, CONFIRMATION_RESEND_LIMIT, `channel:${channelId}`), 'Too many confirmation mails for this channel: try again after Retry-After');
+  if (confirmation)
+    enforce(await consumeRateLimit(ctx.deps, CONFIRMATION_RESEND_LIMIT, `channel:${channelId}`), 'Too many confirmation mails for this channel: try again after Retry-After');
   const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
     ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
     updatedAt: ctx.deps.clock.now().toISOString(),

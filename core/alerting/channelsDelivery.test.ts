@@ -42,11 +42,10 @@ describe('SLACK and WEBHOOK deliveries through the outbound guard', () => {
   it('refuses a name that resolves to a private address before any socket exists', async () => {
     const channelId = await createChannel({ name: 'Rebinding', type: 'WEBHOOK', config: { url: 'https://hooks.example.test/x' } });
     const spy = spyConnect();
-    const result = await testAlertChannel(
-      { deps: t.deps, actor },
-      channelId,
-      { resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34', '10.0.0.7'] }).resolve, connect: spy.connect },
-    );
+    const result = await testAlertChannel({ deps: t.deps, actor }, channelId, {
+      resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34', '10.0.0.7'] }).resolve,
+      connect: spy.connect,
+    });
     expect(result).toMatchObject({ ok: false, failureReason: 'SSRF_BLOCKED', statusCode: null });
     expect(spy.calls).toHaveLength(0);
   });

@@ -44,12 +44,7 @@ const USER_AGENT = 'Vigil-Webhooks/1.0';
  * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
  * Never throws for the destination's behaviour; the result says what happened.
  */
-export async function deliverToChannel(
-  deps: Deps,
-  channel: AlertChannelItem,
-  message: ChannelMessage,
-  outbound: GuardedRequestDeps = {},
-): Promise<DeliveryResult> {
+export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, message: ChannelMessage, outbound: GuardedRequestDeps = {}): Promise<DeliveryResult> {
   if (channel.type === 'EMAIL') {
     if (awaitingConfirmation(channel)) {
       return { ok: false, statusCode: null, failureReason: 'EMAIL_UNCONFIRMED', message: 'The address has not confirmed yet', retryAfterSeconds: null };

@@ -18,8 +18,10 @@ const security = sessionSecurity;
 const tags = ['alert-channels'];
 /** An EMAIL channel's link is mailed in the request; the mail service failing is said so, not hidden in a 500. */
 const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
-const PATCH_THROTTLED = 'A PATCH that mails an e-mail channel its confirmation link (a new address, or one still unconfirmed) is limited to 5 per channel per hour (code RATE_LIMITED, Retry-After); a refused PATCH changes nothing';
-const MAIL_UNAVAILABLE_PATCH = 'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
+const PATCH_THROTTLED =
+  'A PATCH that mails an e-mail channel its confirmation link (a new address, or one still unconfirmed) is limited to 5 per channel per hour (code RATE_LIMITED, Retry-After); a refused PATCH changes nothing';
+const MAIL_UNAVAILABLE_PATCH =
+  'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
 
 /** `GET|POST /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */
 function confirmRoutes() {
@@ -36,7 +38,12 @@ function confirmRoutes() {
       request: { params: TokenParam },
       responses: { 200: { description: 'A small page whose button POSTs to this same address', content: { 'text/html': { schema: z.string() } } } },
     }),
-    (c) => renderLinkPage(c, { title: 'Confirm Vigil alerts', text: 'Press the button to receive Vigil alerts at this address. If you did not expect them, close this page and nothing will be sent.', button: 'Confirm' }),
+    (c) =>
+      renderLinkPage(c, {
+        title: 'Confirm Vigil alerts',
+        text: 'Press the button to receive Vigil alerts at this address. If you did not expect them, close this page and nothing will be sent.',
+        button: 'Confirm',
+      }),
   );
   r.openapi(
     createRoute({
@@ -45,7 +52,12 @@ function confirmRoutes() {
       tags,
       summary: 'Confirm an e-mail channel address',
       request: { params: TokenParam },
-      responses: { 200: { description: 'Confirmed: the address now receives alerts (HTML for the page\'s form)', content: { 'application/json': { schema: z.object({ message: z.string() }) }, 'text/html': { schema: z.string() } } } },
+      responses: {
+        200: {
+          description: "Confirmed: the address now receives alerts (HTML for the page's form)",
+          content: { 'application/json': { schema: z.object({ message: z.string() }) }, 'text/html': { schema: z.string() } },
+        },
+      },
     }),
     async (c) => {
       await confirmEmailChannel(c.var.deps, c.req.valid('param').token);
@@ -76,7 +88,14 @@ function sessionChannelRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(AlertChannelCreate) }, responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once'), 503: { description: MAIL_UNAVAILABLE_CREATE } } }),
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      request: { body: body(AlertChannelCreate) },
+      responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once'), 503: { description: MAIL_UNAVAILABLE_CREATE } },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const input = c.req.valid('json');
@@ -84,21 +103,24 @@ function sessionChannelRoutes() {
       return c.json(await createAlertChannel(ctx, { ...input, workspaceId }), 201);
     },
   );
-  r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannel, 'Alert channel') } }),
-    async (c) => c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
+  r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannel, 'Alert channel') } }), async (c) =>
+    c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(AlertChannelUpdate) }, responses: { 200: json(AlertChannel, 'Updated'), 429: { description: PATCH_THROTTLED }, 503: { description: MAIL_UNAVAILABLE_PATCH } } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam, body: body(AlertChannelUpdate) },
+      responses: { 200: json(AlertChannel, 'Updated'), 429: { description: PATCH_THROTTLED }, 503: { description: MAIL_UNAVAILABLE_PATCH } },
+    }),
     async (c) => c.json(await updateAlertChannel(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
-  r.openapi(
-    createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 204: { description: 'Deleted' } } }),
-    async (c) => {
-      await deleteAlertChannel(requestCtx(c), c.req.valid('param').id);
-      return c.body(null, 204);
-    },
-  );
+  r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 204: { description: 'Deleted' } } }), async (c) => {
+    await deleteAlertChannel(requestCtx(c), c.req.valid('param').id);
+    return c.body(null, 204);
+  });
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/test', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannelTestResult, 'What the test send did') } }),
     async (c) => c.json(await testAlertChannel(requestCtx(c), c.req.valid('param').id), 200),

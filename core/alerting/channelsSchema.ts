@@ -6,9 +6,7 @@ const MAX_URL = 2048;
 export const EmailChannelConfig = z.strictObject({ email: z.email().max(254) }).openapi('EmailChannelConfig');
 
 /** Slack incoming webhooks carry a credential in the path: https only. */
-export const SlackChannelConfig = z
-  .strictObject({ webhookUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).max(MAX_URL) })
-  .openapi('SlackChannelConfig');
+export const SlackChannelConfig = z.strictObject({ webhookUrl: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).max(MAX_URL) }).openapi('SlackChannelConfig');
 
 export const WebhookChannelConfig = z
   .strictObject({ url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(MAX_URL) })
@@ -55,7 +53,10 @@ export const AlertChannel = z
     config: z.union([
       z.object({ email: z.string() }),
       z.object({ webhookUrl: z.string().describe('Whole for ADMIN and OWNER; below, the origin and the last four characters') }),
-      z.object({ url: z.string().describe('Whole for ADMIN and OWNER; below, the origin and the last four characters'), secretHint: z.string().describe('whsec_ and the last four characters') }),
+      z.object({
+        url: z.string().describe('Whole for ADMIN and OWNER; below, the origin and the last four characters'),
+        secretHint: z.string().describe('whsec_ and the last four characters'),
+      }),
     ]),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -37,13 +37,7 @@ export type Delivery = {
  * Sends one delivery at most once: a recorded send is never repeated, and a claim keeps two
  * copies of the message handled at the same moment from both sending.
  */
-export async function deliverOnce(
-  deps: Deps,
-  channel: AlertChannelItem,
-  delivery: Delivery,
-  now: Date,
-  options: AlertDispatchOptions,
-): Promise<ChannelOutcome> {
+export async function deliverOnce(deps: Deps, channel: AlertChannelItem, delivery: Delivery, now: Date, options: AlertDispatchOptions): Promise<ChannelOutcome> {
   const outcome = (status: ChannelOutcome['status'], message: string, retryAfterSeconds: number | null = null): ChannelOutcome => ({
     channelId: channel.channelId,
     status,

@@ -77,12 +77,7 @@ export function unfinishedOf(outcome: { status: 'SKIPPED' } | { status: 'DISPATC
  * (notification, channel) delivery happens at most once: a successful send is recorded as an
  * ALERT_SENT timeline event under the delivery's key, which later copies of the message find.
  */
-export async function dispatchIncidentAlert(
-  deps: Deps,
-  message: IncidentAlertMessage,
-  now: Date,
-  options: AlertDispatchOptions = {},
-): Promise<DispatchOutcome> {
+export async function dispatchIncidentAlert(deps: Deps, message: IncidentAlertMessage, now: Date, options: AlertDispatchOptions = {}): Promise<DispatchOutcome> {
   const notification = notificationFor(message);
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
   const incident = await readIncident(deps, message.incidentId);

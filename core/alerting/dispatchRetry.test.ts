@@ -88,7 +88,10 @@ describe('alert delivery retries', () => {
     const user: User = await t.signup('subscriber-date');
     const page = await createPage(t, user);
     const path = `/retry-sub-${++paths}`;
-    const hook = expectStatus(await t.request<{ id: number }>('POST', `/public/status/${page.slug}/subscribe`, { body: { channel: 'WEBHOOK', webhookUrl: receiver.url(path) } }), 201);
+    const hook = expectStatus(
+      await t.request<{ id: number }>('POST', `/public/status/${page.slug}/subscribe`, { body: { channel: 'WEBHOOK', webhookUrl: receiver.url(path) } }),
+      201,
+    );
     receiver.answer(path, { status: 503, headers: { 'retry-after': new Date(t.clock.now().getTime() + 240_000).toUTCString() } });
     const deliver = {
       type: 'statuspage.deliver',

@@ -12,8 +12,7 @@ import { singleLine } from '../statuspages/render/sanitize.js';
  * SHA-256 is stored). A channel holding a token hash is unconfirmed; channels from before this
  * rule hold none and keep working.
  */
-export const awaitingConfirmation = (channel: Pick<AlertChannelItem, 'type' | 'confirmTokenHash'>): boolean =>
-  channel.type === 'EMAIL' && channel.confirmTokenHash !== undefined;
+export const awaitingConfirmation = (channel: Pick<AlertChannelItem, 'type' | 'confirmTokenHash'>): boolean => channel.type === 'EMAIL' && channel.confirmTokenHash !== undefined;
 
 /** A PATCH that mails the link again reaches a user-chosen address: a few per channel per hour, like test sends, not a mailing cannon. */
 export const CONFIRMATION_RESEND_LIMIT: RateLimitRule = { name: 'channel-confirm', limit: 5, windowSeconds: 3600 };

@@ -54,8 +54,7 @@ describe('status page subscriber notices carry hostile page, component and annou
       await changeStatus(t, check, owner, 'NEW', 'OK');
       const email = `subscriber-${n}@example.com`;
       const path = `/subscriber-${n}`;
-      const subscribe = (body: Record<string, unknown>) =>
-        t.request('POST', `/public/status/${page.slug}/subscribe`, { body, headers: { 'x-test-ip': `192.0.2.${n + 1}` } });
+      const subscribe = (body: Record<string, unknown>) => t.request('POST', `/public/status/${page.slug}/subscribe`, { body, headers: { 'x-test-ip': `192.0.2.${n + 1}` } });
       expectStatus(await subscribe({ channel: 'WEBHOOK', webhookUrl: receiver.url(path) }), 201);
       expectStatus(await subscribe({ channel: 'EMAIL', email }), 202);
       const [confirmation] = mailTo(t, email);

@@ -43,7 +43,11 @@ async function workspace(hostile: HostileString, n: number) {
     expect(res.status, res.text).toBe(201);
     return res.body.id;
   };
-  const channelIds = [await create('EMAIL', { email }), await create('SLACK', { webhookUrl: `https://vigil-tls.test/slack-${n}` }), await create('WEBHOOK', { url: `https://vigil-tls.test/hook-${n}` })];
+  const channelIds = [
+    await create('EMAIL', { email }),
+    await create('SLACK', { webhookUrl: `https://vigil-tls.test/slack-${n}` }),
+    await create('WEBHOOK', { url: `https://vigil-tls.test/hook-${n}` }),
+  ];
   return { hostile, user, key, email, channelIds, slackPath: `/slack-${n}`, hookPath: `/hook-${n}`, seen: { mails: 0, slacks: 0, hooks: 0 }, job: { id: 0, token: '' } };
 }
 
@@ -115,7 +119,10 @@ describe('tenant text from the hostile table arrives inert and readable in every
 
   it("check status changes carry the check's name: late opens an incident, down raises its severity, up resolves it", async () => {
     await each(async (w) => {
-      const job = await t.request<{ id: number; token: string }>('POST', '/v1/jobs', { token: w.key, body: { name: w.hostile.value, projectId: w.user.projectId, intervalSeconds: 60, graceSeconds: 60 } });
+      const job = await t.request<{ id: number; token: string }>('POST', '/v1/jobs', {
+        token: w.key,
+        body: { name: w.hostile.value, projectId: w.user.projectId, intervalSeconds: 60, graceSeconds: 60 },
+      });
       expect(job.status, job.text).toBe(201);
       w.job = job.body;
       await t.request('GET', `/signals/ping/${job.body.token}`);

@@ -22,17 +22,31 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 /** A connector that fails the way node's does, naming the address it tried. */
-const refusedAt = (address: string): Connect => async (request) => {
-  throw Object.assign(new Error(`connect ECONNREFUSED ${address}:${request.port}`), { code: 'ECONNREFUSED' });
-};
+const refusedAt =
+  (address: string): Connect =>
+  async (request) => {
+    throw Object.assign(new Error(`connect ECONNREFUSED ${address}:${request.port}`), { code: 'ECONNREFUSED' });
+  };
 
 const ADDRESSES = /\b\d{1,3}(?:\.\d{1,3}){3}\b|::1|fd00:/;
 
 describe('lastError on alert channels', () => {
   it.each([
-    ['a name resolving to a private address', { resolve: fakeResolver({ 'hooks.example.test': ['10.0.0.5'] }).resolve, connect: spyConnect().connect }, 'SSRF_BLOCKED: address not allowed'],
-    ['a name resolving to a private IPv6 address among public ones', { resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34', 'fd00::5'] }).resolve, connect: spyConnect().connect }, 'SSRF_BLOCKED: address not allowed'],
-    ['a refused connection', { resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34'] }).resolve, connect: refusedAt('93.184.216.34') }, 'CONNECTION_ERROR: the connection failed'],
+    [
+      'a name resolving to a private address',
+      { resolve: fakeResolver({ 'hooks.example.test': ['10.0.0.5'] }).resolve, connect: spyConnect().connect },
+      'SSRF_BLOCKED: address not allowed',
+    ],
+    [
+      'a name resolving to a private IPv6 address among public ones',
+      { resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34', 'fd00::5'] }).resolve, connect: spyConnect().connect },
+      'SSRF_BLOCKED: address not allowed',
+    ],
+    [
+      'a refused connection',
+      { resolve: fakeResolver({ 'hooks.example.test': ['93.184.216.34'] }).resolve, connect: refusedAt('93.184.216.34') },
+      'CONNECTION_ERROR: the connection failed',
+    ],
   ])('names no address after %s', async (_case, outbound, expected) => {
     const created = await t.request<{ id: number }>('POST', '/alert-channels', {
       token: user.token,

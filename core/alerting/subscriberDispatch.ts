@@ -77,14 +77,23 @@ async function fanOut(deps: Deps, message: z.infer<typeof StatusPageNotify>): Pr
   const doneKey = `statuspage-fanout#${message.eventKey}#${cursor === undefined ? 'first' : sha256Hex(cursor)}`;
   if ((await marker.get({ deliveryKey: doneKey }).go({ consistent: true })).data !== null) return { status: 'ALREADY_SENT' };
   const batch = await deps.store.entities.statusSubscriber.query.byPage({ statusPageId: message.statusPageId }).go({ cursor: cursor ?? null, limit: FANOUT_BATCH });
-  const listeners = batch.data.filter((s) => s.statusPageId === message.statusPageId && s.state === 'ACTIVE' && s.workspaceId === message.workspaceId && hears(s, message.componentIds));
+  const listeners = batch.data.filter(
+    (s) => s.statusPageId === message.statusPageId && s.state === 'ACTIVE' && s.workspaceId === message.workspaceId && hears(s, message.componentIds),
+  );
   const bodies: StatusPageDeliverMessage[] = listeners.map((s) => ({ type: 'statuspage.deliver', subscriberId: s.subscriberId, ...change }));
   if (bodies.length > 0) await deps.queue.publish('alerts', bodies);
   if (batch.cursor) await deps.queue.publish('alerts', [{ ...message, cursor: batch.cursor }]);
   const now = deps.clock.now();
   try {
     await marker
-      .create({ deliveryKey: doneKey, workspaceId: message.workspaceId, channelId: message.statusPageId, event: 'statuspage.fanout', sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS })
+      .create({
+        deliveryKey: doneKey,
+        workspaceId: message.workspaceId,
+        channelId: message.statusPageId,
+        event: 'statuspage.fanout',
+        sentAt: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS,
+      })
       .go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
@@ -110,7 +119,14 @@ async function deliverToSubscriber(deps: Deps, message: StatusPageDeliverMessage
     if (result.ok) {
       try {
         await marker
-          .create({ deliveryKey: key, workspaceId: subscriber.workspaceId, channelId: subscriber.subscriberId, event: message.notice, sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS })
+          .create({
+            deliveryKey: key,
+            workspaceId: subscriber.workspaceId,
+            channelId: subscriber.subscriberId,
+            event: message.notice,
+            sentAt: now.toISOString(),
+            expiresAt: Math.floor(now.getTime() / 1000) + SENT_MARKER_TTL_SECONDS,
+          })
           .go();
       } catch (err) {
         if (!isConditionalFailure(err)) throw err;
@@ -178,12 +194,29 @@ async function send(deps: Deps, subscriber: StatusSubscriberItem, message: Statu
     },
     { allowLoopback: deps.config.probeAllowPrivate, ...options.outbound },
   );
-  if (!result.ok) return { ok: false, statusCode: result.statusCode ?? null, failureReason: result.failureReason, message: `${result.failureReason}: ${result.message}`, retryAfterSeconds: null };
+  if (!result.ok)
+    return {
+      ok: false,
+      statusCode: result.statusCode ?? null,
+      failureReason: result.failureReason,
+      message: `${result.failureReason}: ${result.message}`,
+      retryAfterSeconds: null,
+    };
   const ok = result.statusCode >= 200 && result.statusCode < 300;
-  return { ok, statusCode: result.statusCode, failureReason: ok ? null : 'UNEXPECTED_STATUS', message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`, retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()) };
+  return {
+    ok,
+    statusCode: result.statusCode,
+    failureReason: ok ? null : 'UNEXPECTED_STATUS',
+    message: ok ? 'delivered' : `The endpoint answered HTTP ${result.statusCode}`,
+    retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()),
+  };
 }
 
-async function note(deps: Deps, subscriber: StatusSubscriberItem, set: Partial<Pick<StatusSubscriberItem, 'state' | 'disabledReason' | 'lastError' | 'lastErrorAt'>>): Promise<void> {
+async function note(
+  deps: Deps,
+  subscriber: StatusSubscriberItem,
+  set: Partial<Pick<StatusSubscriberItem, 'state' | 'disabledReason' | 'lastError' | 'lastErrorAt'>>,
+): Promise<void> {
   try {
     await deps.store.entities.statusSubscriber.patch({ subscriberId: subscriber.subscriberId }).set(set).go();
   } catch (err) {

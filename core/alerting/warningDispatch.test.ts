@@ -92,10 +92,7 @@ describe('warning alerts: delivery', () => {
     // The next hour's warning is a new alert.
     t.clock.advanceSeconds(3_601);
     await handle('next-hour', latency(user, check, { latencyMs: 2_000 }));
-    expect(mailTo(t, first.email).map((m) => m.subject)).toEqual([
-      `[Warning] Slow response: ${check.name} took 1234 ms`,
-      `[Warning] Slow response: ${check.name} took 2000 ms`,
-    ]);
+    expect(mailTo(t, first.email).map((m) => m.subject)).toEqual([`[Warning] Slow response: ${check.name} took 1234 ms`, `[Warning] Slow response: ${check.name} took 2000 ms`]);
   });
 
   it('sends once when workers handle copies at the same moment; the losers retry and find it sent', async () => {
@@ -125,7 +122,11 @@ describe('warning alerts: delivery', () => {
     expect(slowSent?.headers['webhook-id']).toBe(failed?.headers['webhook-id']);
     expect(certSent?.headers['webhook-id']).not.toBe(slowSent?.headers['webhook-id']);
     for (const request of [slowSent!, certSent!]) {
-      const headers = { 'webhook-id': String(request.headers['webhook-id']), 'webhook-timestamp': String(request.headers['webhook-timestamp']), 'webhook-signature': String(request.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      };
       expect(verifyWebhook(secret, headers, request.body, Math.floor(t.clock.now().getTime() / 1000))).toBe(true);
     }
     expect(JSON.parse(slowSent!.body)).toEqual({

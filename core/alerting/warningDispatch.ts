@@ -41,9 +41,7 @@ export const TooFrequentMessage = z.object({
  */
 export const SENT_MARKER_TTL_SECONDS = 15 * 86_400;
 
-export type WarningDispatchOutcome =
-  | { status: 'SKIPPED'; reason: 'NO_CHECK' | 'MUTED' | 'MAINTENANCE' }
-  | { status: 'DISPATCHED'; channels: ChannelOutcome[] };
+export type WarningDispatchOutcome = { status: 'SKIPPED'; reason: 'NO_CHECK' | 'MUTED' | 'MAINTENANCE' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] };
 
 /**
  * Sends one latency or SSL-expiry warning to every enabled alert channel of the check's
@@ -52,12 +50,7 @@ export type WarningDispatchOutcome =
  * incident timeline to carry ALERT_SENT, so a successful send leaves an alertSent marker under
  * the delivery's key, which later copies of the message find.
  */
-export async function dispatchWarningAlert(
-  deps: Deps,
-  warning: WarningAlertMessage,
-  now: Date,
-  options: AlertDispatchOptions = {},
-): Promise<WarningDispatchOutcome> {
+export async function dispatchWarningAlert(deps: Deps, warning: WarningAlertMessage, now: Date, options: AlertDispatchOptions = {}): Promise<WarningDispatchOutcome> {
   const check = await readCheckEvenDeleted(deps, warning.checkId);
   // The stored check, not the message, says which workspace may hear about it; a deleted check's
   // warnings are about something nobody watches any more.

@@ -60,8 +60,7 @@ describe('sign-up and tokens', () => {
 
   it('lets only one of two concurrent sign-ups with the same email through', async () => {
     const email = `race-${Date.now()}@example.com`;
-    const attempt = (ip: string) =>
-      t.request('POST', '/auth/signup', { body: { email, password: 'correct horse battery' }, headers: { 'x-test-ip': ip } });
+    const attempt = (ip: string) => t.request('POST', '/auth/signup', { body: { email, password: 'correct horse battery' }, headers: { 'x-test-ip': ip } });
     const statuses = (await Promise.all([attempt('203.0.113.1'), attempt('203.0.113.2')])).map((res) => res.status).sort();
     expect(statuses).toEqual([201, 409]);
   });

@@ -12,13 +12,7 @@ export type Scope = { workspaceId: number; role: Role; actor: Actor };
  * resource's workspace (otherwise the resource does not exist for them: 404) and hold at least
  * `minimum` (otherwise 403). A read_only key acts as VIEWER, a read_write key as MEMBER.
  */
-export async function authorize(
-  deps: Deps,
-  actor: Actor,
-  workspaceId: number,
-  minimum: Role,
-  what = 'Resource',
-): Promise<Scope> {
+export async function authorize(deps: Deps, actor: Actor, workspaceId: number, minimum: Role, what = 'Resource'): Promise<Scope> {
   if (actor.kind === 'apiKey') return authorizeWith(actor, workspaceId, minimum, what, undefined);
   const membership = await deps.store.entities.membership.get({ workspaceId, userId: actor.userId }).go();
   return authorizeWith(actor, workspaceId, minimum, what, membership.data ?? undefined);

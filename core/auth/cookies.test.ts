@@ -54,7 +54,10 @@ describe('the refresh cookie is issued only when asked for', () => {
       expect(res.body.refresh_token).toEqual(expect.any(String));
       expect(setCookies(res)).toEqual([]);
     }
-    const refreshed = await t.request<Tokens>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: { 'x-test-ip': '192.0.2.10' } });
+    const refreshed = await t.request<Tokens>('POST', '/oauth/token', {
+      body: { grant_type: 'refresh_token', refresh_token: user.refreshToken },
+      headers: { 'x-test-ip': '192.0.2.10' },
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).toEqual(expect.any(String));
     expect(setCookies(refreshed)).toEqual([]);
@@ -92,10 +95,20 @@ describe('the refresh cookie is issued only when asked for', () => {
       expect(setCookies(res)).toEqual([]);
     }
     // The dashboard's own requests (same-origin) and non-browser clients (no header) get them.
-    const own = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password, refresh_cookie: true }, headers: { 'sec-fetch-site': 'same-origin', 'x-test-ip': '192.0.2.20' } });
+    const own = await t.request('POST', '/oauth/token', {
+      body: { grant_type: 'password', username: user.email, password: user.password, refresh_cookie: true },
+      headers: { 'sec-fetch-site': 'same-origin', 'x-test-ip': '192.0.2.20' },
+    });
     expect(setCookies(own)).toHaveLength(2);
     // A Bearer grant sets no cookie, so where it comes from does not matter to it.
-    expect((await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password }, headers: { 'sec-fetch-site': 'cross-site', 'x-test-ip': '192.0.2.20' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/oauth/token', {
+          body: { grant_type: 'password', username: user.email, password: user.password },
+          headers: { 'sec-fetch-site': 'cross-site', 'x-test-ip': '192.0.2.20' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -159,10 +172,7 @@ describe('refresh by cookie', () => {
 });
 
 describe('logout of a cookie session', () => {
-  const clearing = [
-    'vigil_csrf=; Max-Age=0; Path=/; Secure; SameSite=Strict',
-    'vigil_refresh=; Max-Age=0; Path=/api/oauth/token; HttpOnly; Secure; SameSite=Strict',
-  ];
+  const clearing = ['vigil_csrf=; Max-Age=0; Path=/; Secure; SameSite=Strict', 'vigil_refresh=; Max-Age=0; Path=/api/oauth/token; HttpOnly; Secure; SameSite=Strict'];
 
   it("with the refresh cookie revokes that session, clears both cookies, and leaves the user's other sessions signed in", async () => {
     const user = await t.signup('cookie-logout');
@@ -170,20 +180,28 @@ describe('logout of a cookie session', () => {
     const jar = jarOf(signedIn);
     const out = await t.request('POST', '/auth/logout', { token: signedIn.body.access_token, headers: { cookie: `vigil_refresh=${jar.refresh}; vigil_csrf=${jar.csrf}` } });
     expect(out.status).toBe(204);
-    expect(setCookies(out).map((line) => line.replace(/; Expires=[^;]+/, '')).sort()).toEqual(clearing);
+    expect(
+      setCookies(out)
+        .map((line) => line.replace(/; Expires=[^;]+/, ''))
+        .sort(),
+    ).toEqual(clearing);
     expectError(await refreshByCookie(jar, '192.0.2.17', jar.csrf), 401, 'INVALID_GRANT');
     expectError(await t.request('GET', '/me', { token: signedIn.body.access_token }), 401);
     // Not a logout everywhere: the sign-up's Bearer session lives on.
     expect((await t.request('GET', '/me', { token: user.token })).status).toBe(200);
   });
 
-  it('from a page (which sends only vigil_csrf: the refresh cookie is scoped to the token path) ends the access token\'s own session and clears both cookies', async () => {
+  it("from a page (which sends only vigil_csrf: the refresh cookie is scoped to the token path) ends the access token's own session and clears both cookies", async () => {
     const user = await t.signup('cookie-logout-page');
     const signedIn = await signIn(user, '192.0.2.18');
     const jar = jarOf(signedIn);
     const out = await t.request('POST', '/auth/logout', { token: signedIn.body.access_token, headers: { cookie: `vigil_csrf=${jar.csrf}` } });
     expect(out.status).toBe(204);
-    expect(setCookies(out).map((line) => line.replace(/; Expires=[^;]+/, '')).sort()).toEqual(clearing);
+    expect(
+      setCookies(out)
+        .map((line) => line.replace(/; Expires=[^;]+/, ''))
+        .sort(),
+    ).toEqual(clearing);
     expectError(await refreshByCookie(jar, '192.0.2.18', jar.csrf), 401, 'INVALID_GRANT');
     expectError(await t.request('GET', '/me', { token: signedIn.body.access_token }), 401);
     expect((await t.request('GET', '/me', { token: user.token })).status).toBe(200);

@@ -15,7 +15,9 @@ describe('logout with a refresh token', () => {
   it("ends that session's access tokens (also those from its refreshes) and leaves other sessions signed in", async () => {
     const user = await t.signup('logout-one');
     const other = await login(user.email, user.password, '192.0.2.70');
-    const refreshed = (await t.request<Pair>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: { 'x-test-ip': '192.0.2.70' } })).body;
+    const refreshed = (
+      await t.request<Pair>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: { 'x-test-ip': '192.0.2.70' } })
+    ).body;
     expect((await t.request('GET', '/me', { token: refreshed.access_token })).status).toBe(200);
     const out = await t.request('POST', '/auth/logout', { token: refreshed.access_token, body: { refresh_token: refreshed.refresh_token } });
     expect(out.status).toBe(204);
@@ -29,7 +31,9 @@ describe('logout with a refresh token', () => {
     const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
     // Refresh near the end of the family's 30 days: the new token must expire with the family.
     t.clock.advanceSeconds(29 * 24 * 3600);
-    const late = (await t.request<Pair>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: { 'x-test-ip': '192.0.2.71' } })).body;
+    const late = (
+      await t.request<Pair>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: user.refreshToken }, headers: { 'x-test-ip': '192.0.2.71' } })
+    ).body;
     const token = (await t.deps.store.entities.refreshToken.get({ tokenHash: hashOf(late.refresh_token) }).go()).data;
     const family = (await t.deps.store.entities.refreshFamily.get({ familyId: token?.familyId ?? '' }).go()).data;
     expect(token?.expiresAt).toBeLessThanOrEqual(family?.expiresAt ?? 0);

@@ -5,8 +5,7 @@
  */
 export const MASKED = '********';
 
-export const maskHeaderValues = (headers: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED]));
+export const maskHeaderValues = (headers: Record<string, string>): Record<string, string> => Object.fromEntries(Object.keys(headers).map((name) => [name, MASKED]));
 
 /** `https://hooks.slack.com/…wxyz`: the origin and the last four characters. */
 export function maskUrl(url: string): string {

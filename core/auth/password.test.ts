@@ -10,8 +10,7 @@ beforeAll(async () => {
 // Sign-up, the token endpoint and password change share a per-address limit of 20 a minute.
 beforeEach(() => t.clock.advanceSeconds(61));
 
-const passwordGrant = (email: string, password: string) =>
-  t.request<Tokens>('POST', '/oauth/token', { body: { grant_type: 'password', username: email, password } });
+const passwordGrant = (email: string, password: string) => t.request<Tokens>('POST', '/oauth/token', { body: { grant_type: 'password', username: email, password } });
 
 describe('password change', () => {
   it('changes the password, revokes every session and returns a fresh one', async () => {

@@ -22,9 +22,7 @@ export async function changePassword(ctx: Ctx, input: { currentPassword: string;
       throw new HttpError('BAD_REQUEST', 'Current password is incorrect', [{ path: 'currentPassword', message: 'Incorrect password' }]);
     }
     if (input.currentPassword === input.newPassword) {
-      throw new HttpError('VALIDATION_ERROR', 'The new password must differ from the current one', [
-        { path: 'newPassword', message: 'Same as the current password' },
-      ]);
+      throw new HttpError('VALIDATION_ERROR', 'The new password must differ from the current one', [{ path: 'newPassword', message: 'Same as the current password' }]);
     }
     return hashPassword(slot, input.newPassword, logN);
   });

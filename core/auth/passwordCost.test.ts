@@ -21,8 +21,7 @@ beforeAll(async () => {
   t = await createTestContext();
 });
 
-const storedHash = async (userId: number): Promise<string> =>
-  (await t.deps.store.entities.user.get({ userId }).go({ consistent: true })).data?.passwordHash ?? '';
+const storedHash = async (userId: number): Promise<string> => (await t.deps.store.entities.user.get({ userId }).go({ consistent: true })).data?.passwordHash ?? '';
 
 describe('password hashing cost', () => {
   it('defaults to scrypt N=2^17 (OWASP); tests run cheaper through the test-only setting', () => {
@@ -38,7 +37,10 @@ describe('password hashing cost', () => {
     const user = await t.signup('old-hash');
     const weak = await withHashSlot(t.deps, (slot) => hashPassword(slot, user.password, t.config.passwordHashLogN - 2));
     await t.deps.store.entities.user.patch({ userId: user.userId }).set({ passwordHash: weak }).go();
-    const wrong = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: 'not it at all' }, headers: { 'x-test-ip': '192.0.2.50' } });
+    const wrong = await t.request('POST', '/oauth/token', {
+      body: { grant_type: 'password', username: user.email, password: 'not it at all' },
+      headers: { 'x-test-ip': '192.0.2.50' },
+    });
     expect(wrong.status).toBe(401);
     expect(await storedHash(user.userId)).toBe(weak);
     const ok = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password }, headers: { 'x-test-ip': '192.0.2.50' } });
@@ -46,7 +48,10 @@ describe('password hashing cost', () => {
     const rehashed = await storedHash(user.userId);
     expect(rehashed).not.toBe(weak);
     expect(rehashed.startsWith(`scrypt$${2 ** t.config.passwordHashLogN}$`)).toBe(true);
-    const again = await t.request('POST', '/oauth/token', { body: { grant_type: 'password', username: user.email, password: user.password }, headers: { 'x-test-ip': '192.0.2.50' } });
+    const again = await t.request('POST', '/oauth/token', {
+      body: { grant_type: 'password', username: user.email, password: user.password },
+      headers: { 'x-test-ip': '192.0.2.50' },
+    });
     expect(again.status).toBe(200);
   });
 

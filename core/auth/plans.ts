@@ -7,7 +7,15 @@ export type { Plan } from '../store/entities/workspace.js';
 export const PLAN_LIMITS = {
   FREE: { checks: 20, dependencies: 25, outboundChecks: 5, intervalFloorSeconds: 300, outboundIntervalFloorSeconds: 300, canMute: false, statusPageSubscribers: 100 },
   TEAM: { checks: 200, dependencies: 250, outboundChecks: 50, intervalFloorSeconds: 60, outboundIntervalFloorSeconds: 60, canMute: true, statusPageSubscribers: 2_000 },
-  BUSINESS: { checks: 10_000, dependencies: 2_000, outboundChecks: 1_000, intervalFloorSeconds: 10, outboundIntervalFloorSeconds: 10, canMute: true, statusPageSubscribers: 10_000 },
+  BUSINESS: {
+    checks: 10_000,
+    dependencies: 2_000,
+    outboundChecks: 1_000,
+    intervalFloorSeconds: 10,
+    outboundIntervalFloorSeconds: 10,
+    canMute: true,
+    statusPageSubscribers: 10_000,
+  },
 } as const satisfies Record<Plan, PlanLimits>;
 
 export type PlanLimits = {

@@ -32,13 +32,9 @@ export const TokenBody = z.discriminatedUnion('grant_type', [
   }),
 ]);
 
-export const LogoutBody = z
-  .strictObject({ refresh_token: z.string().min(1).max(512).optional(), everywhere: z.boolean().optional() })
-  .openapi('LogoutBody');
+export const LogoutBody = z.strictObject({ refresh_token: z.string().min(1).max(512).optional(), everywhere: z.boolean().optional() }).openapi('LogoutBody');
 
-export const UserResponse = z
-  .object({ id: z.number().int(), email: z.string(), name: z.string().nullable(), createdAt: z.string() })
-  .openapi('User');
+export const UserResponse = z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable(), createdAt: z.string() }).openapi('User');
 
 export const TokenResponse = z
   .object({
@@ -59,9 +55,7 @@ export const WorkspaceResponse = z
   })
   .openapi('Workspace');
 
-export const PasswordChangeBody = z
-  .strictObject({ currentPassword: z.string().min(1).max(200), newPassword: Password })
-  .openapi('PasswordChangeBody');
+export const PasswordChangeBody = z.strictObject({ currentPassword: z.string().min(1).max(200), newPassword: Password }).openapi('PasswordChangeBody');
 
 export const StreamTicket = z
   .object({ ticket: z.string(), expiresIn: z.number().int().openapi({ description: 'Seconds the ticket stays valid (30); it works for one connect' }) })

@@ -49,11 +49,7 @@ export async function signup(deps: Deps, input: SignupInput) {
   if (taken) throw conflict('An account with this email already exists', 'CONFLICT');
   try {
     const passwordHash = await withHashSlot(deps, (slot) => hashPassword(slot, input.password, deps.config.passwordHashLogN));
-    const user = (
-      await store.entities.user
-        .create({ userId, email, name: input.name, passwordHash, sessionEpoch: 0, createdAt: iso, updatedAt: iso })
-        .go()
-    ).data;
+    const user = (await store.entities.user.create({ userId, email, name: input.name, passwordHash, sessionEpoch: 0, createdAt: iso, updatedAt: iso }).go()).data;
     const workspace = await createWorkspace(deps, user.userId, input.workspaceName ?? `${input.name ?? email.split('@')[0]}'s workspace`);
     const tokens = await startSession(deps, user);
     return { user: publicUser(user), workspace, ...tokens };
@@ -67,9 +63,7 @@ export async function createWorkspace(deps: Deps, ownerId: number, name: string)
   const { store } = deps;
   const iso = deps.clock.now().toISOString();
   const workspaceId = await store.nextId('workspace');
-  const workspace = (
-    await store.entities.workspace.create({ workspaceId, name, plan: deps.config.defaultPlan, createdAt: iso, updatedAt: iso }).go()
-  ).data;
+  const workspace = (await store.entities.workspace.create({ workspaceId, name, plan: deps.config.defaultPlan, createdAt: iso, updatedAt: iso }).go()).data;
   await store.entities.membership.create({ workspaceId, userId: ownerId, role: 'OWNER', createdAt: iso, updatedAt: iso }).go();
   const projectId = await store.nextId('project');
   await createProjectItem(store, { projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso });
@@ -135,9 +129,7 @@ async function startGrant(deps: Deps, user: UserItem): Promise<Grant> {
   const now = deps.clock.now();
   const familyId = ulid(now.getTime());
   const expiresAt = Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS;
-  await deps.store.entities.refreshFamily
-    .create({ familyId, userId: user.userId, createdAt: now.toISOString(), expiresAt })
-    .go();
+  await deps.store.entities.refreshFamily.create({ familyId, userId: user.userId, createdAt: now.toISOString(), expiresAt }).go();
   return issuePair(deps, user, familyId, now, expiresAt);
 }
 
@@ -202,10 +194,7 @@ export async function refreshGrant(deps: Deps, refreshToken: string): Promise<Gr
 /** A family already gone (its TTL passed) is as revoked as it gets: not an error. */
 async function revokeFamily(deps: Deps, familyId: string): Promise<void> {
   try {
-    await deps.store.entities.refreshFamily
-      .patch({ familyId })
-      .set({ revokedAt: deps.clock.now().toISOString() })
-      .go();
+    await deps.store.entities.refreshFamily.patch({ familyId }).set({ revokedAt: deps.clock.now().toISOString() }).go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
@@ -258,11 +247,7 @@ export async function logout(ctx: Ctx, request: LogoutRequest): Promise<void> {
 }
 
 export async function bumpSessionEpoch(deps: Deps, userId: number): Promise<void> {
-  await deps.store.entities.user
-    .update({ userId })
-    .add({ sessionEpoch: 1 })
-    .set({ updatedAt: deps.clock.now().toISOString() })
-    .go();
+  await deps.store.entities.user.update({ userId }).add({ sessionEpoch: 1 }).set({ updatedAt: deps.clock.now().toISOString() }).go();
   await deps.broadcaster.closeUserStreams(userId);
 }
 

@@ -21,7 +21,7 @@ describe('checks under a dependency', () => {
     return dependencyId;
   }
 
-  it('stores dependencyId with the workspace\'s first project (every check has one); outbound checks need a project', async () => {
+  it("stores dependencyId with the workspace's first project (every check has one); outbound checks need a project", async () => {
     const dependencyId = await dependencyOf(user, 'postgres');
     const other = await dependencyOf(user, 'redis');
     const body = { name: 'db heartbeat', dependencyId, intervalSeconds: 300, graceSeconds: 10, dependencyIds: [other] };

@@ -47,11 +47,9 @@ export async function checkForBadge(deps: Deps, file: string): Promise<CheckItem
 const COLOURS = { OK: '#3fb950', DOWN: '#e5534b', LATE: '#d29922' } as const;
 const GREY = '#8b949e';
 
-export const badgeColour = (status: CheckItem['status']): string =>
-  status === 'OK' || status === 'DOWN' || status === 'LATE' ? COLOURS[status] : GREY;
+export const badgeColour = (status: CheckItem['status']): string => (status === 'OK' || status === 'DOWN' || status === 'LATE' ? COLOURS[status] : GREY);
 
-const escapeXml = (text: string): string =>
-  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] ?? ch);
+const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] ?? ch);
 
 // Characters XML 1.0 cannot carry at all: dropped rather than escaped.
 const stripInvalidXml = (text: string): string => text.replace(/[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');

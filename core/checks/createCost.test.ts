@@ -32,7 +32,7 @@ const keyCtx = (user: User, permission: ApiKeyActor['permission'] = 'read_write'
 const job = (user: User, extra: Record<string, unknown> = {}) => ({ name: 'metered', projectId: user.projectId, intervalSeconds: 3600, ...extra });
 
 describe('one check create, metered at the store', () => {
-  it("by a user: 7 requests in 4 round trips (project; membership and plan in one batch; slot + id; check + ref + rank)", async () => {
+  it('by a user: 7 requests in 4 round trips (project; membership and plan in one batch; slot + id; check + ref + rank)', async () => {
     const { result, requests } = await metered(t.deps.store, () => createHeartbeatJob(userCtx(owner), job(owner)));
     expect(result.workspaceId).toBe(owner.workspaceId);
     expect(roundTrips(requests)).toEqual([['GetItem'], ['BatchGetItem'], ['UpdateItem', 'UpdateItem'], ['PutItem', 'PutItem', 'UpdateItem']]);
@@ -72,7 +72,7 @@ describe('one check create, metered at the store', () => {
     expect(bad.requests).toEqual([]);
   });
 
-  it("honours a plan change on the very next create (the plan is read by every create, never cached)", async () => {
+  it('honours a plan change on the very next create (the plan is read by every create, never cached)', async () => {
     const user = await t.signup('create-cost-downgrade');
     await createHeartbeatJob(userCtx(user), job(user, { intervalSeconds: 300 }));
     await t.deps.store.entities.workspace.patch({ workspaceId: user.workspaceId }).set({ plan: 'FREE' }).go();

@@ -34,7 +34,23 @@ describe('nextOccurrence (pure)', () => {
   });
 
   it('refuses out-of-bounds fields, wrong field counts, unknown macros and zones', () => {
-    for (const expression of ['60 * * * *', '* 24 * * *', '* * 0 * *', '* * 32 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', '* * * *', '* * * * * *', '@often', 'x * * * *', 'H * * * *', '0 0 31 2 *', '', 'a'.repeat(101)]) {
+    for (const expression of [
+      '60 * * * *',
+      '* 24 * * *',
+      '* * 0 * *',
+      '* * 32 * *',
+      '* * * 13 *',
+      '* * * * 8',
+      '*/0 * * * *',
+      '* * * *',
+      '* * * * * *',
+      '@often',
+      'x * * * *',
+      'H * * * *',
+      '0 0 31 2 *',
+      '',
+      'a'.repeat(101),
+    ]) {
       expect(scheduleProblem(expression, 'UTC'), expression).toBeTypeOf('string');
     }
     expect(scheduleProblem('0 9 * * 1-5', 'Mars/Olympus')).toBe('unknown time zone');
@@ -98,7 +114,8 @@ beforeAll(async () => {
 });
 beforeEach(() => freshRateWindow(t));
 
-const job = (body: Record<string, unknown>) => t.request<JobV1>('POST', '/v1/jobs', { token: key, body: { name: 'cron job', projectId: user.projectId, graceSeconds: 300, ...body } });
+const job = (body: Record<string, unknown>) =>
+  t.request<JobV1>('POST', '/v1/jobs', { token: key, body: { name: 'cron job', projectId: user.projectId, graceSeconds: 300, ...body } });
 
 describe('scheduled heartbeat checks over HTTP', () => {
   it('/v1/jobs: due at the next occurrence after the last ping, LATE then DOWN with the grace, across the Berlin DST change', async () => {
@@ -130,7 +147,10 @@ describe('scheduled heartbeat checks over HTTP', () => {
     t.clock.set('2026-10-31T09:00:00Z');
     // Sessions live a day: a user signed up at this test's time.
     const user = await t.signup('dashboarder');
-    const res = await t.request<DashboardCheck>('POST', '/checks', { token: user.token, body: { ...inboundBody(user), intervalSeconds: undefined, schedule: '0 6 * * *', timezone: 'America/New_York' } });
+    const res = await t.request<DashboardCheck>('POST', '/checks', {
+      token: user.token,
+      body: { ...inboundBody(user), intervalSeconds: undefined, schedule: '0 6 * * *', timezone: 'America/New_York' },
+    });
     const check = expectStatus(res, 201);
     expect(check).toMatchObject({ intervalSeconds: null, schedule: '0 6 * * *', timezone: 'America/New_York' });
     t.clock.set('2026-10-31T10:05:00Z'); // 06:05 EDT
@@ -141,7 +161,10 @@ describe('scheduled heartbeat checks over HTTP', () => {
     const back = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { intervalSeconds: 3600 } }), 200);
     expect(back).toMatchObject({ intervalSeconds: 3600, schedule: null, timezone: null, nextDueAt: '2026-10-31T11:05:00.000Z' });
     // ...and to a schedule again re-times from the last ping too.
-    const again = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { schedule: '@daily', timezone: 'Europe/Berlin' } }), 200);
+    const again = expectStatus(
+      await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { schedule: '@daily', timezone: 'Europe/Berlin' } }),
+      200,
+    );
     expect(again).toMatchObject({ intervalSeconds: null, schedule: '@daily', nextDueAt: '2026-10-31T23:00:00.000Z' });
   });
 
@@ -168,6 +191,9 @@ describe('scheduled heartbeat checks over HTTP', () => {
     expect(made).toMatchObject({ schedule: '@hourly', timezone: 'UTC' });
     expectError(await t.request('PATCH', `/v1/jobs/${made.id}`, { token: key, body: { schedule: null } }), 400);
     expectError(await t.request('PATCH', `/v1/jobs/${made.id}`, { token: key, body: { schedule: 'nope' } }), 400);
-    expect(expectStatus(await t.request<JobV1>('PATCH', `/v1/jobs/${made.id}`, { token: key, body: { schedule: null, intervalSeconds: 600 } }), 200)).toMatchObject({ schedule: null, intervalSeconds: 600 });
+    expect(expectStatus(await t.request<JobV1>('PATCH', `/v1/jobs/${made.id}`, { token: key, body: { schedule: null, intervalSeconds: 600 } }), 200)).toMatchObject({
+      schedule: null,
+      intervalSeconds: 600,
+    });
   });
 });

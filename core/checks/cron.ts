@@ -87,7 +87,9 @@ const GLITCH_RETRIES = 13;
 export function nextOccurrence(expression: string, timezone: string, after: Date): Date | null {
   for (let retry = 0, skip = 0; retry <= GLITCH_RETRIES; retry++, skip = GLITCH_FIRST_STEP_MS * 2 ** (retry - 1)) {
     try {
-      const next = parse(expression, timezone, new Date(after.getTime() + skip)).next().toDate();
+      const next = parse(expression, timezone, new Date(after.getTime() + skip))
+        .next()
+        .toDate();
       // cron-parser works in whole seconds: never answer the instant itself (or before it).
       if (next.getTime() > after.getTime()) return next;
       return nextOccurrence(expression, timezone, new Date(Math.floor(after.getTime() / 1000) * 1000 + 1000));

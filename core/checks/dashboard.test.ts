@@ -166,7 +166,10 @@ describe('GET /checks and /checks/:id', () => {
     for (let i = 0; i < 11; i++) await createCheck(t, owner, inboundBody(owner, { name: `in ${i}` }));
     const out = await createCheck(t, owner, outboundBody(owner, { projectId: project.id }));
 
-    const page1 = expectStatus(await t.request<{ items: DashboardCheck[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/checks', { token: owner.token }), 200);
+    const page1 = expectStatus(
+      await t.request<{ items: DashboardCheck[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/checks', { token: owner.token }),
+      200,
+    );
     expect(page1).toMatchObject({ total: 12, page: 1, itemCount: 10, pageCount: 2, limit: 10 });
     const page2 = expectStatus(await t.request<{ items: DashboardCheck[] }>('GET', `/checks?workspaceId=${owner.workspaceId}&page=2`, { token: owner.token }), 200);
     expect(page2.items).toHaveLength(2);
@@ -219,10 +222,16 @@ describe('GET /checks and /checks/:id', () => {
   });
 
   it('lists the dependencies a check is linked to and those its pings reported', async () => {
-    const linked = expectStatus(await t.request<{ id: number }>('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: `db-${Date.now()}` } }), 201);
+    const linked = expectStatus(
+      await t.request<{ id: number }>('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: `db-${Date.now()}` } }),
+      201,
+    );
     const check = await createCheck(t, user, inboundBody(user, { dependencyIds: [linked.id] }));
     t.clock.advanceSeconds(2);
-    const ping = await t.request('POST', `/signals/ping/${check.token}`, { rawBody: JSON.stringify({ dependencies: [{ name: 'stripe', status: 'ok' }] }), headers: { 'content-type': 'application/json' } });
+    const ping = await t.request('POST', `/signals/ping/${check.token}`, {
+      rawBody: JSON.stringify({ dependencies: [{ name: 'stripe', status: 'ok' }] }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ping.status).toBe(200);
     await t.deps.queue.drain();
     const res = expectStatus(await t.request<{ dependencies: { id: number; name: string }[] }>('GET', `/checks/token/${check.token}`, { token: user.token }), 200);
@@ -232,7 +241,10 @@ describe('GET /checks and /checks/:id', () => {
 
   it('includes the latest probe state for outbound checks, null for inbound ones', async () => {
     const outbound = await createCheck(t, user, outboundBody(user));
-    const detail = expectStatus(await t.request<{ probe: { status: string; consecutiveFailures: number; regions: unknown[] } | null }>('GET', `/checks/${outbound.id}`, { token: user.token }), 200);
+    const detail = expectStatus(
+      await t.request<{ probe: { status: string; consecutiveFailures: number; regions: unknown[] } | null }>('GET', `/checks/${outbound.id}`, { token: user.token }),
+      200,
+    );
     expect(detail.probe).toMatchObject({ status: 'NEW', consecutiveFailures: 0 });
     expect(Array.isArray(detail.probe?.regions)).toBe(true);
     const inbound = await createCheck(t, user, inboundBody(user));
@@ -243,7 +255,10 @@ describe('GET /checks and /checks/:id', () => {
 describe('PATCH /checks/:id', () => {
   it('changes any creation field and validates the merged check', async () => {
     const check = await createCheck(t, user, inboundBody(user));
-    const patched = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { name: 'renamed', graceSeconds: 60, lateSeverity: 'P2' } }), 200);
+    const patched = expectStatus(
+      await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { name: 'renamed', graceSeconds: 60, lateSeverity: 'P2' } }),
+      200,
+    );
     expect(patched).toMatchObject({ name: 'renamed', graceSeconds: 60, lateSeverity: 'P2', intervalSeconds: 300, token: check.token });
     expectError(await t.request('PATCH', `/checks/${check.id}`, { token: user.token, body: { intervalSeconds: 120 } }), 400);
     expectError(await t.request('PATCH', `/checks/${check.id}`, { token: user.token, body: { checkType: 'HTTP' } }), 400, 'CHECK_TYPE_MISMATCH');
@@ -267,10 +282,7 @@ describe('PATCH /checks/:id', () => {
     const merged = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { timeoutMs: 3000 } }), 200);
     expect(merged.outbound).toMatchObject({ url: 'https://example.com', timeoutMs: 3000 });
     expectError(await t.request('PATCH', `/checks/${check.id}`, { token: user.token, body: { checkMode: 'INBOUND' } }), 400);
-    const inbound = expectStatus(
-      await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { checkMode: 'INBOUND', intervalSeconds: 600 } }),
-      200,
-    );
+    const inbound = expectStatus(await t.request<DashboardCheck>('PATCH', `/checks/${check.id}`, { token: user.token, body: { checkMode: 'INBOUND', intervalSeconds: 600 } }), 200);
     expect(inbound).toMatchObject({ checkMode: 'INBOUND', checkType: 'HEARTBEAT', outbound: null });
     expect(t.deps.scheduler.schedules.has(`probe-${check.id}-${t.config.homeRegion}`)).toBe(false);
   });

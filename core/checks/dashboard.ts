@@ -55,7 +55,11 @@ function assertInboundInterval(mode: CheckMode, intervalSeconds: number): void {
 function timingFor(mode: CheckMode, body: DashboardCheckUpdate, current: { jobRules: string | undefined; intervalSeconds: number | undefined }, now: Date): ResolvedTiming {
   if (mode === 'OUTBOUND') {
     const given = hasJobRuleFields(body);
-    if (given.length > 0) throw badRequest(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to INBOUND checks`, given.map((path) => ({ path, message: 'only allowed when checkMode is INBOUND' })));
+    if (given.length > 0)
+      throw badRequest(
+        `${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to INBOUND checks`,
+        given.map((path) => ({ path, message: 'only allowed when checkMode is INBOUND' })),
+      );
     const intervalSeconds = body.intervalSeconds ?? current.intervalSeconds;
     if (intervalSeconds === undefined) throw badRequest('intervalSeconds is required', [{ path: 'intervalSeconds', message: 'Required' }]);
     return { jobRules: undefined, intervalSeconds };
@@ -118,7 +122,12 @@ export async function updateDashboardCheck(ctx: Ctx, checkId: number, body: Dash
   // The body's rule (exactly one of the two); a dependency's check also holds its home project.
   assertAssociation({ ...next, projectId: next.dependencyId !== undefined ? undefined : next.projectId });
   // A check turned OUTBOUND drops its job rules; one turned INBOUND keeps its interval.
-  const timing = timingFor(next.checkMode, body, { jobRules: next.checkMode === 'INBOUND' ? before.jobRules : undefined, intervalSeconds: before.intervalSeconds }, ctx.deps.clock.now());
+  const timing = timingFor(
+    next.checkMode,
+    body,
+    { jobRules: next.checkMode === 'INBOUND' ? before.jobRules : undefined, intervalSeconds: before.intervalSeconds },
+    ctx.deps.clock.now(),
+  );
   Object.assign(next, timing);
   if (body.intervalSeconds != null || body.schedule != null || next.checkMode !== before.checkMode) assertInboundInterval(next.checkMode, next.intervalSeconds);
   next.outbound = outboundFor(next.checkMode, body, before.outbound);

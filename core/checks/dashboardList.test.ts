@@ -57,7 +57,10 @@ describe('GET /checks with q, status and checkType', () => {
   beforeAll(async () => {
     owner = await t.signup('filters');
     // 140 jobs, every third named "Backup ...", others "sync ..."; then two HTTP checks and a job in a second project.
-    await seed(owner, Array.from({ length: 140 }, (_, i) => (i % 3 === 0 ? `Nightly BACKUP ${i}` : `sync ${i}`)));
+    await seed(
+      owner,
+      Array.from({ length: 140 }, (_, i) => (i % 3 === 0 ? `Nightly BACKUP ${i}` : `sync ${i}`)),
+    );
     await createCheck(t, owner, outboundBody(owner, { name: 'homepage backup' }));
     await createCheck(t, owner, outboundBody(owner, { name: 'api health' }));
     other = expectStatus(await t.request<{ id: number }>('POST', '/projects', { token: owner.token, body: { workspaceId: owner.workspaceId, name: 'other' } }), 201);
@@ -89,9 +92,13 @@ describe('GET /checks with q, status and checkType', () => {
     const http = idsWhere((c) => c.checkType === 'HTTP');
     expect(http).toHaveLength(2);
     expect((await walk(owner, `workspaceId=${owner.workspaceId}&checkType=HTTP`)).ids).toEqual(http);
-    expect((await walk(owner, `workspaceId=${owner.workspaceId}&checkType=HEARTBEAT&status=NEW&q=sync&limit=100`)).ids).toEqual(idsWhere((c, i) => c.checkType === 'HEARTBEAT' && i % 10 !== 0 && c.name.startsWith('sync')));
+    expect((await walk(owner, `workspaceId=${owner.workspaceId}&checkType=HEARTBEAT&status=NEW&q=sync&limit=100`)).ids).toEqual(
+      idsWhere((c, i) => c.checkType === 'HEARTBEAT' && i % 10 !== 0 && c.name.startsWith('sync')),
+    );
     expect((await walk(owner, `projectId=${other.id}&q=backup`)).ids).toEqual(idsWhere((c) => c.projectId === other.id));
-    expect((await walk(owner, `workspaceId=${owner.workspaceId}&checkMode=OUTBOUND&q=backup`)).ids).toEqual(idsWhere((c) => c.checkMode === 'OUTBOUND' && c.name.includes('backup')));
+    expect((await walk(owner, `workspaceId=${owner.workspaceId}&checkMode=OUTBOUND&q=backup`)).ids).toEqual(
+      idsWhere((c) => c.checkMode === 'OUTBOUND' && c.name.includes('backup')),
+    );
     expect((await walk(owner, `workspaceId=${owner.workspaceId}&q=no%20such%20name`)).ids).toEqual([]);
   });
 
@@ -172,7 +179,10 @@ describe('POST /checks/bulk', () => {
     expect(expectStatus(await t.request<DashboardCheck>('GET', `/checks/${mine[0]!.id}`, { token: owner.token }), 200).paused).toBe(false);
 
     const deleted = expectStatus(await bulk('delete', [mine[1]!.id, theirs.id]), 200);
-    expect(deleted.results).toEqual([{ id: mine[1]!.id, ok: true, error: null }, { id: theirs.id, ...notFound }]);
+    expect(deleted.results).toEqual([
+      { id: mine[1]!.id, ok: true, error: null },
+      { id: theirs.id, ...notFound },
+    ]);
     expectError(await t.request('GET', `/checks/${mine[1]!.id}`, { token: owner.token }), 404);
     expect(expectStatus(await t.request<DashboardCheck>('GET', `/checks/${theirs.id}`, { token: stranger.token }), 200).status).toBe('NEW');
     // Deleted is gone: a second delete is that item's NOT_FOUND, the list no longer has it.
@@ -193,7 +203,10 @@ describe('POST /checks/bulk', () => {
     // A member may.
     const member = await t.signup('bulk-member');
     await addMember(t, owner, member, 'MEMBER');
-    expect(expectStatus(await t.request<Bulk>('POST', '/checks/bulk', { token: member.token, body: { workspaceId: owner.workspaceId, action: 'pause', ids: [check.id] } }), 200).results[0]?.ok).toBe(true);
+    expect(
+      expectStatus(await t.request<Bulk>('POST', '/checks/bulk', { token: member.token, body: { workspaceId: owner.workspaceId, action: 'pause', ids: [check.id] } }), 200)
+        .results[0]?.ok,
+    ).toBe(true);
   });
 
   it('refuses bad bodies with 400 in the error shape, changing nothing', async () => {
@@ -239,7 +252,11 @@ describe('GET /checks/sparklines', () => {
       t.clock.advanceSeconds(60);
     }
     await runProbeForRegion(t.deps, { checkId: foreign.id, region: 'us-east-1' }, { now: fixedLatency(5) });
-    const res = await t.request<{ items: { id: number; latencyMs: number[]; lastProbeAt: string | null }[] }>('GET', `/checks/sparklines?workspaceId=${owner.workspaceId}&ids=${job.id},${foreign.id},${http.id},999999999,${http.id}`, { token: owner.token });
+    const res = await t.request<{ items: { id: number; latencyMs: number[]; lastProbeAt: string | null }[] }>(
+      'GET',
+      `/checks/sparklines?workspaceId=${owner.workspaceId}&ids=${job.id},${foreign.id},${http.id},999999999,${http.id}`,
+      { token: owner.token },
+    );
     const expected = latencies.slice(4).filter((_, i) => (i + 4) % 5 !== 4);
     // The last probe is the one the detail page shows (its probe state's last round), so list and detail agree.
     const detail = expectStatus(await t.request<{ probe: { lastRoundAt: string | null } }>('GET', `/checks/${http.id}`, { token: owner.token }), 200);

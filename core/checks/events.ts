@@ -39,7 +39,6 @@ export const DependenciesReported = z.object({
 });
 export type DependenciesReported = z.infer<typeof DependenciesReported>;
 
-
 /**
  * An outbound probe answered slower than the check's `latencyWarnMs`, or its TLS certificate
  * expires within `sslExpiryWarnDays`. At most one of each kind per check per hour (spec Events);

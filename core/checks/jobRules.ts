@@ -10,7 +10,12 @@ const Seconds = z.number().int().min(1).max(MAX_SECONDS);
 
 /** The request fields (both surfaces): all optional, `null` clears. */
 export const jobRuleFields = {
-  schedule: z.string().max(100).nullable().optional().openapi({ description: '5-field cron expression or macro (@hourly, @daily, ...), instead of intervalSeconds', example: '30 2 * * *' }),
+  schedule: z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: '5-field cron expression or macro (@hourly, @daily, ...), instead of intervalSeconds', example: '30 2 * * *' }),
   timezone: z.string().max(64).nullable().optional().openapi({ description: 'IANA time zone the schedule is read in (default UTC)', example: 'Europe/Berlin' }),
   minDurationSeconds: Seconds.nullable().optional().openapi({ description: 'A run shorter than this records a FAIL' }),
   maxDurationSeconds: Seconds.nullable().optional().openapi({ description: 'A run longer than this records a FAIL' }),
@@ -95,7 +100,11 @@ export function resolveTiming(
   if (next.timezone !== undefined && next.schedule === undefined) details.push({ path: 'timezone', message: 'applies only with a schedule' });
   if (next.schedule !== undefined) {
     const problem = scheduleProblem(next.schedule, next.timezone ?? 'UTC');
-    if (problem) details.push({ path: problem === 'unknown time zone' ? 'timezone' : 'schedule', message: problem === 'unknown time zone' ? 'must be an IANA time zone such as Europe/Berlin' : problem });
+    if (problem)
+      details.push({
+        path: problem === 'unknown time zone' ? 'timezone' : 'schedule',
+        message: problem === 'unknown time zone' ? 'must be an IANA time zone such as Europe/Berlin' : problem,
+      });
     else intervalSeconds = shortestGapSeconds(next.schedule, next.timezone ?? 'UTC', now);
   }
   if (next.minDurationSeconds !== undefined && next.maxDurationSeconds !== undefined && next.minDurationSeconds > next.maxDurationSeconds) {

@@ -40,7 +40,16 @@ describe('pause and resume', () => {
     expect(stored?.dueAt).toBeUndefined();
     expect(stored?.dueShard).toBeUndefined();
     expect(published()).toEqual([
-      { type: 'check.status_changed', checkId: check.id, workspaceId: user.workspaceId, projectId: user.projectId, from: 'OK', to: 'PAUSED', at: t.clock.now().toISOString(), cause: 'PAUSE' },
+      {
+        type: 'check.status_changed',
+        checkId: check.id,
+        workspaceId: user.workspaceId,
+        projectId: user.projectId,
+        from: 'OK',
+        to: 'PAUSED',
+        at: t.clock.now().toISOString(),
+        cause: 'PAUSE',
+      },
     ]);
     const again = expectStatus(await put(`/checks/${check.id}/pause`), 200);
     expect(again.status).toBe('PAUSED');

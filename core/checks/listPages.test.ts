@@ -122,7 +122,10 @@ describe('check list pages (read through the index, total from the rank runs)', 
     const gone = created.slice(0, 15).map((res) => res.body.id);
     const deleted = await Promise.all([...gone, ...gone].map((id) => t.request('DELETE', `/checks/${id}`, { token: owner.token })));
     expect(deleted.filter((res) => res.status === 204)).toHaveLength(15);
-    const left = created.slice(15).map((res) => res.body.id).sort((x, y) => x - y);
+    const left = created
+      .slice(15)
+      .map((res) => res.body.id)
+      .sort((x, y) => x - y);
     const all = await get(owner, `/checks?workspaceId=${owner.workspaceId}&limit=100`);
     expect(all.total).toBe(25);
     expect(all.items.map((m) => m.id)).toEqual(left);
@@ -135,14 +138,14 @@ describe('check list pages (read through the index, total from the rank runs)', 
     const served = await serveApp(t);
     const client = await connect(served.origin, await t.apiKey(owner));
     try {
-    const page = await ok<{ items: { id: number }[]; total: number; nextPage: number | null }>(client, 'list_checks', { page: 2, limit: 10 });
-    expect(page.data.total).toBe(30);
-    expect(page.data.items.map((c) => c.id)).toEqual(jobs.slice(10, 20));
-    expect((await ok<{ total: number }>(client, 'list_checks', { type: 'HTTP' })).data.total).toBe(0);
-    const fresh = await ok<{ items: { id: number }[]; total: number }>(client, 'list_checks', { type: 'HEARTBEAT', status: 'NEW', page: 3, limit: 10 });
-    expect(fresh.data.total).toBe(30);
-    expect(fresh.data.items.map((c) => c.id)).toEqual(jobs.slice(20));
-    expect((await ok<{ total: number }>(client, 'list_checks', { status: 'DOWN' })).data.total).toBe(0);
+      const page = await ok<{ items: { id: number }[]; total: number; nextPage: number | null }>(client, 'list_checks', { page: 2, limit: 10 });
+      expect(page.data.total).toBe(30);
+      expect(page.data.items.map((c) => c.id)).toEqual(jobs.slice(10, 20));
+      expect((await ok<{ total: number }>(client, 'list_checks', { type: 'HTTP' })).data.total).toBe(0);
+      const fresh = await ok<{ items: { id: number }[]; total: number }>(client, 'list_checks', { type: 'HEARTBEAT', status: 'NEW', page: 3, limit: 10 });
+      expect(fresh.data.total).toBe(30);
+      expect(fresh.data.items.map((c) => c.id)).toEqual(jobs.slice(20));
+      expect((await ok<{ total: number }>(client, 'list_checks', { status: 'DOWN' })).data.total).toBe(0);
     } finally {
       await client.close();
       await served.close();
@@ -159,7 +162,9 @@ describe('the rank counts themselves', () => {
     await createCheck(t, owner, inboundBody(owner));
     const quota = await client.send(new GetCommand({ TableName: table, Key: { pk: `checkQuota#${owner.workspaceId}`, sk: 'quota' }, ConsistentRead: true }));
     expect(quota.Item?.checks).toBe(2);
-    const runs = await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `listRank#check#workspace#${owner.workspaceId}` } }));
+    const runs = await client.send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `listRank#check#workspace#${owner.workspaceId}` } }),
+    );
     expect((runs.Items ?? []).reduce((sum, item) => sum + Number(item.INBOUND ?? 0), 0)).toBe(2);
   });
 });

@@ -35,7 +35,9 @@ export async function findDashboardChecks(ctx: Ctx, query: CheckListQuery, budge
     return { ...page, nextCursor: last !== undefined && page.page * page.limit < page.total ? String(last.checkId) : null };
   }
   if (query.page !== 1) {
-    throw badRequest('A filtered or cursor list pages by cursor, not by page number', [{ path: 'page', message: 'must be 1 (or absent) with q, status, checkType or cursor; pass nextCursor as cursor' }]);
+    throw badRequest('A filtered or cursor list pages by cursor, not by page number', [
+      { path: 'page', message: 'must be 1 (or absent) with q, status, checkType or cursor; pass nextCursor as cursor' },
+    ]);
   }
   const scope = await listScope(ctx, query);
   const needle = query.q?.toLowerCase();

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OutboundConfig,
-  OutboundConfigPatch,
-  effectiveRegions,
-  mergeOutboundConfig,
-  parseOutboundConfig,
-  readOutboundConfig,
-  toOutboundView,
-} from './outboundSchema.js';
+import { OutboundConfig, OutboundConfigPatch, effectiveRegions, mergeOutboundConfig, parseOutboundConfig, readOutboundConfig, toOutboundView } from './outboundSchema.js';
 
 const url = 'https://example.com/health';
 const ok = (extra: Record<string, unknown>) => OutboundConfig.safeParse({ url, ...extra }).success;
@@ -117,9 +109,7 @@ describe('outbound probe config schema', () => {
     expect(merged).not.toHaveProperty('regions');
     // The patch schema has no defaults: an empty patch changes nothing.
     expect(OutboundConfigPatch.parse({})).toEqual({});
-    expect(() => parseOutboundConfig(mergeOutboundConfig(current, OutboundConfigPatch.parse({ expectedStatusMin: 450 })), 'config')).toThrow(
-      /config\.expectedStatusMin/,
-    );
+    expect(() => parseOutboundConfig(mergeOutboundConfig(current, OutboundConfigPatch.parse({ expectedStatusMin: 450 })), 'config')).toThrow(/config\.expectedStatusMin/);
     expect(OutboundConfigPatch.safeParse({ timeoutMs: 999 }).success).toBe(false);
   });
 

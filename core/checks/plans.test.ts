@@ -15,7 +15,11 @@ describe('plan limits (FREE workspace)', () => {
   it('enforces the interval floor on every surface', async () => {
     const user = await t.signup('floor');
     const key = await t.apiKey(user);
-    expectError(await t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: FREE.outboundIntervalFloorSeconds - 1 }) }), 403, 'PLAN_LIMIT_EXCEEDED');
+    expectError(
+      await t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: FREE.outboundIntervalFloorSeconds - 1 }) }),
+      403,
+      'PLAN_LIMIT_EXCEEDED',
+    );
     expectStatus(await t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: FREE.outboundIntervalFloorSeconds }) }), 201);
     const v1 = { name: 'api', projectId: user.projectId, config: { url: 'https://example.com' } };
     expectError(await t.request('POST', '/v1/checks', { token: key, body: { ...v1, intervalSeconds: 10 } }), 403, 'PLAN_LIMIT_EXCEEDED');
@@ -44,11 +48,7 @@ describe('plan limits (FREE workspace)', () => {
     expectError(await t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: 300 }) }), 403, 'PLAN_LIMIT_EXCEEDED');
 
     const inbound = await createCheck(t, user, inboundBody(user));
-    expectError(
-      await t.request('PATCH', `/checks/${inbound.id}`, { token: user.token, body: { checkMode: 'OUTBOUND', url: 'https://example.com' } }),
-      403,
-      'PLAN_LIMIT_EXCEEDED',
-    );
+    expectError(await t.request('PATCH', `/checks/${inbound.id}`, { token: user.token, body: { checkMode: 'OUTBOUND', url: 'https://example.com' } }), 403, 'PLAN_LIMIT_EXCEEDED');
     for (let i = FREE.outboundChecks + 1; i < FREE.checks; i++) await createCheck(t, user, inboundBody(user));
     expectError(await t.request('POST', '/checks', { token: user.token, body: inboundBody(user) }), 403, 'PLAN_LIMIT_EXCEEDED');
     const list = expectStatus(await t.request<{ total: number }>('GET', '/checks', { token: user.token }), 200);

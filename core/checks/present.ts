@@ -101,4 +101,3 @@ export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {
     nextDueAt: check.nextDueAt ?? null,
   };
 }
-

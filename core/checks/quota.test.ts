@@ -16,9 +16,7 @@ beforeEach(() => freshRateWindow(t));
 describe('the check counter (plan limits under concurrency)', () => {
   it(`lets exactly ${FREE.outboundChecks} of 20 concurrent outbound creates through; the rest are 403`, async () => {
     const user = await t.signup('race-outbound');
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: 300 }) })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => t.request('POST', '/checks', { token: user.token, body: outboundBody(user, { intervalSeconds: 300 }) })));
     expect(results.filter((res) => res.status === 201)).toHaveLength(FREE.outboundChecks);
     for (const res of results.filter((r) => r.status !== 201)) expectError(res, 403, 'PLAN_LIMIT_EXCEEDED');
     const list = expectStatus(await t.request<Page>('GET', '/checks', { token: user.token }), 200);

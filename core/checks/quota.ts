@@ -37,9 +37,7 @@ export async function checkCounts(deps: Deps, workspaceId: number): Promise<Chec
   const live = await listWorkspaceChecks(deps, workspaceId);
   const counts = { checks: live.length, outbound: live.filter((check) => check.checkMode === 'OUTBOUND').length };
   try {
-    await deps.store.client.send(
-      new PutCommand({ TableName: deps.store.table, Item: { ...key(workspaceId), ...counts }, ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
+    await deps.store.client.send(new PutCommand({ TableName: deps.store.table, Item: { ...key(workspaceId), ...counts }, ConditionExpression: 'attribute_not_exists(pk)' }));
     return counts;
   } catch (err) {
     // Another request seeded it meanwhile: its write (and any slot taken since) wins.

@@ -12,8 +12,7 @@ import { unlistCheckRef as unlistRef, writeCheckRef } from '../store/checkLists.
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
 
-const live = (check: CheckItem | null | undefined): CheckItem | undefined =>
-  check && check.deletedAt === undefined ? check : undefined;
+const live = (check: CheckItem | null | undefined): CheckItem | undefined => (check && check.deletedAt === undefined ? check : undefined);
 
 /** id -> token (checkRef) -> check; deleted checks do not exist. No authorisation. */
 export async function readCheckById(deps: Deps, checkId: number): Promise<CheckItem | undefined> {
@@ -81,12 +80,7 @@ export type CheckChanges = { set: Partial<CheckItem>; remove: RemovableCheckKey[
  * status and timing are still what was read; another writer (a ping, the sweep) in between makes
  * it read again. `derive` returning null means nothing to write.
  */
-export async function updateCheckGuarded(
-  deps: Deps,
-  token: string,
-  derive: (current: CheckItem) => CheckChanges | null,
-  attempts = 5,
-): Promise<CheckItem> {
+export async function updateCheckGuarded(deps: Deps, token: string, derive: (current: CheckItem) => CheckChanges | null, attempts = 5): Promise<CheckItem> {
   return retryOnConflict(
     async () => {
       const current = (await deps.store.entities.check.get({ token }).go({ consistent: true })).data;

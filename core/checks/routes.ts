@@ -8,14 +8,7 @@ import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { rateLimit } from '../http/rateLimit.js';
 import { createRouter } from '../http/router.js';
 import { badgeKeyFor, checkForBadge, checkForBadgeKey, renderBadge } from './badge.js';
-import {
-  createDashboardCheck,
-  deleteCheck,
-  pauseCheckAsUser,
-  resumeCheckAsUser,
-  transferCheck,
-  updateDashboardCheck,
-} from './dashboard.js';
+import { createDashboardCheck, deleteCheck, pauseCheckAsUser, resumeCheckAsUser, transferCheck, updateDashboardCheck } from './dashboard.js';
 import { rotateCheckToken } from './rotate.js';
 import { findDashboardChecks } from './listing.js';
 import { bulkChecks } from './bulk.js';
@@ -64,7 +57,14 @@ export function checkBadgeRoutes() {
       path: '/{id}/badge',
       tags,
       summary: 'Redirect to the check status badge (public)',
-      request: { params: z.object({ id: z.string().max(64).openapi({ description: 'The badge key from the check’s `badgeUrl` (`<id>-<MAC>`); a bare check id is 404', example: '12-0123456789abcdef0123456789abcdef' }) }) },
+      request: {
+        params: z.object({
+          id: z
+            .string()
+            .max(64)
+            .openapi({ description: 'The badge key from the check’s `badgeUrl` (`<id>-<MAC>`); a bare check id is 404', example: '12-0123456789abcdef0123456789abcdef' }),
+        }),
+      },
       responses: { 302: { description: 'Redirect to the badge SVG' }, 404: jsonResponse(ErrorBody, 'Unknown badge key, a bare check id, or a deleted check') },
     }),
     async (c) => {
@@ -133,22 +133,43 @@ export function checkSessionRoutes() {
       tags,
       security,
       description:
-        'Pause, resume or delete up to 100 checks of one workspace (MEMBER or above, else 403 and nothing changes). Each id answers on its own, in the order given; an unknown, deleted or foreign id is that item\'s NOT_FOUND.',
+        "Pause, resume or delete up to 100 checks of one workspace (MEMBER or above, else 403 and nothing changes). Each id answers on its own, in the order given; an unknown, deleted or foreign id is that item's NOT_FOUND.",
       request: { body: jsonBody(CheckBulkBody) },
       responses: { 200: jsonResponse(CheckBulkResult, 'One result per id, in the order given') },
     }),
     async (c) => c.json({ results: await bulkChecks(requestCtx(c), c.req.valid('json')) }, 200),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(DashboardCheckCreate) }, responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') } }),
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      request: { body: jsonBody(DashboardCheckCreate) },
+      responses: { 201: jsonResponse(DashboardCheck, 'Created check, including its ping token') },
+    }),
     async (c) => c.json(await view(c, await createDashboardCheck(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) }, responses: { 200: jsonResponse(DashboardCheck, 'Updated check') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: CheckIdParam, body: jsonBody(DashboardCheckUpdate) },
+      responses: { 200: jsonResponse(DashboardCheck, 'Updated check') },
+    }),
     async (c) => c.json(await view(c, await updateDashboardCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: CheckIdParam }, responses: { 204: { description: 'Deleted; signals removed, open incidents resolved' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: CheckIdParam },
+      responses: { 204: { description: 'Deleted; signals removed, open incidents resolved' } },
+    }),
     async (c) => {
       await deleteCheck(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
@@ -163,11 +184,25 @@ export function checkSessionRoutes() {
     async (c) => c.json(await view(c, await resumeCheckAsUser(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/rotate-token', tags, security, request: { params: CheckIdParam }, responses: { 200: jsonResponse(DashboardCheck, 'The check under a new ping token; the old one answers 404') } }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/rotate-token',
+      tags,
+      security,
+      request: { params: CheckIdParam },
+      responses: { 200: jsonResponse(DashboardCheck, 'The check under a new ping token; the old one answers 404') },
+    }),
     async (c) => c.json(await view(c, await rotateCheckToken(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}/transfer', tags, security, request: { params: CheckIdParam, body: jsonBody(CheckTransfer) }, responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}/transfer',
+      tags,
+      security,
+      request: { params: CheckIdParam, body: jsonBody(CheckTransfer) },
+      responses: { 200: jsonResponse(DashboardCheck, 'Check moved to the project') },
+    }),
     async (c) => c.json(await view(c, await transferCheck(requestCtx(c), c.req.valid('param').id, c.req.valid('json').projectId)), 200),
   );
   return r;

@@ -76,7 +76,10 @@ export function exceedsOpenRuns(raw: Record<string, unknown>, rid: string): bool
  * DOWN; a paused or outbound check keeps its status), without what only a ping writes (its
  * `lastPingAt`, the next due time counted from it, the check-wide start).
  */
-export function missedRunTransition(check: Pick<CheckItem, 'checkId' | 'status' | 'checkMode' | 'intervalSeconds' | 'graceSeconds'> & Partial<CheckItem>, now: Date): { changes: StatusChanges; statusChange: StatusChange | null } {
+export function missedRunTransition(
+  check: Pick<CheckItem, 'checkId' | 'status' | 'checkMode' | 'intervalSeconds' | 'graceSeconds'> & Partial<CheckItem>,
+  now: Date,
+): { changes: StatusChanges; statusChange: StatusChange | null } {
   const failed = nextCheckStatus(check, PING_OBSERVATIONS.fail, now);
   if (!failed.statusChange && failed.status !== 'DOWN') return { changes: { set: {}, remove: [] }, statusChange: null };
   return {

@@ -231,7 +231,13 @@ export const JobCreate = z
     projectId: Id,
     intervalSeconds: z.number().int().min(10).max(604_800).nullable().optional().openapi({ description: 'Default 3600 unless `schedule` is given (exactly one of the two)' }),
     ...jobRuleFields,
-    graceSeconds: z.number().int().min(5).max(86_400).default(300).openapi({ description: 'Lateness tolerated before LATE: LATE at nextDueAt + graceSeconds, DOWN at nextDueAt + 2 x graceSeconds' }),
+    graceSeconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(86_400)
+      .default(300)
+      .openapi({ description: 'Lateness tolerated before LATE: LATE at nextDueAt + graceSeconds, DOWN at nextDueAt + 2 x graceSeconds' }),
     downSeverity: Severity.default('P1'),
     lateSeverity: Severity.default('P3'),
     muteNotifications: z.boolean().default(false),
@@ -246,7 +252,13 @@ export const JobUpdate = z
     projectId: Id.optional(),
     intervalSeconds: z.number().int().min(10).max(604_800).nullable().optional(),
     ...jobRuleFields,
-    graceSeconds: z.number().int().min(5).max(86_400).openapi({ description: 'Lateness tolerated before LATE: LATE at nextDueAt + graceSeconds, DOWN at nextDueAt + 2 x graceSeconds' }).optional(),
+    graceSeconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(86_400)
+      .openapi({ description: 'Lateness tolerated before LATE: LATE at nextDueAt + graceSeconds, DOWN at nextDueAt + 2 x graceSeconds' })
+      .optional(),
     downSeverity: Severity.optional(),
     lateSeverity: Severity.optional(),
     muteNotifications: z.boolean().optional(),
@@ -291,7 +303,10 @@ export const CheckBulkResult = z
       z.object({
         id: z.number().int(),
         ok: z.boolean(),
-        error: z.object({ code: z.string(), message: z.string() }).nullable().openapi({ description: 'Why this id was not acted on (NOT_FOUND for an unknown, deleted or foreign id); null when ok' }),
+        error: z
+          .object({ code: z.string(), message: z.string() })
+          .nullable()
+          .openapi({ description: 'Why this id was not acted on (NOT_FOUND for an unknown, deleted or foreign id); null when ok' }),
       }),
     ),
   })
@@ -314,7 +329,9 @@ export const Sparklines = z
         lastProbeAt: z
           .string()
           .nullable()
-          .openapi({ description: 'Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round' }),
+          .openapi({
+            description: 'Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round',
+          }),
       }),
     ),
   })

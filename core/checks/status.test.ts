@@ -13,12 +13,7 @@ const newCheck = (overrides: Partial<CheckTiming> = {}): CheckTiming => ({
   ...overrides,
 });
 
-type Op =
-  | { kind: 'advance'; ms: number }
-  | { kind: 'ping'; ping: PingKind }
-  | { kind: 'sweep'; held: boolean }
-  | { kind: 'pause' }
-  | { kind: 'resume' };
+type Op = { kind: 'advance'; ms: number } | { kind: 'ping'; ping: PingKind } | { kind: 'sweep'; held: boolean } | { kind: 'pause' } | { kind: 'resume' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 200_000 }).map((ms) => ({ kind: 'advance' as const, ms })) },
@@ -36,8 +31,7 @@ const checkArb = fc.record({
 
 /** What a check should be waiting on, by the rules: the index must hold exactly those. */
 // Waiting on a timing transition: running inbound checks, except one that never pinged (never alerted).
-const pending = (c: CheckTiming): boolean =>
-  c.checkMode === 'INBOUND' && (['OK', 'LATE'].includes(c.status) || (c.status === 'RESUMED' && c.lastPingAt !== undefined));
+const pending = (c: CheckTiming): boolean => c.checkMode === 'INBOUND' && (['OK', 'LATE'].includes(c.status) || (c.status === 'RESUMED' && c.lastPingAt !== undefined));
 
 function step(check: CheckTiming, op: Op, now: Date): CheckTiming {
   switch (op.kind) {
@@ -125,7 +119,10 @@ describe('check status transitions (properties)', () => {
   it('LATE only after nextDueAt + grace and DOWN only after nextDueAt + 2 x grace, for any sweep instant', () => {
     fc.assert(
       fc.property(fc.integer({ min: 10, max: 3600 }), fc.integer({ min: 5, max: 600 }), fc.integer({ min: 0, max: 8_000_000 }), (interval, grace, after) => {
-        const pinged = applyChanges(newCheck({ intervalSeconds: interval, graceSeconds: grace }), onPing(newCheck({ intervalSeconds: interval, graceSeconds: grace }), new Date(T0), 'success').changes);
+        const pinged = applyChanges(
+          newCheck({ intervalSeconds: interval, graceSeconds: grace }),
+          onPing(newCheck({ intervalSeconds: interval, graceSeconds: grace }), new Date(T0), 'success').changes,
+        );
         const outcome = onSweep(pinged, new Date(T0 + after), false);
         const expected = after > (interval + 2 * grace) * 1000 ? 'DOWN' : after > (interval + grace) * 1000 ? 'LATE' : 'OK';
         expect(outcome.status).toBe(expected);

@@ -128,7 +128,10 @@ export function onPing(check: PingState, now: Date, kind: PingKind): PingOutcome
   // The index entry waits for the LATE instant itself, so a steady check is never read by the sweep.
   const changes: StatusChanges =
     to === 'OK'
-      ? { set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt, dueAt: lateAtOf(due, check.graceSeconds).toISOString(), dueShard: dueShardFor(check.checkId) }, remove: ['startedAt'] }
+      ? {
+          set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt, dueAt: lateAtOf(due, check.graceSeconds).toISOString(), dueShard: dueShardFor(check.checkId) },
+          remove: ['startedAt'],
+        }
       : { set: { lastPingAt: iso, lastSignalAt: iso, status: to, nextDueAt }, remove: ['startedAt', 'dueAt', 'dueShard'] };
   return { changes, status: to, signal, statusChange: moved(check.status, to) };
 }

@@ -25,13 +25,7 @@ export type StatusChangedMessage = {
 type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
 
 /** The one way to build a `check.status_changed`. */
-export function statusChangedMessage(
-  check: StatusSubject,
-  from: CheckItem['status'],
-  to: CheckItem['status'],
-  cause: StatusChangeCause,
-  at: Date,
-): StatusChangedMessage {
+export function statusChangedMessage(check: StatusSubject, from: CheckItem['status'], to: CheckItem['status'], cause: StatusChangeCause, at: Date): StatusChangedMessage {
   return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
 }
 
@@ -42,4 +36,3 @@ export function statusChangedMessage(
 export function statusChangeOwed(check: StatusSubject, change: { from: CheckItem['status']; to: CheckItem['status'] }, cause: StatusChangeCause, now: Date): OutboxWrite {
   return outboxWrite([{ queue: 'incidents', body: statusChangedMessage(check, change.from, change.to, cause, now) }], now);
 }
-

@@ -25,7 +25,23 @@ describe('/v1/checks', () => {
   it('creates with the spec defaults and answers exactly the Check response fields', async () => {
     const check = expectStatus(await call<CheckV1>('POST', '/checks', checkBody()), 201);
     expect(Object.keys(check).sort()).toEqual(
-      ['id', 'slug', 'name', 'projectId', 'checkType', 'intervalSeconds', 'graceSeconds', 'muteNotifications', 'downSeverity', 'lateSeverity', 'paused', 'status', 'config', 'createdAt', 'updatedAt'].sort(),
+      [
+        'id',
+        'slug',
+        'name',
+        'projectId',
+        'checkType',
+        'intervalSeconds',
+        'graceSeconds',
+        'muteNotifications',
+        'downSeverity',
+        'lateSeverity',
+        'paused',
+        'status',
+        'config',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     expect(check).toMatchObject({
       slug: null,
@@ -56,7 +72,18 @@ describe('/v1/checks', () => {
   it('bounds interval (10-3600), grace (5-60), name and config', async () => {
     expectStatus(await call('POST', '/checks', checkBody({ intervalSeconds: 10, graceSeconds: 60 })), 201);
     expectStatus(await call('POST', '/checks', checkBody({ intervalSeconds: 3600, graceSeconds: 5 })), 201);
-    for (const bad of [{ intervalSeconds: 9 }, { intervalSeconds: 3601 }, { graceSeconds: 4 }, { graceSeconds: 61 }, { name: '' }, { name: 'n'.repeat(256) }, { projectId: 0 }, { config: undefined }, { paused: true }, { status: 'OK' }]) {
+    for (const bad of [
+      { intervalSeconds: 9 },
+      { intervalSeconds: 3601 },
+      { graceSeconds: 4 },
+      { graceSeconds: 61 },
+      { name: '' },
+      { name: 'n'.repeat(256) },
+      { projectId: 0 },
+      { config: undefined },
+      { paused: true },
+      { status: 'OK' },
+    ]) {
       expectError(await call('POST', '/checks', checkBody(bad)), 400);
     }
     const err = expectError(await call('POST', '/checks', checkBody({ config: { url: 'https://example.com', timeoutMs: 999 } })), 400) as { details?: { path: string }[] };
@@ -69,7 +96,10 @@ describe('/v1/checks', () => {
     const body = { projectId: other.projectId, config: { url: 'https://example.com' } };
     for (const name of ['a', 'b', 'c']) expectStatus(await call('POST', '/checks', { ...body, name }, otherKey), 201);
     expectStatus(await call('POST', '/jobs', { name: 'job', projectId: other.projectId }, otherKey), 201);
-    const page = expectStatus(await call<{ items: CheckV1[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/checks?limit=2&page=2', undefined, otherKey), 200);
+    const page = expectStatus(
+      await call<{ items: CheckV1[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/checks?limit=2&page=2', undefined, otherKey),
+      200,
+    );
     expect(page).toMatchObject({ total: 3, page: 2, itemCount: 1, pageCount: 2, limit: 2 });
     expect(page.items.map((c) => c.name)).toEqual(['c']);
   });
@@ -216,7 +246,12 @@ describe('authorisation', () => {
     const job = expectStatus(await call<JobV1>('POST', '/jobs', jobBody({ slug: 'private-job' })), 201);
     const stranger = await t.signup('v1-stranger');
     const theirs = await t.apiKey(stranger);
-    for (const [kind, ref] of [['checks', check.id], ['checks', 'slug:private-check'], ['jobs', job.id], ['jobs', 'slug:private-job']] as const) {
+    for (const [kind, ref] of [
+      ['checks', check.id],
+      ['checks', 'slug:private-check'],
+      ['jobs', job.id],
+      ['jobs', 'slug:private-job'],
+    ] as const) {
       expectError(await call('GET', `/${kind}/${ref}`, undefined, theirs), 404);
       expectError(await call('PATCH', `/${kind}/${ref}`, { name: 'x' }, theirs), 404);
       expectError(await call('POST', `/${kind}/${ref}/pause`, undefined, theirs), 404);

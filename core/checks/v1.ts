@@ -48,22 +48,26 @@ export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEW
 export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Create>): Promise<CheckItem> {
   const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   assertHttp(body.checkType);
-  return insertCheck(ctx.deps, {
-    workspaceId,
-    projectId: body.projectId,
-    dependencyId: undefined,
-    dependencyIds: undefined,
-    name: body.name,
-    slug: body.slug,
-    checkMode: 'OUTBOUND',
-    checkType: 'HTTP',
-    intervalSeconds: body.intervalSeconds,
-    graceSeconds: body.graceSeconds,
-    muteNotifications: body.muteNotifications,
-    downSeverity: body.downSeverity,
-    lateSeverity: body.lateSeverity,
-    outbound: parseOutboundConfig(body.config, 'config'),
-  }, limits);
+  return insertCheck(
+    ctx.deps,
+    {
+      workspaceId,
+      projectId: body.projectId,
+      dependencyId: undefined,
+      dependencyIds: undefined,
+      name: body.name,
+      slug: body.slug,
+      checkMode: 'OUTBOUND',
+      checkType: 'HTTP',
+      intervalSeconds: body.intervalSeconds,
+      graceSeconds: body.graceSeconds,
+      muteNotifications: body.muteNotifications,
+      downSeverity: body.downSeverity,
+      lateSeverity: body.lateSeverity,
+      outbound: parseOutboundConfig(body.config, 'config'),
+    },
+    limits,
+  );
 }
 
 /**
@@ -76,23 +80,27 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
   const body = parsed.data;
   const timing = resolveTiming({ jobRules: undefined, intervalSeconds: undefined }, body, ctx.deps.clock.now(), DEFAULT_JOB_INTERVAL_SECONDS);
   const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
-  return insertCheck(ctx.deps, {
-    workspaceId,
-    projectId: body.projectId,
-    dependencyId: undefined,
-    dependencyIds: undefined,
-    name: body.name,
-    slug: body.slug,
-    checkMode: 'INBOUND',
-    checkType: 'HEARTBEAT',
-    intervalSeconds: timing.intervalSeconds,
-    jobRules: timing.jobRules,
-    graceSeconds: body.graceSeconds,
-    muteNotifications: body.muteNotifications,
-    downSeverity: body.downSeverity,
-    lateSeverity: body.lateSeverity,
-    outbound: undefined,
-  }, limits);
+  return insertCheck(
+    ctx.deps,
+    {
+      workspaceId,
+      projectId: body.projectId,
+      dependencyId: undefined,
+      dependencyIds: undefined,
+      name: body.name,
+      slug: body.slug,
+      checkMode: 'INBOUND',
+      checkType: 'HEARTBEAT',
+      intervalSeconds: timing.intervalSeconds,
+      jobRules: timing.jobRules,
+      graceSeconds: body.graceSeconds,
+      muteNotifications: body.muteNotifications,
+      downSeverity: body.downSeverity,
+      lateSeverity: body.lateSeverity,
+      outbound: undefined,
+    },
+    limits,
+  );
 }
 
 type CommonPatch = Partial<Pick<CheckDraft, 'name' | 'intervalSeconds' | 'graceSeconds' | 'downSeverity' | 'lateSeverity' | 'muteNotifications'>> & {
@@ -119,9 +127,7 @@ export async function updateV1Check(ctx: Ctx, ref: string, body: z.output<typeof
   const check = await loadV1(ctx, 'check', ref, 'MEMBER');
   assertHttp(body.checkType);
   const current = outboundOf(check);
-  const outbound = body.config
-    ? parseOutboundConfig(mergeOutboundConfig((current ?? {}) as OutboundConfig, body.config as OutboundConfigPatch), 'config')
-    : current;
+  const outbound = body.config ? parseOutboundConfig(mergeOutboundConfig((current ?? {}) as OutboundConfig, body.config as OutboundConfigPatch), 'config') : current;
   if (!outbound) throw badRequest('This check has no valid probe config; send a complete config', [{ path: 'config', message: 'Required' }]);
   return applyCommon(ctx, check, body, outbound);
 }
@@ -130,7 +136,12 @@ export async function updateV1Job(ctx: Ctx, ref: string, body: z.output<typeof J
   const check = await loadV1(ctx, 'job', ref, 'MEMBER');
   const { intervalSeconds, ...rest } = body;
   const timing = resolveTiming({ jobRules: check.jobRules, intervalSeconds: check.intervalSeconds }, body, ctx.deps.clock.now());
-  return applyCommon(ctx, check, { ...rest, ...(intervalSeconds != null || body.schedule != null ? { intervalSeconds: timing.intervalSeconds } : {}), jobRules: timing.jobRules }, undefined);
+  return applyCommon(
+    ctx,
+    check,
+    { ...rest, ...(intervalSeconds != null || body.schedule != null ? { intervalSeconds: timing.intervalSeconds } : {}), jobRules: timing.jobRules },
+    undefined,
+  );
 }
 
 export async function deleteV1(ctx: Ctx, kind: V1Kind, ref: string): Promise<void> {

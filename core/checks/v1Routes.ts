@@ -44,28 +44,29 @@ export function v1CheckRoutes() {
     createRoute({ method: 'post', path: '/checks', tags, security, request: { body: jsonBody(CheckV1Create) }, responses: { 201: jsonResponse(CheckV1, 'Created') } }),
     async (c) => c.json(view(c)(await createV1Check(requestCtx(c), c.req.valid('json'))), 201),
   );
-  r.openapi(
-    createRoute({ method: 'get', path: '/checks/{id}', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Check') } }),
-    async (c) => c.json(view(c)(await loadV1(requestCtx(c), 'check', c.req.valid('param').id, 'VIEWER')), 200),
+  r.openapi(createRoute({ method: 'get', path: '/checks/{id}', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Check') } }), async (c) =>
+    c.json(view(c)(await loadV1(requestCtx(c), 'check', c.req.valid('param').id, 'VIEWER')), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/checks/{id}', tags, security, request: { ...ref, body: jsonBody(CheckV1Update) }, responses: { 200: jsonResponse(CheckV1, 'Updated') } }),
+    createRoute({
+      method: 'patch',
+      path: '/checks/{id}',
+      tags,
+      security,
+      request: { ...ref, body: jsonBody(CheckV1Update) },
+      responses: { 200: jsonResponse(CheckV1, 'Updated') },
+    }),
     async (c) => c.json(view(c)(await updateV1Check(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
-  r.openapi(
-    createRoute({ method: 'delete', path: '/checks/{id}', tags, security, request: ref, responses: { 204: { description: 'Deleted' } } }),
-    async (c) => {
-      await deleteV1(requestCtx(c), 'check', c.req.valid('param').id);
-      return c.body(null, 204);
-    },
+  r.openapi(createRoute({ method: 'delete', path: '/checks/{id}', tags, security, request: ref, responses: { 204: { description: 'Deleted' } } }), async (c) => {
+    await deleteV1(requestCtx(c), 'check', c.req.valid('param').id);
+    return c.body(null, 204);
+  });
+  r.openapi(createRoute({ method: 'post', path: '/checks/{id}/pause', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Paused') } }), async (c) =>
+    c.json(view(c)(await pauseV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
   );
-  r.openapi(
-    createRoute({ method: 'post', path: '/checks/{id}/pause', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Paused') } }),
-    async (c) => c.json(view(c)(await pauseV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
-  );
-  r.openapi(
-    createRoute({ method: 'post', path: '/checks/{id}/resume', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Resumed') } }),
-    async (c) => c.json(view(c)(await resumeV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
+  r.openapi(createRoute({ method: 'post', path: '/checks/{id}/resume', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Resumed') } }), async (c) =>
+    c.json(view(c)(await resumeV1(requestCtx(c), 'check', c.req.valid('param').id)), 200),
   );
   return r;
 }

@@ -34,15 +34,36 @@ describe('pingUrl', () => {
 describe('parseCommandLine', () => {
   it('prefers VIGIL_PING_URL over --url (saying so when they differ) and keeps the command arguments verbatim', () => {
     const parsed = parseCommandLine(['--url', 'http://a/p', '--', 'tar', '-czf', '--url'], { VIGIL_PING_URL: 'http://b/p' });
-    expect(parsed).toEqual({ url: new URL('http://b/p'), command: 'tar', args: ['-czf', '--url'], reportDependencies: false, notice: 'both VIGIL_PING_URL and --url are set; pinging the one in VIGIL_PING_URL' });
-    expect(parseCommandLine(['--url', 'http://a/p', '--', 'true'], { VIGIL_PING_URL: '' })).toEqual({ url: new URL('http://a/p'), command: 'true', args: [], reportDependencies: false });
+    expect(parsed).toEqual({
+      url: new URL('http://b/p'),
+      command: 'tar',
+      args: ['-czf', '--url'],
+      reportDependencies: false,
+      notice: 'both VIGIL_PING_URL and --url are set; pinging the one in VIGIL_PING_URL',
+    });
+    expect(parseCommandLine(['--url', 'http://a/p', '--', 'true'], { VIGIL_PING_URL: '' })).toEqual({
+      url: new URL('http://a/p'),
+      command: 'true',
+      args: [],
+      reportDependencies: false,
+    });
     expect(parseCommandLine(['--report-dependencies', '--', 'true'], { VIGIL_PING_URL: 'http://b/p' })).toMatchObject({ reportDependencies: true });
   });
 
   it('takes a leading -- that npx passed on, but a lone -- still starts the command', () => {
     expect(parseCommandLine(['--', '--url', 'http://a/p', '--', 'true'], {})).toEqual({ url: new URL('http://a/p'), command: 'true', args: [], reportDependencies: false });
-    expect(parseCommandLine(['--', 'echo', '--url'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({ url: new URL('http://b/p'), command: 'echo', args: ['--url'], reportDependencies: false });
-    expect(parseCommandLine(['--', 'sh', '-c', 'x', '--', 'y'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({ url: new URL('http://b/p'), command: 'sh', args: ['-c', 'x', '--', 'y'], reportDependencies: false });
+    expect(parseCommandLine(['--', 'echo', '--url'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({
+      url: new URL('http://b/p'),
+      command: 'echo',
+      args: ['--url'],
+      reportDependencies: false,
+    });
+    expect(parseCommandLine(['--', 'sh', '-c', 'x', '--', 'y'], { VIGIL_PING_URL: 'http://b/p' })).toEqual({
+      url: new URL('http://b/p'),
+      command: 'sh',
+      args: ['-c', 'x', '--', 'y'],
+      reportDependencies: false,
+    });
   });
 });
 

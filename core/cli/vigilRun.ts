@@ -66,7 +66,8 @@ export function parseCommandLine(argv: string[], env: Record<string, string | un
   // The URL itself stays out of the message: it carries the check's token, and cron mails stderr around.
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) return { usage: `vigil-run: the ping URL is not an http(s) URL\n${USAGE}` };
   const parsed: Parsed = { url: new URL(raw), command, args, reportDependencies: values['report-dependencies'] === true };
-  if (fromEnv !== undefined && values.url !== undefined && values.url !== fromEnv) parsed.notice = `both ${PING_URL_VARIABLE} and --url are set; pinging the one in ${PING_URL_VARIABLE}`;
+  if (fromEnv !== undefined && values.url !== undefined && values.url !== fromEnv)
+    parsed.notice = `both ${PING_URL_VARIABLE} and --url are set; pinging the one in ${PING_URL_VARIABLE}`;
   return parsed;
 }
 
@@ -95,7 +96,12 @@ export async function deliver(io: RunIo, url: URL, body: string | Uint8Array, op
   return retry<number | undefined>(
     async () => {
       try {
-        const response = await io.fetch(url, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain; charset=utf-8' }, signal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+        const response = await io.fetch(url, {
+          method: 'POST',
+          body: payload,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+          signal: AbortSignal.timeout(PING_TIMEOUT_MS),
+        });
         await response.body?.cancel().catch(() => undefined);
         if (response.ok) return response.status;
         problem = `HTTP ${response.status}`;
@@ -134,8 +140,7 @@ function warnOnce(io: RunIo): (message: string) => void {
 }
 
 /** 128 + signal number, as a shell reports a command killed by a signal. */
-export const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number =>
-  code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1);
+export const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number => code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1);
 
 /**
  * Runs the wrapped command between a start ping and its end ping. The start ping goes out while

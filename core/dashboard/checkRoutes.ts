@@ -24,14 +24,30 @@ function checkViewRoutes() {
   const r = createRouter();
   const middleware = [sessionAuth()];
   r.openapi(
-    createRoute({ method: 'get', path: '/token/{token}', tags, security, middleware, request: { params: CheckTokenParam }, responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') } }),
+    createRoute({
+      method: 'get',
+      path: '/token/{token}',
+      tags,
+      security,
+      middleware,
+      request: { params: CheckTokenParam },
+      responses: { 200: jsonResponse(CheckWithSignals, 'Check with its recent signals') },
+    }),
     async (c) => {
       const { check, signals, dependencies } = await getCheckByToken(requestCtx(c), c.req.valid('param').token);
       return c.json({ ...(await view(c, check)), signals, dependencies }, 200);
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, middleware, request: { params: CheckIdParam }, responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      middleware,
+      request: { params: CheckIdParam },
+      responses: { 200: jsonResponse(CheckDetail, 'Check with its outbound config and latest probe state') },
+    }),
     async (c) => {
       const { check, probe } = await getCheckWithProbe(requestCtx(c), c.req.valid('param').id);
       return c.json({ ...(await view(c, check)), probe }, 200);
@@ -50,7 +66,8 @@ function checkListViewRoutes() {
       tags,
       security,
       middleware: [sessionAuth()],
-      description: "The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first ([] for heartbeat jobs), and its last probe time (the list's check view has none). Ids that are unknown, deleted or in another workspace are left out.",
+      description:
+        "The latency line of each check of a list's page: its last (up to 30) successful probe latencies, oldest first ([] for heartbeat jobs), and its last probe time (the list's check view has none). Ids that are unknown, deleted or in another workspace are left out.",
       request: { query: SparklineQuery },
       responses: { 200: jsonResponse(Sparklines, 'One line per check found, in the order asked') },
     }),

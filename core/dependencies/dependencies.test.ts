@@ -40,7 +40,14 @@ describe('POST /dependencies', () => {
       url: 'https://db.example.com',
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ workspaceId: owner.workspaceId, name: 'Primary DB', description: 'Postgres 16', category: 'DATABASE', url: 'https://db.example.com', source: 'MANUAL' });
+    expect(res.body).toMatchObject({
+      workspaceId: owner.workspaceId,
+      name: 'Primary DB',
+      description: 'Postgres 16',
+      category: 'DATABASE',
+      url: 'https://db.example.com',
+      source: 'MANUAL',
+    });
   });
 
   it('keeps names unique per workspace, case-insensitively (409), but not across workspaces', async () => {

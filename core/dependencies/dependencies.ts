@@ -49,11 +49,7 @@ export async function createDependency(
     throw err;
   }
   try {
-    return (
-      await ctx.deps.store.entities.dependency
-        .create({ ...input, dependencyId, source: 'MANUAL', createdAt: iso, updatedAt: iso })
-        .go()
-    ).data;
+    return (await ctx.deps.store.entities.dependency.create({ ...input, dependencyId, source: 'MANUAL', createdAt: iso, updatedAt: iso }).go()).data;
   } catch (err) {
     await releaseLock(ctx.deps.store, dependencyNameScope(input.workspaceId), dependencyNameKey(input.name), String(dependencyId));
     await releaseDependencySlot(ctx.deps, input.workspaceId);
@@ -61,10 +57,7 @@ export async function createDependency(
   }
 }
 
-export async function listDependencies(
-  ctx: Ctx,
-  query: { workspaceId: number; page: number; limit: number; orderBy: 'name' | 'createdAt' | 'id'; order: 'ASC' | 'DESC' },
-) {
+export async function listDependencies(ctx: Ctx, query: { workspaceId: number; page: number; limit: number; orderBy: 'name' | 'createdAt' | 'id'; order: 'ASC' | 'DESC' }) {
   await authorize(ctx.deps, ctx.actor, query.workspaceId, 'VIEWER', 'Workspace');
   const { dependency } = ctx.deps.store.entities;
   // What orders the list is read for every dependency; the page is read whole.
@@ -72,8 +65,7 @@ export async function listDependencies(
   const params = dependency.query.byWorkspace({ workspaceId: query.workspaceId }).params<QueryCommandInput>();
   const all = await queryProjected<Summary>(ctx.deps.store, params, ['dependencyId', 'name', 'createdAt']);
   const direction = query.order === 'ASC' ? 1 : -1;
-  const key = (d: Summary): string | number =>
-    query.orderBy === 'name' ? d.name.toLowerCase() : query.orderBy === 'createdAt' ? d.createdAt : d.dependencyId;
+  const key = (d: Summary): string | number => (query.orderBy === 'name' ? d.name.toLowerCase() : query.orderBy === 'createdAt' ? d.createdAt : d.dependencyId);
   all.sort((a, b) => {
     const ka = key(a);
     const kb = key(b);
@@ -101,9 +93,7 @@ type LinkKind = 'DEPENDENCY' | 'DEPENDENCY_IDS' | 'REPORTED';
 async function linkedChecks(deps: Deps, dependency: DependencyItem): Promise<{ check: CheckItem; link: LinkKind }[]> {
   const id = dependency.dependencyId;
   const checks = await listWorkspaceChecks(deps, dependency.workspaceId);
-  const reported = new Set(
-    (await deps.store.entities.dependencyLink.query.byDependency({ dependencyId: id }).go({ pages: 'all' })).data.map((l) => l.checkId),
-  );
+  const reported = new Set((await deps.store.entities.dependencyLink.query.byDependency({ dependencyId: id }).go({ pages: 'all' })).data.map((l) => l.checkId));
   return checks.flatMap((check) => {
     const link: LinkKind | undefined =
       check.dependencyId === id ? 'DEPENDENCY' : check.dependencyIds?.includes(id) ? 'DEPENDENCY_IDS' : reported.has(check.checkId) ? 'REPORTED' : undefined;

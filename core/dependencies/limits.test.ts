@@ -13,7 +13,10 @@ beforeAll(async () => {
 beforeEach(() => t.clock.advanceSeconds(61));
 
 async function jobOf(user: User): Promise<string> {
-  const res = await t.request<{ token: string }>('POST', '/checks', { token: user.token, body: { name: 'reporter', projectId: user.projectId, intervalSeconds: 300, graceSeconds: 30 } });
+  const res = await t.request<{ token: string }>('POST', '/checks', {
+    token: user.token,
+    body: { name: 'reporter', projectId: user.projectId, intervalSeconds: 300, graceSeconds: 30 },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.token;
 }
@@ -25,14 +28,16 @@ async function report(token: string, names: string[]): Promise<void> {
   await t.deps.queue.drain();
 }
 
-const listed = async (user: User): Promise<Page> =>
-  (await t.request<Page>('GET', `/dependencies?workspaceId=${user.workspaceId}&limit=100`, { token: user.token })).body;
+const listed = async (user: User): Promise<Page> => (await t.request<Page>('GET', `/dependencies?workspaceId=${user.workspaceId}&limit=100`, { token: user.token })).body;
 
 describe('dependency limits', () => {
   it('registers at most MAX_REPORTED_DEPENDENCIES from one payload', async () => {
     const user = await t.signup('deps-payload');
     const token = await jobOf(user);
-    await report(token, Array.from({ length: 60 }, (_, i) => `svc-${i}`));
+    await report(
+      token,
+      Array.from({ length: 60 }, (_, i) => `svc-${i}`),
+    );
     expect((await listed(user)).total).toBe(MAX_REPORTED_DEPENDENCIES);
   });
 
@@ -42,7 +47,10 @@ describe('dependency limits', () => {
     const limit = PLAN_LIMITS.FREE.dependencies;
     const token = await jobOf(user);
     for (let round = 0; round * MAX_REPORTED_DEPENDENCIES < limit + 5; round++) {
-      await report(token, Array.from({ length: MAX_REPORTED_DEPENDENCIES }, (_, i) => `round${round}-svc-${i}`));
+      await report(
+        token,
+        Array.from({ length: MAX_REPORTED_DEPENDENCIES }, (_, i) => `round${round}-svc-${i}`),
+      );
     }
     expect((await listed(user)).total).toBe(limit);
     const manual = await t.request('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: 'one too many' } });
@@ -71,7 +79,10 @@ describe('dependency url', () => {
       expectError(res, 400, 'VALIDATION_ERROR');
     }
     expectError(await t.request('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: 'ftp', url: 'ftp://example.com/' } }), 400);
-    const ok = await t.request<{ id: number; url: string }>('POST', '/dependencies', { token: user.token, body: { workspaceId: user.workspaceId, name: 'good', url: 'https://status.example.com/api' } });
+    const ok = await t.request<{ id: number; url: string }>('POST', '/dependencies', {
+      token: user.token,
+      body: { workspaceId: user.workspaceId, name: 'good', url: 'https://status.example.com/api' },
+    });
     expect(ok.status).toBe(201);
     expectError(await t.request('PATCH', `/dependencies/${ok.body.id}`, { token: user.token, body: { url: 'https://' } }), 400);
   });

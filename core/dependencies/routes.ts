@@ -51,8 +51,7 @@ export function dependencyRoutes() {
       request: { params: IdParam, body: jsonBody(DependencyUpdate) },
       responses: { 200: jsonResponse(Dependency, 'Updated') },
     }),
-    async (c) =>
-      c.json(toDependency(await updateDependency(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    async (c) => c.json(toDependency(await updateDependency(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({
@@ -71,4 +70,3 @@ export function dependencyRoutes() {
   );
   return r;
 }
-

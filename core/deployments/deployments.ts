@@ -84,16 +84,19 @@ export async function openDeployment(ctx: Ctx, input: OpenInput): Promise<Deploy
   const now = deps.clock.now();
   const iso = now.toISOString();
   const start = oneOf(input.scheduledStartAt, input.startedAt, ['scheduledStartAt', 'startedAt']) ?? now;
-  const end =
-    input.ttlMinutes !== undefined
-      ? new Date(now.getTime() + input.ttlMinutes * 60_000)
-      : oneOf(input.scheduledEndAt, input.endedAt, ['scheduledEndAt', 'endedAt']);
+  const end = input.ttlMinutes !== undefined ? new Date(now.getTime() + input.ttlMinutes * 60_000) : oneOf(input.scheduledEndAt, input.endedAt, ['scheduledEndAt', 'endedAt']);
   const endPath = input.scheduledEndAt !== undefined ? 'scheduledEndAt' : 'endedAt';
   // A past `endedAt` records a deployment that already happened ("the deploy that just ran");
   // a past planned end (scheduledEndAt, or a TTL) is a mistake.
   const opened = transitionDeployment(
     null,
-    { type: 'open', startedAt: start.toISOString(), endAt: end?.toISOString() ?? null, endIsPlan: endPath !== 'endedAt' || input.ttlMinutes !== undefined, autoPause: input.autoPause },
+    {
+      type: 'open',
+      startedAt: start.toISOString(),
+      endAt: end?.toISOString() ?? null,
+      endIsPlan: endPath !== 'endedAt' || input.ttlMinutes !== undefined,
+      autoPause: input.autoPause,
+    },
     now,
   );
   if (!opened.ok) {
@@ -192,5 +195,8 @@ export async function listProjectDeployments(ctx: Ctx, projectId: number, filter
     if (check.projectId !== projectId) return [];
   }
   const all = await ctx.deps.store.entities.deployment.query.byProject({ projectId }).go({ pages: 'all' });
-  return applyFilter(all.data.filter((d) => d.workspaceId === project.workspaceId), filter);
+  return applyFilter(
+    all.data.filter((d) => d.workspaceId === project.workspaceId),
+    filter,
+  );
 }

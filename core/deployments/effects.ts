@@ -60,7 +60,7 @@ function stableUlid(at: string, seed: string): string {
  * startedAt, `ended` at endedAt), so a repeated step overwrites the same item instead of adding one.
  */
 async function recordSignal(deps: Deps, d: DeploymentItem, check: CheckItem, event: 'started' | 'ended'): Promise<void> {
-  const at = event === 'started' ? d.startedAt : d.endedAt ?? d.updatedAt;
+  const at = event === 'started' ? d.startedAt : (d.endedAt ?? d.updatedAt);
   const item: SignalItem = {
     checkId: check.checkId,
     workspaceId: check.workspaceId,

@@ -48,9 +48,7 @@ async function writeState(deps: Deps, d: DeploymentItem, next: DeploymentState, 
     ...(next.dueAt !== null ? { dueShard: DEPLOYMENT_DUE_SHARD, dueAt: next.dueAt } : {}),
   };
   const base = deps.store.entities.deployment.patch({ deploymentId: d.deploymentId }).set(set);
-  await (next.dueAt === null ? base.remove(['dueShard', 'dueAt']) : base)
-    .where((attr, op) => op.eq(attr.status, d.status))
-    .go();
+  await (next.dueAt === null ? base.remove(['dueShard', 'dueAt']) : base).where((attr, op) => op.eq(attr.status, d.status)).go();
   const written: DeploymentItem = { ...d, ...set };
   if (next.dueAt === null) {
     delete written.dueShard;

@@ -62,10 +62,7 @@ describe('the sweep finishes what a crashed request left half done', () => {
     const d = ok(await v1<DeploymentView>(t, user.key, 'POST', '/deployments', { projectId: owner.projectId }), 201);
     expect((await jobNow(t, user, job)).status).toBe('PAUSED');
     const iso = t.clock.now().toISOString();
-    await t.deps.store.entities.deployment
-      .patch({ deploymentId: d.id })
-      .set({ status: 'ENDED', endedAt: iso, dueShard: DEPLOYMENT_DUE_SHARD, dueAt: iso })
-      .go();
+    await t.deps.store.entities.deployment.patch({ deploymentId: d.id }).set({ status: 'ENDED', endedAt: iso, dueShard: DEPLOYMENT_DUE_SHARD, dueAt: iso }).go();
     await sweep(t);
     expect((await jobNow(t, user, job)).status).toBe('RESUMED');
     expect(await held(owner.projectId)).toBe(false);

@@ -35,7 +35,9 @@ export const DeploymentCreate = z
     author: label,
     link,
     startedAt: Instant.optional().describe('Default now; a future time schedules the deployment'),
-    endedAt: Instant.optional().describe('In the future: the planned end (same as scheduledEndAt). Not in the future: records a finished deployment, ENDED at once (startedAt must be before it); nothing is paused'),
+    endedAt: Instant.optional().describe(
+      'In the future: the planned end (same as scheduledEndAt). Not in the future: records a finished deployment, ENDED at once (startedAt must be before it); nothing is paused',
+    ),
     autoPause: z.boolean().default(false),
     checkIds,
     scheduledStartAt: Instant.optional(),

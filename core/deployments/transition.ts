@@ -47,9 +47,7 @@ export type DeploymentEffect =
 
 export type DeploymentRejection = 'END_NOT_AFTER_START' | 'PLANNED_END_PASSED' | 'END_IN_FUTURE' | 'END_BEFORE_START';
 
-export type DeploymentTransition =
-  | { ok: true; changed: boolean; state: DeploymentState; effects: DeploymentEffect[] }
-  | { ok: false; code: DeploymentRejection };
+export type DeploymentTransition = { ok: true; changed: boolean; state: DeploymentState; effects: DeploymentEffect[] } | { ok: false; code: DeploymentRejection };
 
 const ORDER: Record<DeploymentStatus, number> = { SCHEDULED: 0, ACTIVE: 1, ENDED: 2 };
 /** Status only moves forward: SCHEDULED, ACTIVE, ENDED. */

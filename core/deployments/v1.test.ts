@@ -144,7 +144,14 @@ describe('GET /v1/deployments', () => {
     expect(paged.pageCount).toBe(paged.total);
     expect(ok(await call<Page<DeploymentView>>('GET', '/deployments', undefined, other.key), 200).items.every((d) => d.projectId !== a)).toBe(true);
 
-    for (const query of ['limit=101', 'limit=0', 'page=0', 'status=DONE', 'from=yesterday', `from=${encodeURIComponent(third.startedAt)}&to=${encodeURIComponent(first.startedAt)}`]) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'page=0',
+      'status=DONE',
+      'from=yesterday',
+      `from=${encodeURIComponent(third.startedAt)}&to=${encodeURIComponent(first.startedAt)}`,
+    ]) {
       expectError(await call('GET', `/deployments?${query}`), 400);
     }
     expectError(await call('GET', `/deployments?projectId=${await freshProject(other)}`), 404);
@@ -154,9 +161,7 @@ describe('GET /v1/deployments', () => {
 describe('OpenAPI documents', () => {
   it('list the deployment and maintenance window routes of both surfaces', async () => {
     const integration = ok(await t.request<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json'), 200);
-    expect(Object.keys(integration.paths)).toEqual(
-      expect.arrayContaining(['/deployments', '/deployments/{id}/end', '/maintenance-windows', '/maintenance-windows/{id}/end']),
-    );
+    expect(Object.keys(integration.paths)).toEqual(expect.arrayContaining(['/deployments', '/deployments/{id}/end', '/maintenance-windows', '/maintenance-windows/{id}/end']));
     const dashboard = ok(await t.request<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json'), 200);
     expect(Object.keys(dashboard.paths)).toEqual(
       expect.arrayContaining(['/deployments', '/deployments/{id}/end', '/maintenance-windows', '/maintenance-windows/{id}', '/maintenance-windows/{id}/cancel']),

@@ -38,10 +38,17 @@ describe('choosePolicy', () => {
 
   it('property: a chosen policy applies and no applicable policy has a lower priority; rules only when no policy applies', () => {
     const policies = fc.uniqueArray(
-      fc.record({ id: fc.nat(50), priority: fc.nat(20), enabled: fc.boolean(), projectIds: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { minLength: 1 }), { nil: null }) }),
+      fc.record({
+        id: fc.nat(50),
+        priority: fc.nat(20),
+        enabled: fc.boolean(),
+        projectIds: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { minLength: 1 }), { nil: null }),
+      }),
       { selector: (p) => p.id },
     );
-    const rules = fc.uniqueArray(fc.record({ id: fc.nat(50), projectId: fc.integer({ min: 1, max: 5 }), delayMinutes: fc.nat(60), enabled: fc.boolean() }), { selector: (r) => r.id });
+    const rules = fc.uniqueArray(fc.record({ id: fc.nat(50), projectId: fc.integer({ min: 1, max: 5 }), delayMinutes: fc.nat(60), enabled: fc.boolean() }), {
+      selector: (r) => r.id,
+    });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 5 }), policies, rules, (projectId, ps, rs) => {
         const applies = (p: PolicyLike) => p.enabled && (p.projectIds === null || p.projectIds.includes(projectId));

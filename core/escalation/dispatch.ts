@@ -48,10 +48,14 @@ function recipientOfKey(incidentId: number, key: string): string | undefined {
  * check that does not exist, can never succeed and is dropped.
  */
 export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
-  return consumeMessages('alerts', {
-    ...alertHandlers(deps, options, dispatchRoutedIncidentAlert),
-    [EscalationStepMessage.shape.type.value]: handler(EscalationStepMessage, async (body) => unfinishedOf(await dispatchEscalationStep(deps, body, deps.clock.now(), options))),
-  }, messages);
+  return consumeMessages(
+    'alerts',
+    {
+      ...alertHandlers(deps, options, dispatchRoutedIncidentAlert),
+      [EscalationStepMessage.shape.type.value]: handler(EscalationStepMessage, async (body) => unfinishedOf(await dispatchEscalationStep(deps, body, deps.clock.now(), options))),
+    },
+    messages,
+  );
 }
 
 /** What the `alerts` consumer says about a batch: the ids to retry and how long receivers asked to wait. */
@@ -60,7 +64,15 @@ export type AlertBatchResult = BatchResult;
 const SYSTEM = { kind: 'system' } as const;
 
 function incidentMessage(incident: IncidentItem, at: string): IncidentAlertMessage {
-  return { type: 'incident.opened', incidentId: incident.incidentId, workspaceId: incident.workspaceId, projectId: incident.projectId ?? null, checkId: incident.checkId ?? null, severity: incident.severity, at };
+  return {
+    type: 'incident.opened',
+    incidentId: incident.incidentId,
+    workspaceId: incident.workspaceId,
+    projectId: incident.projectId ?? null,
+    checkId: incident.checkId ?? null,
+    severity: incident.severity,
+    at,
+  };
 }
 
 /** One delivery of a step to one recipient, recorded as an ALERT_SENT event naming step, target and recipient. */
@@ -95,13 +107,25 @@ async function sendStep(
   const event = slot.escalated ? 'incident.escalated' : 'incident.opened';
   const notification: AlertNotification = { event, kind: `step#${slot.epoch}.${slot.cycle}.${slot.step}`, timelineKey: 'opened' };
   const detail = slot.escalated ? `Escalation step ${slot.step} (cycle ${slot.cycle}): nobody has acknowledged the incident yet` : undefined;
-  const context: AlertContext = { message: incidentMessage(incident, slot.at), notification, incident, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail };
+  const context: AlertContext = {
+    message: incidentMessage(incident, slot.at),
+    notification,
+    incident,
+    check: check ? { checkId: check.checkId, name: check.name } : undefined,
+    detail,
+  };
   const outcomes = await Promise.all(
     recipients.map((r) =>
       deliverOnce(
         deps,
         r.channel,
-        stepDelivery(deps, context, stepDeliveryKey(incident.incidentId, slot, r.key), `Step ${slot.step} (cycle ${slot.cycle}${slot.epoch > 0 ? `, run ${slot.epoch}` : ''}), ${targetLabel(r.target)}: alert sent, ${r.label} (${event})`, now),
+        stepDelivery(
+          deps,
+          context,
+          stepDeliveryKey(incident.incidentId, slot, r.key),
+          `Step ${slot.step} (cycle ${slot.cycle}${slot.epoch > 0 ? `, run ${slot.epoch}` : ''}), ${targetLabel(r.target)}: alert sent, ${r.label} (${event})`,
+          now,
+        ),
         now,
         options,
       ),
@@ -117,7 +141,8 @@ export async function dispatchEscalationStep(deps: Deps, message: EscalationStep
   if (incident.state === 'RESOLVED' || incident.acknowledgedAt !== undefined || (incident.escalationEpoch ?? 0) !== message.epoch) return { status: 'SKIPPED', reason: 'STOPPED' };
   if ((await checkOf(deps, incident))?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
   // The sweep holds the steps while a window suppresses alerts, and starts again from step 0 after it.
-  if ((await windowEffects(deps, { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null }, now)).suppressAlerts) return { status: 'SKIPPED', reason: 'MAINTENANCE' };
+  if ((await windowEffects(deps, { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null }, now)).suppressAlerts)
+    return { status: 'SKIPPED', reason: 'MAINTENANCE' };
   const plan = planOf(await routeIncident(deps, incident));
   const step = plan?.steps[message.step];
   if (!step) return { status: 'DISPATCHED', channels: [] };
@@ -131,7 +156,18 @@ export async function dispatchEscalationStep(deps: Deps, message: EscalationStep
 async function noteUnreached(deps: Deps, incident: IncidentItem, slot: { epoch: number; cycle: number; step: number }, unreached: readonly Unreached[], now: Date): Promise<void> {
   for (const miss of unreached) {
     const key = `esc#${incident.incidentId}#${slot.epoch}.${slot.cycle}.${slot.step}#none#${targetLabel(miss.target).replace(/\W+/g, '')}`;
-    await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: `Step ${slot.step} (cycle ${slot.cycle}), ${targetLabel(miss.target)}: nobody told (${miss.note})`, occurredAt: now.toISOString(), actor: SYSTEM }, now);
+    await appendIncidentEvent(
+      deps,
+      incident,
+      {
+        key,
+        type: 'ALERT_SENT',
+        message: `Step ${slot.step} (cycle ${slot.cycle}), ${targetLabel(miss.target)}: nobody told (${miss.note})`,
+        occurredAt: now.toISOString(),
+        actor: SYSTEM,
+      },
+      now,
+    );
   }
 }
 
@@ -176,9 +212,7 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
     return planned(await sendStep(deps, ours, slot, recipients, now, options), false);
   }
   // Acknowledged, resolved, raised: to every recipient already told, once each.
-  const told = (await listIncidentEvents(deps, ours.incidentId))
-    .filter((e) => e.type === 'ALERT_SENT')
-    .flatMap((e) => recipientOfKey(ours.incidentId, e.eventKey) ?? []);
+  const told = (await listIncidentEvents(deps, ours.incidentId)).filter((e) => e.type === 'ALERT_SENT').flatMap((e) => recipientOfKey(ours.incidentId, e.eventKey) ?? []);
   const recipients = await recipientsByKey(deps, ours.workspaceId, told, now.toISOString());
   const timeline = await deps.store.entities.incidentEvent.get({ incidentId: ours.incidentId, eventKey: notification.timelineKey }).go();
   const context: AlertContext = { message, notification, incident: ours, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail: timeline.data?.message };

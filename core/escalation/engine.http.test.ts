@@ -41,7 +41,14 @@ async function setup(options: { repeatCount?: number; ackTimeoutMinutes?: number
       steps: [
         { position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: hooks[0] }] },
         { position: 1, delayMinutes: 10, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: hooks[1] }] },
-        { position: 2, delayMinutes: 30, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: hooks[2] }, { targetType: 'USER', targetUserId: user.userId }] },
+        {
+          position: 2,
+          delayMinutes: 30,
+          targets: [
+            { targetType: 'ALERT_CHANNEL', alertChannelId: hooks[2] },
+            { targetType: 'USER', targetUserId: user.userId },
+          ],
+        },
       ],
     },
   });
@@ -52,7 +59,9 @@ async function setup(options: { repeatCount?: number; ackTimeoutMinutes?: number
 /** What each step's webhook received, as `<minute after opening>: <event type>`. */
 function received(s: Setup, openedAt: number) {
   return [0, 1, 2].map((step) =>
-    receiver.at(`${s.prefix}/s${step}`).map((r) => `${Math.round((Number(r.headers['webhook-timestamp']) * 1000 - openedAt) / 60_000)}: ${(JSON.parse(r.body) as { type: string }).type}`),
+    receiver
+      .at(`${s.prefix}/s${step}`)
+      .map((r) => `${Math.round((Number(r.headers['webhook-timestamp']) * 1000 - openedAt) / 60_000)}: ${(JSON.parse(r.body) as { type: string }).type}`),
   );
 }
 
@@ -78,7 +87,7 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     expect(sent).toEqual([expect.stringMatching(/^Step 0 \(cycle 0\), channel #\d+: alert sent, WEBHOOK channel "webhook channel" \(incident\.opened\)$/)]);
   });
 
-  it("the opening plans the steps after step 0: a sweep at the opening instant reads no incident, and step 1 still fires at its minute (issue 30)", async () => {
+  it('the opening plans the steps after step 0: a sweep at the opening instant reads no incident, and step 1 still fires at its minute (issue 30)', async () => {
     const s = await setup();
     const openedAt = t.clock.now().getTime();
     const incident = await declare(t, s.key, { title: 'Planned at the opening' });

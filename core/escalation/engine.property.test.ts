@@ -23,7 +23,9 @@ const plan: fc.Arbitrary<Plan> = fc
     ackTimeoutMinutes: fc.option(fc.integer({ min: 1, max: 90 }), { nil: null }),
   })
   .map(({ delays, repeatCount, ackTimeoutMinutes }) => ({
-    steps: [...delays].sort((a, b) => a - b).map((delayMinutes, position) => ({ position, delayMinutes, targets: [{ targetType: 'ALERT_CHANNEL' as const, alertChannelId: position + 1 }] })),
+    steps: [...delays]
+      .sort((a, b) => a - b)
+      .map((delayMinutes, position) => ({ position, delayMinutes, targets: [{ targetType: 'ALERT_CHANNEL' as const, alertChannelId: position + 1 }] })),
     repeatCount,
     ackTimeoutMinutes,
   }));
@@ -43,9 +45,14 @@ function runOf(routing: Plan, epoch: number, anchor: number): Due[] {
  * steps' due times (of both runs) and on each other.
  */
 const scenario = plan.chain((routing) => {
-  const ackAt = fc.option(fc.integer({ min: 0, max: 300 }).map((m) => m * MINUTE), { nil: null });
+  const ackAt = fc.option(
+    fc.integer({ min: 0, max: 300 }).map((m) => m * MINUTE),
+    { nil: null },
+  );
   return ackAt.chain((ack) => {
-    const onTime = [...runOf(routing, 0, T0), ...(ack !== null && routing.ackTimeoutMinutes !== null ? runOf(routing, 1, T0 + ack + routing.ackTimeoutMinutes * MINUTE) : [])].map((d) => d.at - T0);
+    const onTime = [...runOf(routing, 0, T0), ...(ack !== null && routing.ackTimeoutMinutes !== null ? runOf(routing, 1, T0 + ack + routing.ackTimeoutMinutes * MINUTE) : [])].map(
+      (d) => d.at - T0,
+    );
     const instant = fc.oneof(
       fc.constantFrom(...onTime),
       fc.integer({ min: 0, max: 700 }).map((m) => m * MINUTE),

@@ -30,7 +30,14 @@ function run(plan: Plan, until: number, options: { ackAt?: number; resolveAt?: n
     }
     if (options.resolveAt === minute) dueAt = null;
     if (!dueAt || dueAt > at(minute)) continue;
-    const result = planEscalation({ plan, incident: { state: 'ACTIVE', acknowledgedAt }, cursor, now: at(minute), suppressed: options.suppressed?.(minute) ?? false, muted: false });
+    const result = planEscalation({
+      plan,
+      incident: { state: 'ACTIVE', acknowledgedAt },
+      cursor,
+      now: at(minute),
+      suppressed: options.suppressed?.(minute) ?? false,
+      muted: false,
+    });
     for (const due of result.fire) fired.push(`${minute}: e${due.epoch} c${due.cycle} s${due.step}${due.escalated ? ' escalated' : ''}`);
     if (result.reescalatedAt) acknowledgedAt = null;
     cursor = result.cursor;
@@ -69,7 +76,14 @@ describe('escalation engine', () => {
   });
 
   it('resolution stops everything', () => {
-    const result = planEscalation({ plan: THREE, incident: { state: 'RESOLVED', acknowledgedAt: null }, cursor: openingCursor(OPENED), now: at(100), suppressed: false, muted: false });
+    const result = planEscalation({
+      plan: THREE,
+      incident: { state: 'RESOLVED', acknowledgedAt: null },
+      cursor: openingCursor(OPENED),
+      now: at(100),
+      suppressed: false,
+      muted: false,
+    });
     expect(result).toEqual({ fire: [], cursor: openingCursor(OPENED), dueAt: null, reescalatedAt: null });
     expect(run(THREE, 500, { resolveAt: 20 }).fired).toEqual(['10: e0 c0 s1 escalated']);
   });

@@ -44,14 +44,7 @@ export type EngineResult = {
 export const HOLD_RECHECK_MS = 60_000;
 const MINUTE_MS = 60_000;
 
-export function planEscalation(input: {
-  plan: Plan | null;
-  incident: EngineIncident;
-  cursor: Cursor;
-  now: Date;
-  suppressed: boolean;
-  muted: boolean;
-}): EngineResult {
+export function planEscalation(input: { plan: Plan | null; incident: EngineIncident; cursor: Cursor; now: Date; suppressed: boolean; muted: boolean }): EngineResult {
   const { plan, incident, now } = input;
   let cursor = input.cursor;
   const stop = (): EngineResult => ({ fire: [], cursor, dueAt: null, reescalatedAt: null });

@@ -81,7 +81,9 @@ describe('former members are told nothing more', () => {
     expect(incidentMails(owner)).toHaveLength(3);
     expect(incidentMails(bob)).toHaveLength(1);
     const missed = (await timeline(t, owner, second.id)).filter((event) => event.type === 'ALERT_SENT' && event.message.includes('nobody told'));
-    expect(missed.map((event) => event.message)).toEqual([`Step 0 (cycle 0), on-call schedule #${scheduleId}: nobody told (nobody to tell: former members of the workspace are not told)`]);
+    expect(missed.map((event) => event.message)).toEqual([
+      `Step 0 (cycle 0), on-call schedule #${scheduleId}: nobody told (nobody to tell: former members of the workspace are not told)`,
+    ]);
 
     const preview = await t.request<{ steps: { targets: SimulatedTarget[] }[] }>('GET', `/escalation-policies/${policy.body.id}/simulate`, { token: owner.token });
     expect(preview.status, preview.text).toBe(200);

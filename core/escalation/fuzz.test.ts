@@ -13,7 +13,10 @@ beforeAll(async () => {
   session = user.token;
   // Real resources behind id 1, so random bodies reach the update logic, not only 404s.
   const ids = { channel: await channel(t, user), schedule: await schedule(t, user, [user.userId]), team: await team(t, user, [user.userId]) };
-  const policy = await t.request('POST', '/escalation-policies', { token: session, body: { workspaceId: user.workspaceId, name: 'p', priority: 0, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: ids.team }] }] } });
+  const policy = await t.request('POST', '/escalation-policies', {
+    token: session,
+    body: { workspaceId: user.workspaceId, name: 'p', priority: 0, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: ids.team }] }] },
+  });
   const rule = await t.request('POST', '/escalation-rules', { token: session, body: { projectId: user.projectId, alertChannelId: ids.channel, delayMinutes: 0 } });
   expect([policy.status, rule.status]).toEqual([201, 201]);
 });
@@ -30,11 +33,55 @@ const WRITES: [string, string][] = [
   ['POST', '/escalation-rules'],
   ['PUT', '/escalation-rules/{id}'],
 ];
-const READS = ['/on-call-schedules/{id}/on-call?at={q}', '/on-call-schedules/{id}/shifts?from={q}&to={q}', '/on-call-schedules/{id}/report?from=2026-03-01T00:00:00Z&to={q}', '/escalation-policies/{id}/simulate?at={q}&projectId={q}', '/on-call-calendars/{id}/calendar.ics', '/teams?workspaceId={q}&page={q}'];
+const READS = [
+  '/on-call-schedules/{id}/on-call?at={q}',
+  '/on-call-schedules/{id}/shifts?from={q}&to={q}',
+  '/on-call-schedules/{id}/report?from=2026-03-01T00:00:00Z&to={q}',
+  '/escalation-policies/{id}/simulate?at={q}&projectId={q}',
+  '/on-call-calendars/{id}/calendar.ics',
+  '/teams?workspaceId={q}&page={q}',
+];
 const ODD = ['1', '0', '-1', 'abc', '1e309', '9007199254740993', '%2e%2e', 'x'.repeat(300), '2026-03-01T00:00:00Z', '1_AAAA'];
 
-const key = fc.constantFrom('workspaceId', 'name', 'timezone', 'rotations', 'type', 'layerPosition', 'effectiveFrom', 'effectiveUntil', 'handoffTime', 'handoffDay', 'customShiftHours', 'participants', 'scheduleId', 'overrideUserId', 'startAt', 'endAt', 'replacedUserId', 'priority', 'projectIds', 'steps', 'position', 'delayMinutes', 'targets', 'targetType', 'alertChannelId', 'targetUserId', 'teamId', 'userId', 'projectId', 'repeatCount', 'ackTimeoutMinutes', 'enabled');
-const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(key, fc.jsonValue({ maxDepth: 3 })), fc.dictionary(key, fc.array(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 })));
+const key = fc.constantFrom(
+  'workspaceId',
+  'name',
+  'timezone',
+  'rotations',
+  'type',
+  'layerPosition',
+  'effectiveFrom',
+  'effectiveUntil',
+  'handoffTime',
+  'handoffDay',
+  'customShiftHours',
+  'participants',
+  'scheduleId',
+  'overrideUserId',
+  'startAt',
+  'endAt',
+  'replacedUserId',
+  'priority',
+  'projectIds',
+  'steps',
+  'position',
+  'delayMinutes',
+  'targets',
+  'targetType',
+  'alertChannelId',
+  'targetUserId',
+  'teamId',
+  'userId',
+  'projectId',
+  'repeatCount',
+  'ackTimeoutMinutes',
+  'enabled',
+);
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.dictionary(key, fc.jsonValue({ maxDepth: 3 })),
+  fc.dictionary(key, fc.array(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 })), { maxLength: 3 })),
+);
 
 function expectClientAnswer(status: number, text: string, what: string): void {
   if (status >= 500) throw new Error(`${what} answered ${status}: ${text}`);

@@ -12,7 +12,10 @@ beforeAll(async () => {
 beforeEach(() => t.clock.advanceSeconds(61));
 
 async function policy(name: string, priority: number, targets: Record<string, unknown>[]): Promise<number> {
-  const res = await t.request<{ id: number }>('POST', '/escalation-policies', { token: ws.admin.token, body: { workspaceId: ws.workspaceId, name, priority, steps: [{ position: 0, delayMinutes: 0, targets }] } });
+  const res = await t.request<{ id: number }>('POST', '/escalation-policies', {
+    token: ws.admin.token,
+    body: { workspaceId: ws.workspaceId, name, priority, steps: [{ position: 0, delayMinutes: 0, targets }] },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.id;
 }
@@ -45,7 +48,10 @@ describe('deleting what a policy targets', () => {
 
     expect((await t.request('DELETE', `/escalation-policies/${second}`, { token: ws.admin.token })).status).toBe(204);
     const other = await channel(t, ws.admin, 'Other', w);
-    const put = await t.request('PUT', `/escalation-policies/${first}`, { token: ws.admin.token, body: { steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: other }] }] } });
+    const put = await t.request('PUT', `/escalation-policies/${first}`, {
+      token: ws.admin.token,
+      body: { steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: other }] }] },
+    });
     expect(put.status, put.text).toBe(200);
     for (const path of deletes) expect((await t.request('DELETE', path, { token: ws.owner.token })).status, path).toBe(204);
   });

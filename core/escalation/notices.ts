@@ -39,7 +39,11 @@ export async function sweepOnCallNotices(deps: Deps, now: Date): Promise<NoticeS
   const report = await sweepDue({
     name: 'on-call notices',
     shards: [NOTICE_SHARD],
-    page: (dueShard, cursor, limit) => deps.store.entities.onCallSchedule.query.byDue({ dueShard }).lte({ dueAt: dueKey(now) }).go({ cursor, limit }),
+    page: (dueShard, cursor, limit) =>
+      deps.store.entities.onCallSchedule.query
+        .byDue({ dueShard })
+        .lte({ dueAt: dueKey(now) })
+        .go({ cursor, limit }),
     handle: async (schedule) => {
       const outcome = await noticesOf(deps, schedule, now);
       sent.handoffs += outcome.handoffs;
@@ -94,7 +98,14 @@ async function sendNotice(deps: Deps, notice: Notice, now: Date, mails: readonly
 async function markSent(deps: Deps, notice: Notice, now: Date): Promise<void> {
   try {
     await deps.store.entities.alertSent
-      .create({ deliveryKey: notice.key, workspaceId: notice.workspaceId, channelId: 0, event: notice.event, sentAt: now.toISOString(), expiresAt: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS })
+      .create({
+        deliveryKey: notice.key,
+        workspaceId: notice.workspaceId,
+        channelId: 0,
+        event: notice.event,
+        sentAt: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS,
+      })
       .go();
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
@@ -115,7 +126,11 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
     if (lead !== undefined) {
       const window = new Date(now.getTime() + lead * MINUTE_MS);
       const soon = shiftsStartingIn(spec, now, new Date(window.getTime() + 1));
-      const people = await membersById(deps, schedule.workspaceId, soon.map((s) => s.userId));
+      const people = await membersById(
+        deps,
+        schedule.workspaceId,
+        soon.map((s) => s.userId),
+      );
       for (const shift of soon) {
         const person = people.get(shift.userId);
         if (!person) continue;
@@ -133,8 +148,13 @@ async function noticesOf(deps: Deps, schedule: OnCallScheduleItem, now: Date): P
     }
     const gaps = gapsStartingIn(spec, now, new Date(now.getTime() + GAP_HORIZON_MS));
     if (gaps.length > 0) {
-      const admins = (await deps.store.entities.membership.query.byWorkspace({ workspaceId: schedule.workspaceId }).go({ pages: 'all' })).data.filter((m) => m.role === 'ADMIN' || m.role === 'OWNER');
-      const people = await peopleById(deps, admins.map((m) => m.userId));
+      const admins = (await deps.store.entities.membership.query.byWorkspace({ workspaceId: schedule.workspaceId }).go({ pages: 'all' })).data.filter(
+        (m) => m.role === 'ADMIN' || m.role === 'OWNER',
+      );
+      const people = await peopleById(
+        deps,
+        admins.map((m) => m.userId),
+      );
       for (const gap of gaps) {
         const notice: Notice = { key: `gap#${schedule.scheduleId}#${gap.startAt}`, workspaceId: schedule.workspaceId, event: 'oncall.coverage_gap' };
         const mails = [...people.values()].map((person) => ({

@@ -28,7 +28,11 @@ export function planOf(routing: Routing): Plan | null {
     return { steps, repeatCount: 0, ackTimeoutMinutes: null };
   }
   if (routing.channels.length === 0) return null;
-  return { steps: [{ position: 0, delayMinutes: 0, targets: routing.channels.map((c) => ({ targetType: 'ALERT_CHANNEL' as const, alertChannelId: c.id })) }], repeatCount: 0, ackTimeoutMinutes: null };
+  return {
+    steps: [{ position: 0, delayMinutes: 0, targets: routing.channels.map((c) => ({ targetType: 'ALERT_CHANNEL' as const, alertChannelId: c.id })) }],
+    repeatCount: 0,
+    ackTimeoutMinutes: null,
+  };
 }
 
 export async function routeIncident(deps: Deps, incident: { workspaceId: number; projectId?: number | undefined }): Promise<Routing> {

@@ -3,7 +3,17 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { createTeam, type Team as Workspace } from '../../test/support/identity.js';
 import { channel, schedule, team } from '../../test/support/escalation.js';
 
-type Policy = { id: number; workspaceId: number; name: string; priority: number; projectIds: number[] | null; ackTimeoutMinutes: number | null; repeatCount: number; enabled: boolean; steps: { position: number; delayMinutes: number; targets: Record<string, unknown>[] }[] };
+type Policy = {
+  id: number;
+  workspaceId: number;
+  name: string;
+  priority: number;
+  projectIds: number[] | null;
+  ackTimeoutMinutes: number | null;
+  repeatCount: number;
+  enabled: boolean;
+  steps: { position: number; delayMinutes: number; targets: Record<string, unknown>[] }[];
+};
 type Page<T> = { items: T[]; total: number };
 
 let t: TestContext;
@@ -13,16 +23,28 @@ beforeAll(async () => {
   t = await createTestContext();
   ws = await createTeam(t, 'pol');
   const w = ws.workspaceId;
-  ids = { channel: await channel(t, ws.admin, 'Hook', w), schedule: await schedule(t, ws.admin, [ws.admin.userId, ws.member.userId], w), team: await team(t, ws.admin, [ws.member.userId, ws.viewer.userId], w) };
+  ids = {
+    channel: await channel(t, ws.admin, 'Hook', w),
+    schedule: await schedule(t, ws.admin, [ws.admin.userId, ws.member.userId], w),
+    team: await team(t, ws.admin, [ws.member.userId, ws.viewer.userId], w),
+  };
 });
 beforeEach(() => t.clock.advanceSeconds(61));
 
 const threeSteps = () => [
-  { position: 0, delayMinutes: 0, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: ids.schedule }, { targetType: 'ALERT_CHANNEL', alertChannelId: ids.channel }] },
+  {
+    position: 0,
+    delayMinutes: 0,
+    targets: [
+      { targetType: 'ON_CALL_SCHEDULE', targetScheduleId: ids.schedule },
+      { targetType: 'ALERT_CHANNEL', alertChannelId: ids.channel },
+    ],
+  },
   { position: 1, delayMinutes: 10, targets: [{ targetType: 'USER', targetUserId: ws.admin.userId }] },
   { position: 2, delayMinutes: 30, targets: [{ targetType: 'TEAM', targetTeamId: ids.team }] },
 ];
-const create = (body: Record<string, unknown>, token = ws.admin.token) => t.request<Policy>('POST', '/escalation-policies', { token, body: { workspaceId: ws.workspaceId, name: 'Prod', steps: threeSteps(), ...body } });
+const create = (body: Record<string, unknown>, token = ws.admin.token) =>
+  t.request<Policy>('POST', '/escalation-policies', { token, body: { workspaceId: ws.workspaceId, name: 'Prod', steps: threeSteps(), ...body } });
 
 describe('escalation policies', () => {
   it('creates with defaults, reads, lists by priority, replaces steps on PUT and deletes', async () => {
@@ -39,17 +61,24 @@ describe('escalation policies', () => {
     expect(list.body.total).toBe(2);
 
     const steps = [{ position: 0, delayMinutes: 5, targets: [{ targetType: 'USER', targetUserId: ws.member.userId }] }];
-    const put = await t.request<Policy>('PUT', `/escalation-policies/${created.body.id}`, { token: ws.admin.token, body: { name: 'Prod v2', priority: 0, projectIds: [ws.projectId], steps } });
+    const put = await t.request<Policy>('PUT', `/escalation-policies/${created.body.id}`, {
+      token: ws.admin.token,
+      body: { name: 'Prod v2', priority: 0, projectIds: [ws.projectId], steps },
+    });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ name: 'Prod v2', priority: 0, projectIds: [ws.projectId], steps });
-    const back = await t.request<Policy>('PUT', `/escalation-policies/${created.body.id}`, { token: ws.admin.token, body: { projectIds: null, ackTimeoutMinutes: null, enabled: false } });
+    const back = await t.request<Policy>('PUT', `/escalation-policies/${created.body.id}`, {
+      token: ws.admin.token,
+      body: { projectIds: null, ackTimeoutMinutes: null, enabled: false },
+    });
     expect(back.body).toMatchObject({ projectIds: null, ackTimeoutMinutes: null, enabled: false, steps });
     // The old priority is free again after the move; the new one is held.
     const reuse = await create({ priority: 5, name: 'Reuses 5' });
     expect(reuse.status, reuse.text).toBe(201);
     expectError(await create({ priority: 0 }), 409);
 
-    for (const id of [created.body.id, scoped.body.id, reuse.body.id]) expect((await t.request('DELETE', `/escalation-policies/${id}`, { token: ws.admin.token })).status).toBe(204);
+    for (const id of [created.body.id, scoped.body.id, reuse.body.id])
+      expect((await t.request('DELETE', `/escalation-policies/${id}`, { token: ws.admin.token })).status).toBe(204);
     expectError(await t.request('GET', `/escalation-policies/${created.body.id}`, { token: ws.admin.token }), 404);
     expect((await create({ priority: 0, name: 'After delete' })).status).toBe(201);
   });
@@ -63,7 +92,15 @@ describe('escalation policies', () => {
     const racing = await Promise.all([create({ priority: 200 }), create({ priority: 200 }), create({ priority: 200 })]);
     expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     // Another workspace may use the same priority.
-    const theirs = await t.request('POST', '/escalation-policies', { token: ws.outsider.token, body: { workspaceId: ws.outsider.workspaceId, name: 'Theirs', priority: 100, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: ws.outsider.userId }] }] } });
+    const theirs = await t.request('POST', '/escalation-policies', {
+      token: ws.outsider.token,
+      body: {
+        workspaceId: ws.outsider.workspaceId,
+        name: 'Theirs',
+        priority: 100,
+        steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: ws.outsider.userId }] }],
+      },
+    });
     expect(theirs.status, theirs.text).toBe(201);
   });
 
@@ -104,7 +141,15 @@ describe('escalation policies', () => {
       schedule: await schedule(t, outsider, [outsider.userId]),
       team: await team(t, outsider, [outsider.userId]),
     };
-    const theirs = await t.request<Policy>('POST', '/escalation-policies', { token: outsider.token, body: { workspaceId: outsider.workspaceId, name: 'Theirs', priority: 7, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: foreign.team }] }] } });
+    const theirs = await t.request<Policy>('POST', '/escalation-policies', {
+      token: outsider.token,
+      body: {
+        workspaceId: outsider.workspaceId,
+        name: 'Theirs',
+        priority: 7,
+        steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: foreign.team }] }],
+      },
+    });
     const path = `/escalation-policies/${theirs.body.id}`;
     expectError(await t.request('GET', path, { token: ws.admin.token }), 404);
     expectError(await t.request('PUT', path, { token: ws.admin.token, body: { name: 'x' } }), 404);
@@ -123,7 +168,13 @@ describe('escalation policies', () => {
     expectError(await create({ priority: 400, projectIds: [outsider.projectId] }), 404);
     expectError(await create({ priority: 400, workspaceId: outsider.workspaceId }), 404);
     const ours = await create({ priority: 401 });
-    expectError(await t.request('PUT', `/escalation-policies/${ours.body.id}`, { token: ws.admin.token, body: { steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: foreign.team }] }] } }), 404);
+    expectError(
+      await t.request('PUT', `/escalation-policies/${ours.body.id}`, {
+        token: ws.admin.token,
+        body: { steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'TEAM', targetTeamId: foreign.team }] }] },
+      }),
+      404,
+    );
     expectError(await t.request('GET', `/escalation-policies/${ours.body.id}/simulate?projectId=${outsider.projectId}`, { token: ws.admin.token }), 404);
   });
 

@@ -53,7 +53,11 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
   ]);
   const channelById = new Map(channels.data.filter((c) => c.workspaceId === workspaceId).map((c) => [c.channelId, c]));
   const reaches = targets.map((target) => ({ target, reach: reachOf(target, at, schedules, teams) }));
-  const people = await membersById(deps, workspaceId, reaches.flatMap((r) => r.reach.userIds));
+  const people = await membersById(
+    deps,
+    workspaceId,
+    reaches.flatMap((r) => r.reach.userIds),
+  );
   const recipients: Recipient[] = [];
   const unreached: Unreached[] = [];
   const seen = new Set<string>();

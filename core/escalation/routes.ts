@@ -7,7 +7,20 @@ import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
 import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from './policies.js';
 import { createRule, deleteRule, getRule, listRules, updateRule } from './rules.js';
-import { Policy, PolicyCreate, PolicyUpdate, ProjectListQuery, Rule, RuleCreate, RuleDetail, RuleUpdate, SimulateDraft, SimulateQuery, Target, WorkspaceListQuery } from './schema.js';
+import {
+  Policy,
+  PolicyCreate,
+  PolicyUpdate,
+  ProjectListQuery,
+  Rule,
+  RuleCreate,
+  RuleDetail,
+  RuleUpdate,
+  SimulateDraft,
+  SimulateQuery,
+  Target,
+  WorkspaceListQuery,
+} from './schema.js';
 import { simulateDraft, simulatePolicy } from './simulate.js';
 
 const tags = ['escalation'];
@@ -41,7 +54,14 @@ function policyRouter() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceListQuery }, responses: { 200: json(pageSchema(Policy, 'EscalationPolicyPage'), 'Policies of the workspace, in priority order') } }),
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      request: { query: WorkspaceListQuery },
+      responses: { 200: json(pageSchema(Policy, 'EscalationPolicyPage'), 'Policies of the workspace, in priority order') },
+    }),
     async (c) => c.json(await listPolicies(requestCtx(c), c.req.valid('query')), 200),
   );
   r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(PolicyCreate) }, responses: { 201: json(Policy, 'Created') } }), async (c) =>
@@ -60,11 +80,19 @@ function policyRouter() {
     }),
     async (c) => c.json(await simulateDraft(requestCtx(c), c.req.valid('json')), 200),
   );
-  r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Policy, 'The policy with steps and targets') } }), async (c) =>
-    c.json(await getPolicy(requestCtx(c), c.req.valid('param').id), 200),
+  r.openapi(
+    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Policy, 'The policy with steps and targets') } }),
+    async (c) => c.json(await getPolicy(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'put', path: '/{id}', tags, security, request: { params: IdParam, body: body(PolicyUpdate) }, responses: { 200: json(Policy, 'Updated; a supplied steps array replaces all steps') } }),
+    createRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam, body: body(PolicyUpdate) },
+      responses: { 200: json(Policy, 'Updated; a supplied steps array replaces all steps') },
+    }),
     async (c) => c.json(await updatePolicy(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: deleted }), async (c) => {
@@ -72,7 +100,14 @@ function policyRouter() {
     return c.body(null, 204);
   });
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/simulate', tags, security, request: { params: IdParam, query: SimulateQuery }, responses: { 200: json(Simulation, 'Who would be told and when, for an incident opened at `at`') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/simulate',
+      tags,
+      security,
+      request: { params: IdParam, query: SimulateQuery },
+      responses: { 200: json(Simulation, 'Who would be told and when, for an incident opened at `at`') },
+    }),
     async (c) => c.json(await simulatePolicy(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   return r;
@@ -82,17 +117,33 @@ function ruleRouter() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, request: { query: ProjectListQuery }, responses: { 200: json(pageSchema(Rule, 'EscalationRulePage'), 'Rules of the project, ordered by delay') } }),
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      request: { query: ProjectListQuery },
+      responses: { 200: json(pageSchema(Rule, 'EscalationRulePage'), 'Rules of the project, ordered by delay') },
+    }),
     async (c) => c.json(await listRules(requestCtx(c), c.req.valid('query')), 200),
   );
   r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(RuleCreate) }, responses: { 201: json(Rule, 'Created') } }), async (c) =>
     c.json(await createRule(requestCtx(c), c.req.valid('json')), 201),
   );
-  r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(RuleDetail, 'The rule with its full alert channel, secrets masked') } }), async (c) =>
-    c.json(await getRule(requestCtx(c), c.req.valid('param').id), 200),
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam },
+      responses: { 200: json(RuleDetail, 'The rule with its full alert channel, secrets masked') },
+    }),
+    async (c) => c.json(await getRule(requestCtx(c), c.req.valid('param').id), 200),
   );
-  r.openapi(createRoute({ method: 'put', path: '/{id}', tags, security, request: { params: IdParam, body: body(RuleUpdate) }, responses: { 200: json(Rule, 'Updated') } }), async (c) =>
-    c.json(await updateRule(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  r.openapi(
+    createRoute({ method: 'put', path: '/{id}', tags, security, request: { params: IdParam, body: body(RuleUpdate) }, responses: { 200: json(Rule, 'Updated') } }),
+    async (c) => c.json(await updateRule(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: deleted }), async (c) => {
     await deleteRule(requestCtx(c), c.req.valid('param').id);

@@ -12,19 +12,34 @@ let mail: number;
 beforeAll(async () => {
   t = await createTestContext();
   ws = await createTeam(t, 'rule');
-  const created = await t.request<{ id: number; secret: string }>('POST', '/alert-channels', { token: ws.admin.token, body: { workspaceId: ws.workspaceId, name: 'Hook', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } } });
+  const created = await t.request<{ id: number; secret: string }>('POST', '/alert-channels', {
+    token: ws.admin.token,
+    body: { workspaceId: ws.workspaceId, name: 'Hook', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } },
+  });
   hook = created.body;
-  mail = (await t.request<{ id: number }>('POST', '/alert-channels', { token: ws.admin.token, body: { workspaceId: ws.workspaceId, name: 'Mail', type: 'EMAIL', config: { email: 'ops@example.com' } } })).body.id;
+  mail = (
+    await t.request<{ id: number }>('POST', '/alert-channels', {
+      token: ws.admin.token,
+      body: { workspaceId: ws.workspaceId, name: 'Mail', type: 'EMAIL', config: { email: 'ops@example.com' } },
+    })
+  ).body.id;
 });
 beforeEach(() => t.clock.advanceSeconds(61));
 
-const create = (body: Record<string, unknown>, token = ws.admin.token) => t.request<Rule>('POST', '/escalation-rules', { token, body: { projectId: ws.projectId, alertChannelId: hook.id, ...body } });
+const create = (body: Record<string, unknown>, token = ws.admin.token) =>
+  t.request<Rule>('POST', '/escalation-rules', { token, body: { projectId: ws.projectId, alertChannelId: hook.id, ...body } });
 
 describe('legacy escalation rules', () => {
   it('creates, lists ordered by delay (paginated), embeds the channel, updates and deletes', async () => {
     const later = await create({ delayMinutes: 30 });
     expect(later.status, later.text).toBe(201);
-    expect(later.body).toMatchObject({ projectId: ws.projectId, alertChannelId: hook.id, delayMinutes: 30, enabled: true, alertChannel: { id: hook.id, name: 'Hook', type: 'WEBHOOK' } });
+    expect(later.body).toMatchObject({
+      projectId: ws.projectId,
+      alertChannelId: hook.id,
+      delayMinutes: 30,
+      enabled: true,
+      alertChannel: { id: hook.id, name: 'Hook', type: 'WEBHOOK' },
+    });
     const now = await create({ delayMinutes: 0, alertChannelId: mail });
     const mid = await create({ delayMinutes: 10, enabled: false });
     const delays = [2, 1000, 100];
@@ -68,13 +83,27 @@ describe('legacy escalation rules', () => {
   });
 
   it('refuses bad input with 400, foreign ids with 404, and non-admins with 403', async () => {
-    for (const body of [{ delayMinutes: -1 }, { delayMinutes: 1.5 }, { delayMinutes: 'soon' }, { delayMinutes: 1, extra: true }, { delayMinutes: 1, projectId: undefined }, { delayMinutes: 1, enabled: 'yes' }]) {
+    for (const body of [
+      { delayMinutes: -1 },
+      { delayMinutes: 1.5 },
+      { delayMinutes: 'soon' },
+      { delayMinutes: 1, extra: true },
+      { delayMinutes: 1, projectId: undefined },
+      { delayMinutes: 1, enabled: 'yes' },
+    ]) {
       expectError(await create(body), 400);
     }
     expectError(await t.request('GET', '/escalation-rules', { token: ws.admin.token }), 400);
     const { outsider } = ws;
-    const theirChannel = (await t.request<{ id: number }>('POST', '/alert-channels', { token: outsider.token, body: { workspaceId: outsider.workspaceId, name: 'Theirs', type: 'EMAIL', config: { email: 'x@example.com' } } })).body.id;
-    const theirs = (await t.request<Rule>('POST', '/escalation-rules', { token: outsider.token, body: { projectId: outsider.projectId, alertChannelId: theirChannel, delayMinutes: 0 } })).body;
+    const theirChannel = (
+      await t.request<{ id: number }>('POST', '/alert-channels', {
+        token: outsider.token,
+        body: { workspaceId: outsider.workspaceId, name: 'Theirs', type: 'EMAIL', config: { email: 'x@example.com' } },
+      })
+    ).body.id;
+    const theirs = (
+      await t.request<Rule>('POST', '/escalation-rules', { token: outsider.token, body: { projectId: outsider.projectId, alertChannelId: theirChannel, delayMinutes: 0 } })
+    ).body;
     expectError(await create({ delayMinutes: 700, alertChannelId: theirChannel }), 404);
     expectError(await create({ delayMinutes: 700, projectId: outsider.projectId }), 404);
     expectError(await t.request('GET', `/escalation-rules/${theirs.id}`, { token: ws.admin.token }), 404);

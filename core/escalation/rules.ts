@@ -81,9 +81,7 @@ export async function createRule(ctx: Ctx, input: RuleCreate): Promise<Rule> {
   await claimCombination(ctx.deps, input, ruleId);
   const iso = ctx.deps.clock.now().toISOString();
   try {
-    const created = await ctx.deps.store.entities.escalationRule
-      .create({ ruleId, workspaceId: project.workspaceId, ...input, revision: 1, createdAt: iso, updatedAt: iso })
-      .go();
+    const created = await ctx.deps.store.entities.escalationRule.create({ ruleId, workspaceId: project.workspaceId, ...input, revision: 1, createdAt: iso, updatedAt: iso }).go();
     return toRule(created.data, channel);
   } catch (err) {
     await releaseCombination(ctx.deps, input, ruleId);
@@ -96,7 +94,10 @@ export async function listRules(ctx: Ctx, query: { projectId: number; page: numb
   await loadProject(ctx, query.projectId, 'VIEWER');
   const rules = ctx.deps.store.entities.escalationRule.query.byProject({ projectId: query.projectId });
   const page = await pageOfQuery(ctx.deps.store, rules, query.page, query.limit, (r) => r);
-  const channels = await channelsById(ctx.deps, page.items.map((r) => r.alertChannelId));
+  const channels = await channelsById(
+    ctx.deps,
+    page.items.map((r) => r.alertChannelId),
+  );
   return { ...page, items: page.items.map((r) => toRule(r, channels.get(r.alertChannelId))) };
 }
 

@@ -33,7 +33,12 @@ export type Target = z.infer<typeof Target>;
 
 export const StepInput = z
   .strictObject({
-    position: z.number().int().min(0).max(MAX_STEPS - 1).describe('0-indexed'),
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_STEPS - 1)
+      .describe('0-indexed'),
     delayMinutes: delayMinutes.describe('Minutes after the incident opened'),
     targets: z.array(Target).min(1).max(MAX_TARGETS_PER_STEP),
   })

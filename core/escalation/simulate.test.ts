@@ -4,7 +4,11 @@ import { createTeam, type Team as Workspace } from '../../test/support/identity.
 import { channel, schedule, team } from '../../test/support/escalation.js';
 
 type Target = { targetType: string; alertChannel: { id: number } | null; users: { id: number; email: string }[]; note: string | null };
-type Simulation = { routing: { kind: string; policyId: number | null } | null; cycleMinutes: number; steps: { cycle: number; position: number; minutesAfterOpen: number; at: string; targets: Target[] }[] };
+type Simulation = {
+  routing: { kind: string; policyId: number | null } | null;
+  cycleMinutes: number;
+  steps: { cycle: number; position: number; minutesAfterOpen: number; at: string; targets: Target[] }[];
+};
 
 let t: TestContext;
 let ws: Workspace;
@@ -19,13 +23,27 @@ describe('GET /escalation-policies/:id/simulate', () => {
     const w = ws.workspaceId;
     const { admin, member, viewer } = ws;
     // Daily 09:00 UTC handoffs from 1 March: admin, then member, then admin ...
-    const ids = { channel: await channel(t, admin, 'Hook', w), schedule: await schedule(t, admin, [admin.userId, member.userId], w), team: await team(t, admin, [member.userId, viewer.userId], w) };
+    const ids = {
+      channel: await channel(t, admin, 'Hook', w),
+      schedule: await schedule(t, admin, [admin.userId, member.userId], w),
+      team: await team(t, admin, [member.userId, viewer.userId], w),
+    };
     const steps = [
-      { position: 0, delayMinutes: 0, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: ids.schedule }, { targetType: 'ALERT_CHANNEL', alertChannelId: ids.channel }] },
+      {
+        position: 0,
+        delayMinutes: 0,
+        targets: [
+          { targetType: 'ON_CALL_SCHEDULE', targetScheduleId: ids.schedule },
+          { targetType: 'ALERT_CHANNEL', alertChannelId: ids.channel },
+        ],
+      },
       { position: 1, delayMinutes: 10, targets: [{ targetType: 'USER', targetUserId: viewer.userId }] },
       { position: 2, delayMinutes: 30, targets: [{ targetType: 'TEAM', targetTeamId: ids.team }] },
     ];
-    const created = await t.request<{ id: number }>('POST', '/escalation-policies', { token: admin.token, body: { workspaceId: w, name: 'Prod', priority: 3, repeatCount: 1, projectIds: [ws.projectId], steps } });
+    const created = await t.request<{ id: number }>('POST', '/escalation-policies', {
+      token: admin.token,
+      body: { workspaceId: w, name: 'Prod', priority: 3, repeatCount: 1, projectIds: [ws.projectId], steps },
+    });
     expect(created.status, created.text).toBe(201);
 
     // Opened at 08:40 on 2 March: step 0 pages admin (on call until 09:00); cycle 1 step 0 (50 min later, 09:30) pages member.
@@ -49,7 +67,10 @@ describe('GET /escalation-policies/:id/simulate', () => {
     expect(users(3)).toEqual([member.userId]);
 
     // A catch-all policy with a lower priority number wins for the project; the simulation says so.
-    const first = await t.request<{ id: number }>('POST', '/escalation-policies', { token: admin.token, body: { workspaceId: w, name: 'All', priority: 0, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: admin.userId }] }] } });
+    const first = await t.request<{ id: number }>('POST', '/escalation-policies', {
+      token: admin.token,
+      body: { workspaceId: w, name: 'All', priority: 0, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'USER', targetUserId: admin.userId }] }] },
+    });
     const again = await t.request<Simulation>('GET', `/escalation-policies/${created.body.id}/simulate?at=2026-03-02T08:40:00Z&projectId=${ws.projectId}`, { token: viewer.token });
     expect(again.body.routing).toEqual({ kind: 'policy', policyId: first.body.id });
     // Without projectId there is no routing verdict; `at` defaults to now.
@@ -61,7 +82,15 @@ describe('GET /escalation-policies/:id/simulate', () => {
   it('says when a schedule target reaches nobody', async () => {
     const w = ws.workspaceId;
     const empty = await t.request<{ id: number }>('POST', '/on-call-schedules', { token: ws.admin.token, body: { workspaceId: w, name: 'Empty' } });
-    const created = await t.request<{ id: number }>('POST', '/escalation-policies', { token: ws.admin.token, body: { workspaceId: w, name: 'Empty', priority: 9, steps: [{ position: 0, delayMinutes: 5, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: empty.body.id }] }] } });
+    const created = await t.request<{ id: number }>('POST', '/escalation-policies', {
+      token: ws.admin.token,
+      body: {
+        workspaceId: w,
+        name: 'Empty',
+        priority: 9,
+        steps: [{ position: 0, delayMinutes: 5, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: empty.body.id }] }],
+      },
+    });
     const sim = await t.request<Simulation>('GET', `/escalation-policies/${created.body.id}/simulate?at=2026-03-02T08:40:00Z`, { token: ws.admin.token });
     expect(sim.body.steps).toHaveLength(1);
     expect(sim.body.steps[0]?.targets[0]).toMatchObject({ users: [], note: 'nobody is on call' });
@@ -78,7 +107,10 @@ describe('GET /escalation-policies/:id/simulate', () => {
     ];
     const before = await t.request<{ total: number }>('GET', `/escalation-policies?workspaceId=${w}`, { token: viewer.token });
     // A VIEWER may preview (reading is all it does).
-    const draft = await t.request<Simulation & { policyId: number | null }>('POST', '/escalation-policies/simulate', { token: viewer.token, body: { workspaceId: w, repeatCount: 1, steps, at: '2026-03-02T08:50:00Z' } });
+    const draft = await t.request<Simulation & { policyId: number | null }>('POST', '/escalation-policies/simulate', {
+      token: viewer.token,
+      body: { workspaceId: w, repeatCount: 1, steps, at: '2026-03-02T08:50:00Z' },
+    });
     expect(draft.status, draft.text).toBe(200);
     expect(draft.body.policyId).toBeNull();
     expect(draft.body.cycleMinutes).toBe(30);
@@ -89,18 +121,45 @@ describe('GET /escalation-policies/:id/simulate', () => {
       [1, 0, '2026-03-02T09:20:00.000Z', [member.userId], null],
       [1, 1, '2026-03-02T09:35:00.000Z', [], ids.channel],
     ]);
-    const saved = await t.request<{ id: number }>('POST', '/escalation-policies', { token: admin.token, body: { workspaceId: w, name: 'Saved twin', priority: 40, repeatCount: 1, steps } });
+    const saved = await t.request<{ id: number }>('POST', '/escalation-policies', {
+      token: admin.token,
+      body: { workspaceId: w, name: 'Saved twin', priority: 40, repeatCount: 1, steps },
+    });
     const stored = await t.request<Simulation>('GET', `/escalation-policies/${saved.body.id}/simulate?at=2026-03-02T08:50:00Z`, { token: viewer.token });
     expect(stored.body.steps).toEqual(draft.body.steps);
     const after = await t.request<{ total: number }>('GET', `/escalation-policies?workspaceId=${w}`, { token: viewer.token });
     expect(after.body.total).toBe(before.body.total + 1);
 
     // Bad steps are a 400 with the field; another workspace's channel or workspace is a 404.
-    const bad = expectError(await t.request('POST', '/escalation-policies/simulate', { token: viewer.token, body: { workspaceId: w, steps: [{ ...steps[0], position: 0 }, { ...steps[1], delayMinutes: 0 }] } }), 400);
+    const bad = expectError(
+      await t.request('POST', '/escalation-policies/simulate', {
+        token: viewer.token,
+        body: {
+          workspaceId: w,
+          steps: [
+            { ...steps[0], position: 0 },
+            { ...steps[1], delayMinutes: 0 },
+          ],
+        },
+      }),
+      400,
+    );
     expect(JSON.stringify(bad)).toMatch(/greater than the delay/);
     const other = await createTeam(t, 'sim-other');
     const foreign = await channel(t, other.admin, 'Theirs', other.workspaceId);
-    expectError(await t.request('POST', '/escalation-policies/simulate', { token: admin.token, body: { workspaceId: w, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] } }), 404);
-    expectError(await t.request('POST', '/escalation-policies/simulate', { token: admin.token, body: { workspaceId: other.workspaceId, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] } }), 404);
+    expectError(
+      await t.request('POST', '/escalation-policies/simulate', {
+        token: admin.token,
+        body: { workspaceId: w, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] },
+      }),
+      404,
+    );
+    expectError(
+      await t.request('POST', '/escalation-policies/simulate', {
+        token: admin.token,
+        body: { workspaceId: other.workspaceId, steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: foreign }] }] },
+      }),
+      404,
+    );
   });
 });

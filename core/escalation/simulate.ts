@@ -62,7 +62,11 @@ async function simulate(deps: Deps, policyId: number | null, policy: Simulable, 
   ]);
   const channelById = new Map(channels.data.map((c) => [c.channelId, { id: c.channelId, name: c.name, type: c.type, enabled: c.enabled }]));
   const resolved = fired.map((f) => ({ f, reaches: f.targets.map((target) => ({ target, reach: reachOf(target, f.at, schedules, teams) })) }));
-  const people = await membersById(deps, policy.workspaceId, resolved.flatMap((r) => r.reaches.flatMap((x) => x.reach.userIds)));
+  const people = await membersById(
+    deps,
+    policy.workspaceId,
+    resolved.flatMap((r) => r.reaches.flatMap((x) => x.reach.userIds)),
+  );
   const simulated: SimulatedStep[] = resolved.map(({ f, reaches }) => ({
     cycle: f.cycle,
     position: f.position,

@@ -28,7 +28,11 @@ export async function sweepEscalations(deps: Deps, now: Date): Promise<Escalatio
   const report = await sweepDue({
     name: 'escalation sweep',
     shards: ESCALATION_SHARDS,
-    page: (dueShard, cursor, limit) => deps.store.entities.incident.query.byDue({ dueShard }).lte({ dueAt: dueKey(now) }).go({ cursor, limit }),
+    page: (dueShard, cursor, limit) =>
+      deps.store.entities.incident.query
+        .byDue({ dueShard })
+        .lte({ dueAt: dueKey(now) })
+        .go({ cursor, limit }),
     handle: async (incident) => {
       const outcome = await advance(deps, incident, now, caches);
       fired += outcome.fired;
@@ -56,7 +60,11 @@ function sweepCaches(deps: Deps, now: Date) {
     muted: (i: IncidentItem) =>
       i.checkId === undefined ? Promise.resolve(false) : memo(mutes, String(i.checkId), async () => (await readCheckEvenDeleted(deps, i.checkId ?? 0))?.muteNotifications === true),
     suppressed: (i: IncidentItem) =>
-      memo(holds, `${i.workspaceId}:${i.projectId ?? '-'}`, async () => (await windowEffects(deps, { workspaceId: i.workspaceId, projectId: i.projectId ?? null }, now)).suppressAlerts),
+      memo(
+        holds,
+        `${i.workspaceId}:${i.projectId ?? '-'}`,
+        async () => (await windowEffects(deps, { workspaceId: i.workspaceId, projectId: i.projectId ?? null }, now)).suppressAlerts,
+      ),
   };
 }
 
@@ -72,7 +80,12 @@ export async function planOpenedEscalation(deps: Deps, incident: IncidentItem, n
   await advance(deps, incident, now, { plan: async () => known.plan, muted: async () => known.muted, suppressed: async () => known.suppressed });
 }
 
-async function advance(deps: Deps, incident: IncidentItem, now: Date, caches: Pick<ReturnType<typeof sweepCaches>, 'plan' | 'muted' | 'suppressed'>): Promise<{ fired: number; written: boolean }> {
+async function advance(
+  deps: Deps,
+  incident: IncidentItem,
+  now: Date,
+  caches: Pick<ReturnType<typeof sweepCaches>, 'plan' | 'muted' | 'suppressed'>,
+): Promise<{ fired: number; written: boolean }> {
   const [plan, muted, suppressed] = await Promise.all([caches.plan(incident), caches.muted(incident), caches.suppressed(incident)]);
   return advanceEscalation(deps, incident, now, { plan, muted, suppressed });
 }

@@ -35,7 +35,14 @@ describe('escalation timeline', () => {
   });
 
   it('resolves targets at the instant their step fires', () => {
-    const daily: ScheduleData = { ...schedule('UTC', [rotation({ effectiveFrom: '2026-03-01T09:00:00Z' })], [override({ id: 1, overrideUserId: 9, startAt: '2026-03-02T10:00:00Z', endAt: '2026-03-02T11:00:00Z' })]), enabled: true };
+    const daily: ScheduleData = {
+      ...schedule(
+        'UTC',
+        [rotation({ effectiveFrom: '2026-03-01T09:00:00Z' })],
+        [override({ id: 1, overrideUserId: 9, startAt: '2026-03-02T10:00:00Z', endAt: '2026-03-02T11:00:00Z' })],
+      ),
+      enabled: true,
+    };
     const schedules = new Map([
       [1, daily],
       [2, { ...daily, enabled: false }],

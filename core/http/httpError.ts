@@ -80,10 +80,8 @@ export class HttpError extends Error {
 
 export const notFound = (what = 'Resource'): HttpError => new HttpError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'Insufficient permissions'): HttpError => new HttpError('FORBIDDEN', message);
-export const unauthorized = (message = 'Missing or invalid credential'): HttpError =>
-  new HttpError('UNAUTHORIZED', message);
-export const badRequest = (message: string, details?: ErrorDetail[]): HttpError =>
-  new HttpError('VALIDATION_ERROR', message, details);
+export const unauthorized = (message = 'Missing or invalid credential'): HttpError => new HttpError('UNAUTHORIZED', message);
+export const badRequest = (message: string, details?: ErrorDetail[]): HttpError => new HttpError('VALIDATION_ERROR', message, details);
 /**
  * The mail service refused a mail a request had to send (a confirmation link). Neither the caller's
  * fault nor a bug: the verb left things so that the same request, sent again, mails the link.
@@ -109,7 +107,7 @@ export function handleError(err: unknown, c: Context): Response {
   }
   const status = statusOf(err);
   if (status !== undefined && status >= 400 && status < 500) {
-    const message = err instanceof Error && err.message ? err.message : statusNames[status] ?? 'Bad Request';
+    const message = err instanceof Error && err.message ? err.message : (statusNames[status] ?? 'Bad Request');
     return c.json(errorBody(status, message, fallbackCode(status, message)), status as ContentfulStatusCode);
   }
   console.error('unhandled error', err);

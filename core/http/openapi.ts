@@ -22,7 +22,7 @@ export const STANDARD_ERROR_RESPONSES = {
   400: 'Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`)',
   401: 'Missing, invalid or expired credential',
   403: 'The credential may not do this (role, key permission or plan limit)',
-  404: 'Not found, or not in the caller\'s workspace',
+  404: "Not found, or not in the caller's workspace",
   409: 'Conflicts with the current state (a taken slug, a resolved incident, a lost race)',
   413: 'Request body too large',
   429: 'Rate limited; see Retry-After and the RateLimit-* headers',

@@ -47,7 +47,22 @@ describe('operation names in the OpenAPI documents (SDK generators name methods 
 
   it('names operations like SDK methods, the same way in both documents', async () => {
     const v1 = await operationIds('/v1/openapi.json');
-    expect(Object.fromEntries(['GET /checks', 'GET /checks/{id}', 'POST /checks', 'PATCH /checks/{id}', 'DELETE /checks/{id}', 'POST /jobs/{id}/pause', 'POST /incidents/{id}/acknowledge', 'GET /whoami', 'POST /deployments/{id}/end', 'GET /status-pages/{id}/announcements'].map((k) => [k, v1.get(k)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        [
+          'GET /checks',
+          'GET /checks/{id}',
+          'POST /checks',
+          'PATCH /checks/{id}',
+          'DELETE /checks/{id}',
+          'POST /jobs/{id}/pause',
+          'POST /incidents/{id}/acknowledge',
+          'GET /whoami',
+          'POST /deployments/{id}/end',
+          'GET /status-pages/{id}/announcements',
+        ].map((k) => [k, v1.get(k)]),
+      ),
+    ).toEqual({
       'GET /checks': 'listChecks',
       'GET /checks/{id}': 'getCheck',
       'POST /checks': 'createCheck',

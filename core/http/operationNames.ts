@@ -94,7 +94,10 @@ const METHOD_VERBS: Record<string, string> = { get: 'get', post: 'create', put: 
 /** The rule: the resource the path names (singular), and a verb from the method or a trailing action. */
 export function operationIdOf(method: string, path: string): string {
   // A public status page is addressed by slug under /public/status: name it as a page.
-  const segments = path.replace(/^\/public\/status\/\{slug\}/, '/public-status-pages/{slug}').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/public\/status\/\{slug\}/, '/public-status-pages/{slug}')
+    .split('/')
+    .filter(Boolean);
   const statics = segments.filter((s) => !isParam(s));
   const last = segments.at(-1) ?? '';
   const verb = METHOD_VERBS[method] ?? method;

@@ -36,7 +36,6 @@ export const tooManyStreams = (by: 'address' | 'user'): HttpError =>
     { 'Retry-After': String(STREAM_LIMITS.retryAfterSeconds) },
   );
 
-
 /** One open stream on this process (SSE or WebSocket), with what decides whether it must end. */
 export type OpenStream = {
   address: string;

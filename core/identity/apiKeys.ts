@@ -19,10 +19,7 @@ export const toApiKey = (k: ApiKeyItem) => ({
 });
 
 /** Admins manage keys. The key is returned once; only its SHA-256 is stored. */
-export async function createApiKey(
-  ctx: Ctx,
-  input: { workspaceId: number; name: string; permission: 'read_only' | 'read_write'; kind: 'service' | 'ping' },
-) {
+export async function createApiKey(ctx: Ctx, input: { workspaceId: number; name: string; permission: 'read_only' | 'read_write'; kind: 'service' | 'ping' }) {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
   const { deps } = ctx;
   const key = generateApiKey(deps.config.keyPrefix);

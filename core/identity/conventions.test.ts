@@ -29,7 +29,11 @@ describe('error shape on every failure', () => {
 
   it('a body that is not JSON is 415, malformed JSON is 400, validation is 400 with field details', async () => {
     const user = await t.signup('conv-bodies');
-    expectError(await t.request('POST', '/projects', { token: user.token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await t.request('POST', '/projects', { token: user.token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expectError(await t.request('PATCH', `/workspaces/${user.workspaceId}`, { token: user.token, rawBody: '{"name":"x"}', headers: { 'content-type': 'text/plain' } }), 415);
     expectError(await t.request('POST', '/alert-channels', { token: user.token, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
     expectError(await t.request('POST', '/workspaces', { token: user.token, rawBody: '[1,2', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
@@ -87,7 +91,22 @@ describe('OpenAPI documents generated from the zod schemas', () => {
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.body.openapi).toBe('3.1.0');
     const paths = Object.keys(res.body.paths);
-    for (const path of ['/projects', '/projects/{id}', '/api-keys', '/workspaces', '/workspaces/{id}', '/workspaces/{id}/members', '/workspaces/{id}/members/{userId}', '/alert-channels', '/alert-channels/{id}/test', '/auth/signup', '/oauth/token', '/auth/password', '/auth/logout', '/me']) {
+    for (const path of [
+      '/projects',
+      '/projects/{id}',
+      '/api-keys',
+      '/workspaces',
+      '/workspaces/{id}',
+      '/workspaces/{id}/members',
+      '/workspaces/{id}/members/{userId}',
+      '/alert-channels',
+      '/alert-channels/{id}/test',
+      '/auth/signup',
+      '/oauth/token',
+      '/auth/password',
+      '/auth/logout',
+      '/me',
+    ]) {
       expect(paths, path).toContain(path);
     }
     expect(Object.keys(res.body.paths['/workspaces/{id}'] ?? {})).toEqual(expect.arrayContaining(['get', 'patch']));

@@ -40,9 +40,7 @@ export async function addMember(ctx: Ctx, workspaceId: number, input: { email: s
   if (!user) throw notFound('User');
   const iso = ctx.deps.clock.now().toISOString();
   try {
-    const created = await ctx.deps.store.entities.membership
-      .create({ workspaceId, userId: user.userId, role: input.role, createdAt: iso, updatedAt: iso })
-      .go();
+    const created = await ctx.deps.store.entities.membership.create({ workspaceId, userId: user.userId, role: input.role, createdAt: iso, updatedAt: iso }).go();
     return toMember(created.data, user);
   } catch (err) {
     if (isConditionalFailure(err)) throw conflict('This user is already a member of the workspace');

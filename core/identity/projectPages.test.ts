@@ -87,7 +87,7 @@ describe('/v1/projects pages (read through the index, total from the rank runs)'
     expect([...body.items, ...(await v1Page(ownerKey, 2, 5)).items].map((p) => p.id)).toEqual(after);
   });
 
-  it('lists only the key\'s own workspace; foreign ids stay 404', async () => {
+  it("lists only the key's own workspace; foreign ids stay 404", async () => {
     const other = await t.signup('foreign');
     const otherKey = await t.apiKey(other);
     const body = await v1Page(otherKey, 1, 100);

@@ -4,7 +4,18 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { addToWorkspace } from '../../test/support/identity.js';
 
 type Project = { id: number; workspaceId: number; name: string; description: string | null; createdAt: string; updatedAt: string };
-type ApiKey = { id: number; workspaceId: number; name: string; permission: string; kind: string; enabled: boolean; displayPrefix: string; lastFour: string; lastUsedAt: string | null; key?: string };
+type ApiKey = {
+  id: number;
+  workspaceId: number;
+  name: string;
+  permission: string;
+  kind: string;
+  enabled: boolean;
+  displayPrefix: string;
+  lastFour: string;
+  lastUsedAt: string | null;
+  key?: string;
+};
 
 let t: TestContext;
 beforeAll(async () => {
@@ -62,7 +73,9 @@ describe('projects (/v1)', () => {
     const user = await t.signup('proj-v1');
     const key = await t.apiKey(user);
     for (const name of ['b', 'c']) expect((await t.request('POST', '/v1/projects', { token: key, body: { name } })).status).toBe(201);
-    const page = await t.request<{ items: Project[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/v1/projects?page=2&limit=2', { token: key });
+    const page = await t.request<{ items: Project[]; total: number; page: number; itemCount: number; pageCount: number; limit: number }>('GET', '/v1/projects?page=2&limit=2', {
+      token: key,
+    });
     expect(page.body).toMatchObject({ total: 3, page: 2, itemCount: 1, pageCount: 2, limit: 2 });
     expect(page.body.items.map((p) => p.name)).toEqual(['c']);
     expectError(await t.request('GET', '/v1/projects?limit=101', { token: key }), 400);
@@ -78,7 +91,15 @@ describe('API keys', () => {
     expect(created.status).toBe(201);
     const key = created.body.key ?? '';
     expect(key).toMatch(/^vigil_[0-9a-f]{56}$/);
-    expect(created.body).toMatchObject({ name: 'CI', permission: 'read_only', kind: 'ping', enabled: true, lastFour: key.slice(-4), displayPrefix: key.slice(0, 10), lastUsedAt: null });
+    expect(created.body).toMatchObject({
+      name: 'CI',
+      permission: 'read_only',
+      kind: 'ping',
+      enabled: true,
+      lastFour: key.slice(-4),
+      displayPrefix: key.slice(0, 10),
+      lastUsedAt: null,
+    });
     const list = await t.request<ApiKey[]>('GET', '/api-keys', { token: user.token });
     expect(list.text).not.toContain(key);
     expect(list.body).toEqual([expect.objectContaining({ id: created.body.id, name: 'CI' })]);

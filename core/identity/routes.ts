@@ -33,14 +33,19 @@ function projectRoutes() {
       return c.json(toProject(await createProject(ctx, { ...input, workspaceId })), 201);
     },
   );
-  r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags: ['projects'], security, request: { params: IdParam }, responses: { 200: json(Project, 'Project') } }),
-    async (c) => c.json(toProject(await getProject(requestCtx(c), c.req.valid('param').id)), 200),
+  r.openapi(createRoute({ method: 'get', path: '/{id}', tags: ['projects'], security, request: { params: IdParam }, responses: { 200: json(Project, 'Project') } }), async (c) =>
+    c.json(toProject(await getProject(requestCtx(c), c.req.valid('param').id)), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags: ['projects'], security, request: { params: IdParam, body: body(ProjectUpdate) }, responses: { 200: json(Project, 'Updated') } }),
-    async (c) =>
-      c.json(toProject(await updateProject(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags: ['projects'],
+      security,
+      request: { params: IdParam, body: body(ProjectUpdate) },
+      responses: { 200: json(Project, 'Updated') },
+    }),
+    async (c) => c.json(toProject(await updateProject(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
     createRoute({ method: 'delete', path: '/{id}', tags: ['projects'], security, request: { params: IdParam }, responses: { 204: { description: 'Deleted' } } }),
@@ -64,7 +69,14 @@ function apiKeyRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags: ['api-keys'], security, request: { body: body(ApiKeyCreate) }, responses: { 201: json(ApiKeyCreated, 'Created; the key is shown once') } }),
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags: ['api-keys'],
+      security,
+      request: { body: body(ApiKeyCreate) },
+      responses: { 201: json(ApiKeyCreated, 'Created; the key is shown once') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const input = c.req.valid('json');
@@ -73,7 +85,14 @@ function apiKeyRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags: ['api-keys'], security, request: { params: IdParam, body: body(ApiKeyUpdate) }, responses: { 200: json(ApiKey, 'Updated') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags: ['api-keys'],
+      security,
+      request: { params: IdParam, body: body(ApiKeyUpdate) },
+      responses: { 200: json(ApiKey, 'Updated') },
+    }),
     async (c) => c.json(await updateApiKey(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(

@@ -38,9 +38,7 @@ export const ApiKeyCreate = z
   })
   .openapi('ApiKeyCreate');
 
-export const ApiKeyUpdate = z
-  .strictObject({ enabled: z.boolean().optional(), name: z.string().trim().min(1).max(255).optional() })
-  .openapi('ApiKeyUpdate');
+export const ApiKeyUpdate = z.strictObject({ enabled: z.boolean().optional(), name: z.string().trim().min(1).max(255).optional() }).openapi('ApiKeyUpdate');
 
 export const ApiKey = z
   .object({

@@ -22,9 +22,8 @@ const WhoAmI = z
 /** `/v1/whoami` and `/v1/projects`: the key, its workspace and the workspace's projects. Mounted by v1Routes (API key auth). */
 export function v1IdentityRoutes() {
   const r = createRouter();
-  r.openapi(
-    createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }),
-    async (c) => c.json(await whoAmI(requestCtx(c)), 200),
+  r.openapi(createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }), async (c) =>
+    c.json(await whoAmI(requestCtx(c)), 200),
   );
 
   r.openapi(

@@ -18,12 +18,18 @@ export function workspaceRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
 
-  r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, responses: { 200: json(z.array(WorkspaceDetail), "The caller's workspaces") } }),
-    async (c) => c.json(await listWorkspaces(requestCtx(c)), 200),
+  r.openapi(createRoute({ method: 'get', path: '/', tags, security, responses: { 200: json(z.array(WorkspaceDetail), "The caller's workspaces") } }), async (c) =>
+    c.json(await listWorkspaces(requestCtx(c)), 200),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(WorkspaceCreate) }, responses: { 201: json(WorkspaceDetail, 'Created; the caller is its OWNER') } }),
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      request: { body: body(WorkspaceCreate) },
+      responses: { 201: json(WorkspaceDetail, 'Created; the caller is its OWNER') },
+    }),
     async (c) => c.json(await createWorkspace(requestCtx(c), c.req.valid('json')), 201),
   );
   r.openapi(
@@ -31,20 +37,40 @@ export function workspaceRoutes() {
     async (c) => c.json(await getWorkspace(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: IdParam, body: body(WorkspaceUpdate) }, responses: { 200: json(WorkspaceDetail, 'Updated (OWNER only)') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam, body: body(WorkspaceUpdate) },
+      responses: { 200: json(WorkspaceDetail, 'Updated (OWNER only)') },
+    }),
     async (c) => c.json(await updateWorkspace(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
-  r.openapi(
-    createRoute({ method: 'get', path: '/{id}/members', tags, security, request: { params: IdParam }, responses: { 200: json(z.array(Member), 'Members') } }),
-    async (c) => c.json(await listMembers(requestCtx(c), c.req.valid('param').id), 200),
+  r.openapi(createRoute({ method: 'get', path: '/{id}/members', tags, security, request: { params: IdParam }, responses: { 200: json(z.array(Member), 'Members') } }), async (c) =>
+    c.json(await listMembers(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/members', tags, security, request: { params: IdParam, body: body(MemberCreate) }, responses: { 201: json(Member, 'Added (ADMIN or higher)') } }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/members',
+      tags,
+      security,
+      request: { params: IdParam, body: body(MemberCreate) },
+      responses: { 201: json(Member, 'Added (ADMIN or higher)') },
+    }),
     async (c) => c.json(await addMember(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}/members/{userId}', tags, security, request: { params: MemberParams, body: body(MemberUpdate) }, responses: { 200: json(Member, 'Role changed') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}/members/{userId}',
+      tags,
+      security,
+      request: { params: MemberParams, body: body(MemberUpdate) },
+      responses: { 200: json(Member, 'Role changed') },
+    }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
       return c.json(await updateMember(requestCtx(c), id, userId, c.req.valid('json')), 200);

@@ -35,9 +35,7 @@ async function workspacesOfUser(deps: Deps, userId: number): Promise<{ workspace
   if (memberships.length === 0) return [];
   const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
   const workspaces = (await deps.store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data;
-  return workspaces
-    .sort((a, b) => a.workspaceId - b.workspaceId)
-    .map((workspace) => ({ workspace, role: roleOf.get(workspace.workspaceId) ?? 'VIEWER' }));
+  return workspaces.sort((a, b) => a.workspaceId - b.workspaceId).map((workspace) => ({ workspace, role: roleOf.get(workspace.workspaceId) ?? 'VIEWER' }));
 }
 
 /** A new workspace on the install's default plan, owned by the caller, with a Default project. */

@@ -72,9 +72,7 @@ export function incidentEnricher(deps: Deps, now: Date, actor: Actor): (incident
       project: projectItem ? { id: projectItem.projectId, name: projectItem.name } : null,
       check: checkItem ? { id: checkItem.checkId, name: checkItem.name, token: revealToken ? checkItem.token : null } : null,
       dependency:
-        incident.reason === 'DEPENDENCY_DOWN' && incident.dependencyId !== undefined && dependencyName !== null
-          ? { id: incident.dependencyId, name: dependencyName }
-          : null,
+        incident.reason === 'DEPENDENCY_DOWN' && incident.dependencyId !== undefined && dependencyName !== null ? { id: incident.dependencyId, name: dependencyName } : null,
       acknowledgedByUser: ackUser ? { id: ackUser.userId, email: ackUser.email } : null,
       lastSignalAt: signalSummary?.last?.receivedAt ?? null,
       lastSignalType: signalSummary?.last?.type ?? null,

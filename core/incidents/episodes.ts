@@ -77,12 +77,7 @@ export async function openOrRaiseEpisode(
  * incident and moves the watermark, so a late redelivery of the older "went down" message cannot
  * open a new one. With nothing open, a recovery ends a wait for recovery after a manual resolve.
  */
-export async function resolveEpisode(
-  deps: Deps,
-  episode: EpisodeRef,
-  resolve: { cause: ResolveCause; at: string },
-  now: Date,
-): Promise<IncidentItem | undefined> {
+export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: { cause: ResolveCause; at: string }, now: Date): Promise<IncidentItem | undefined> {
   const current = (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
   const claimed = current?.openIncidentId;
   let resolved: IncidentItem | undefined;

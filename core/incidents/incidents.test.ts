@@ -33,10 +33,7 @@ describe('GET /incidents', () => {
   it('lists newest first, paginated with limit 20 by default, with the spec envelope', async () => {
     const user = await t.signup('lister');
     const check = await createCheck(t, user);
-    const episodes = Array.from({ length: 22 }, (_, i) => [
-      statusChanged(check, 'OK', 'LATE', at(i * 10 + 1)),
-      statusChanged(check, 'LATE', 'OK', at(i * 10 + 2), 'PING'),
-    ]);
+    const episodes = Array.from({ length: 22 }, (_, i) => [statusChanged(check, 'OK', 'LATE', at(i * 10 + 1)), statusChanged(check, 'LATE', 'OK', at(i * 10 + 2), 'PING')]);
     await deliver(t, ...episodes.flat());
     const first = await incidentsOf(t, user);
     expect(first).toMatchObject({ total: 22, page: 1, itemCount: 20, pageCount: 2, limit: 20 });
@@ -230,8 +227,6 @@ describe('end to end', () => {
       ]),
     );
     const v1 = await t.request<{ paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
-    expect(Object.keys(v1.body.paths)).toEqual(
-      expect.arrayContaining(['/incidents', '/incidents/{id}', '/incidents/{id}/acknowledge', '/incidents/{id}/resolve']),
-    );
+    expect(Object.keys(v1.body.paths)).toEqual(expect.arrayContaining(['/incidents', '/incidents/{id}', '/incidents/{id}/acknowledge', '/incidents/{id}/resolve']));
   });
 });

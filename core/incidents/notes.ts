@@ -52,9 +52,7 @@ export async function createNote(ctx: Ctx, incidentId: number, body: string) {
   const iso = ctx.deps.clock.now().toISOString();
   const noteId = await ctx.deps.store.nextId('incidentNote');
   const created = (
-    await ctx.deps.store.entities.incidentNote
-      .create({ incidentId, noteId, workspaceId: incident.workspaceId, ...author, body, createdAt: iso, updatedAt: iso })
-      .go()
+    await ctx.deps.store.entities.incidentNote.create({ incidentId, noteId, workspaceId: incident.workspaceId, ...author, body, createdAt: iso, updatedAt: iso }).go()
   ).data;
   await broadcast(ctx.deps, [incidentEvent(incident, 'timeline')]);
   return toNote(created, await authorOf(ctx, author.authorId));

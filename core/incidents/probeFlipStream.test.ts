@@ -29,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => broken.close());
 
 const downCheck = async () => {
-  const check = await createCheck(t, user, outboundBody(user, { name: `flip ${Math.random().toString(36).slice(2)}`, url: `${broken.origin}/`, regions: ['us-east-1'], failAfterConsecutive: 1 }));
+  const check = await createCheck(
+    t,
+    user,
+    outboundBody(user, { name: `flip ${Math.random().toString(36).slice(2)}`, url: `${broken.origin}/`, regions: ['us-east-1'], failAfterConsecutive: 1 }),
+  );
   await runRound(t, check.id);
   return check;
 };
@@ -49,7 +53,10 @@ describe('probe flips on the streams', () => {
     expect(ofCheck().map((e) => [e.channel, (e.data as { status: string }).status])).toEqual([[`workspace:${user.workspaceId}`, 'DOWN']]);
     // The check has moved on: an old copy of the DOWN flip must not rewind a dashboard.
     const ref = (await t.deps.store.entities.checkRef.get({ checkId: check.id }).go()).data;
-    await t.deps.store.entities.check.patch({ token: ref?.token ?? '' }).set({ status: 'OK' }).go();
+    await t.deps.store.entities.check
+      .patch({ token: ref?.token ?? '' })
+      .set({ status: 'OK' })
+      .go();
     await handleIncidentMessages(t.deps, [{ id: 'stale', body: message }]);
     expect(ofCheck()).toHaveLength(1);
     stop();
@@ -61,16 +68,32 @@ describe('probe flips on the streams', () => {
     const apiMock = mockClient(api);
     apiMock.on(PostToConnectionCommand).resolves({});
     const aws = { ...t.deps, broadcaster: new WebSocketBroadcaster(t.deps.store, t.clock, api) };
-    await subscribeConnection(t.deps.store, { address: '192.0.2.1', connectionId: 'dashboard', subscriptions: [{ channel: `workspace:${user.workspaceId}`, topic: ALL_TOPICS }], userId: user.userId, now: t.clock.now() });
-    await subscribeConnection(t.deps.store, { address: '192.0.2.1', connectionId: 'elsewhere', subscriptions: [{ channel: 'workspace:999999', topic: ALL_TOPICS }], userId: 999999, now: t.clock.now() });
+    await subscribeConnection(t.deps.store, {
+      address: '192.0.2.1',
+      connectionId: 'dashboard',
+      subscriptions: [{ channel: `workspace:${user.workspaceId}`, topic: ALL_TOPICS }],
+      userId: user.userId,
+      now: t.clock.now(),
+    });
+    await subscribeConnection(t.deps.store, {
+      address: '192.0.2.1',
+      connectionId: 'elsewhere',
+      subscriptions: [{ channel: 'workspace:999999', topic: ALL_TOPICS }],
+      userId: 999999,
+      now: t.clock.now(),
+    });
     const check = await downCheck();
     const [message] = pendingMessages(t, 'check.status_changed', check.id);
     expect(await handleIncidentMessages(aws, [{ id: 'flip', body: message }])).toEqual({ failedIds: [] });
     const posts = apiMock.commandCalls(PostToConnectionCommand).map((call) => call.args[0].input);
-    const checkPosts = posts.map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; status: string } } })).filter((p) => p.body.event === 'check');
+    const checkPosts = posts
+      .map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; status: string } } }))
+      .filter((p) => p.body.event === 'check');
     expect(checkPosts.map((p) => [p.to, p.body.data.checkId, p.body.data.status])).toEqual([['dashboard', check.id, 'DOWN']]);
     // The incident the worker opens is announced the same way, to that workspace's connection only.
-    const incidentPosts = posts.map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; change: string } } })).filter((p) => p.body.event === 'incident');
+    const incidentPosts = posts
+      .map((p) => ({ to: p.ConnectionId, body: JSON.parse(new TextDecoder().decode(p.Data as Uint8Array)) as { event: string; data: { checkId: number; change: string } } }))
+      .filter((p) => p.body.event === 'incident');
     expect(incidentPosts.map((p) => [p.to, p.body.data.checkId, p.body.data.change])).toContainEqual(['dashboard', check.id, 'opened']);
     expect(incidentPosts.every((p) => p.to === 'dashboard')).toBe(true);
     apiMock.resetHistory();

@@ -91,7 +91,13 @@ export async function applyIncidentInput(
   now: Date,
   read?: IncidentItem,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
-  type Outcome = { incident: IncidentItem; result: TransitionResult; effects: readonly TimelineEffect[] | null; pending?: OutboxEntry[] | undefined; owed?: OutboxWrite | undefined };
+  type Outcome = {
+    incident: IncidentItem;
+    result: TransitionResult;
+    effects: readonly TimelineEffect[] | null;
+    pending?: OutboxEntry[] | undefined;
+    owed?: OutboxWrite | undefined;
+  };
   const outcome: Outcome = await retryOnConflict(
     async (attempt): Promise<Outcome> => {
       const current = attempt === 1 && read ? read : await readIncident(deps, incidentId);
@@ -174,12 +180,7 @@ export async function appendIncidentEvent(deps: Deps, incident: IncidentStamp, e
 }
 
 /** The write of `appendIncidentEvent` alone, for callers that announce a batch of entries once. */
-export async function writeIncidentEvent(
-  deps: Deps,
-  incident: { incidentId: number; workspaceId: number },
-  effect: TimelineEffect,
-  now: Date,
-): Promise<boolean> {
+export async function writeIncidentEvent(deps: Deps, incident: { incidentId: number; workspaceId: number }, effect: TimelineEffect, now: Date): Promise<boolean> {
   const eventId = await deps.store.nextId('incidentEvent');
   try {
     await deps.store.entities.incidentEvent
@@ -216,9 +217,7 @@ const TYPE_ORDER: Record<IncidentEventItem['type'], number> = {
 /** The timeline in the order things happened (ties broken by the natural order of the types). */
 export async function listIncidentEvents(deps: Deps, incidentId: number): Promise<IncidentEventItem[]> {
   const events = (await deps.store.entities.incidentEvent.query.byIncident({ incidentId }).go({ pages: 'all' })).data;
-  return events.sort(
-    (a, b) => a.occurredAt.localeCompare(b.occurredAt) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.eventId - b.eventId,
-  );
+  return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.eventId - b.eventId);
 }
 
 /** Open (ACTIVE or MONITORING) incidents of a check, through the check index. */

@@ -9,7 +9,6 @@ import { acknowledgeIncident, getIncident, incidentTimeline, listIncidents, moni
 import { createNote, deleteNote, listNotes, updateNote } from './notes.js';
 import { Incident, IncidentEvent, IncidentIdParam, IncidentListQuery, IncidentNote, NoteBody, NoteParams } from './schema.js';
 
-
 function incidentRouter() {
   const r = createRouter();
   const tags = ['incidents'];
@@ -37,7 +36,15 @@ function incidentRouter() {
   ] as const;
   for (const [action, verb, description] of actions) {
     r.openapi(
-      createRoute({ method: 'post', path: `/{id}/${action}`, tags, security, description, request: { params: IdParam }, responses: { 200: jsonResponse(Incident, 'The incident') } }),
+      createRoute({
+        method: 'post',
+        path: `/{id}/${action}`,
+        tags,
+        security,
+        description,
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(Incident, 'The incident') },
+      }),
       async (c) => c.json(await verb(requestCtx(c), c.req.valid('param').id), 200),
     );
   }
@@ -66,7 +73,14 @@ function noteRouter() {
   const tags = ['incidents'];
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/{incidentId}', tags, security, request: { params: IncidentIdParam }, responses: { 200: jsonResponse(z.array(IncidentNote), 'Notes, oldest first') } }),
+    createRoute({
+      method: 'get',
+      path: '/{incidentId}',
+      tags,
+      security,
+      request: { params: IncidentIdParam },
+      responses: { 200: jsonResponse(z.array(IncidentNote), 'Notes, oldest first') },
+    }),
     async (c) => c.json(await listNotes(requestCtx(c), c.req.valid('param').incidentId), 200),
   );
   r.openapi(

@@ -26,7 +26,10 @@ export const IncidentListQuery = pageQuery(20).extend({
 export const IncidentListQueryV1 = IncidentListQuery.omit({ workspaceId: true });
 
 const ref = (name: string, extra: Record<string, z.ZodType> = {}) =>
-  z.object({ id: z.number().int(), ...extra }).nullable().describe(name);
+  z
+    .object({ id: z.number().int(), ...extra })
+    .nullable()
+    .describe(name);
 
 export const Incident = z
   .object({

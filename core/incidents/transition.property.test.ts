@@ -278,7 +278,12 @@ describe('transitionIncident: escalation events (properties)', () => {
     const acked = transitionIncident(opened.state, { type: 'acknowledge', by }, new Date(T0 + 60_000));
     expect(acked).toMatchObject({ ok: true, effects: [{ key: 'acknowledged' }] });
     if (!acked.ok) return;
-    const timeout: EscalationVerdict = { fire: [], cursor: { epoch: 1, cycle: 0, step: 0, anchor: iso(1860), held: false, afterAck: true }, dueAt: iso(1860), reescalatedAt: iso(1860) };
+    const timeout: EscalationVerdict = {
+      fire: [],
+      cursor: { epoch: 1, cycle: 0, step: 0, anchor: iso(1860), held: false, afterAck: true },
+      dueAt: iso(1860),
+      reescalatedAt: iso(1860),
+    };
     const reescalated = transitionIncident(acked.state, { type: 'advance', decide: () => timeout }, new Date(T0 + 1_860_000));
     expect(reescalated).toMatchObject({
       ok: true,

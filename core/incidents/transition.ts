@@ -67,18 +67,9 @@ export type FiredStep = {
 export type EscalationVerdict = { fire: readonly FiredStep[]; cursor: EscalationCursor; dueAt: string | null; reescalatedAt: string | null };
 
 /** Who did it: a user, an API key (which has no user), or the system. */
-export type ActorRef =
-  | { kind: 'user'; userId: number; email: string }
-  | { kind: 'apiKey'; apiKeyId: number; name: string }
-  | { kind: 'system' };
+export type ActorRef = { kind: 'user'; userId: number; email: string } | { kind: 'apiKey'; apiKeyId: number; name: string } | { kind: 'system' };
 
-export type ResolveCause =
-  | 'RECOVERED'
-  | 'MANUAL'
-  | 'CHECK_DELETED'
-  | 'DEPLOYMENT_PAUSED'
-  | 'DEPENDENCY_RECOVERED'
-  | 'DEPENDENCY_DELETED';
+export type ResolveCause = 'RECOVERED' | 'MANUAL' | 'CHECK_DELETED' | 'DEPLOYMENT_PAUSED' | 'DEPENDENCY_RECOVERED' | 'DEPENDENCY_DELETED';
 
 export type IncidentInput =
   | { type: 'open'; severity: Severity; at: string; message: string }
@@ -101,8 +92,7 @@ export type TimelineEffect = { key: string; type: IncidentEventType; message: st
 
 export type TransitionResult =
   /** `steps`: the escalation steps the change fired (an advance only), each owed once by its write. */
-  | { ok: true; changed: boolean; state: IncidentState; effects: TimelineEffect[]; steps?: readonly FiredStep[] }
-  | { ok: false; code: 'INCIDENT_RESOLVED'; message: string };
+  { ok: true; changed: boolean; state: IncidentState; effects: TimelineEffect[]; steps?: readonly FiredStep[] } | { ok: false; code: 'INCIDENT_RESOLVED'; message: string };
 
 const SYSTEM: ActorRef = { kind: 'system' };
 const rank: Record<Severity, number> = { P1: 4, P2: 3, P3: 2, P4: 1 };
@@ -199,7 +189,15 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
         ok: true,
         changed: true,
         state,
-        effects: [{ key: round ? `acknowledged#${round}` : 'acknowledged', type: 'ACKNOWLEDGED', message: `Acknowledged by ${describeActor(input.by)}`, occurredAt: nowIso, actor: input.by }],
+        effects: [
+          {
+            key: round ? `acknowledged#${round}` : 'acknowledged',
+            type: 'ACKNOWLEDGED',
+            message: `Acknowledged by ${describeActor(input.by)}`,
+            occurredAt: nowIso,
+            actor: input.by,
+          },
+        ],
       };
     }
     case 'monitor': {
@@ -222,7 +220,13 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
         ok: true,
         changed: true,
         // Resolution stops every pending step: the incident leaves the escalation-due index.
-        state: { ...current, state: 'RESOLVED', resolvedAt: input.at, recoveredAt: recovered ? input.at : null, escalation: current.escalation && { ...current.escalation, dueAt: null } },
+        state: {
+          ...current,
+          state: 'RESOLVED',
+          resolvedAt: input.at,
+          recoveredAt: recovered ? input.at : null,
+          escalation: current.escalation && { ...current.escalation, dueAt: null },
+        },
         effects: [{ key: 'resolved', type: 'RESOLVED', message, occurredAt: input.at, actor: by }],
       };
     }

@@ -155,18 +155,19 @@ describe('incident worker: check status changes', () => {
 describe('incident worker: reported dependencies', () => {
   it('registers unknown names once, opens one DEPENDENCY_DOWN incident per dependency, resolves it on ok', async () => {
     const check = await createCheck(t, user, { downSeverity: 'P2' });
-    const down = reported(check, later(1), [{ name: 'Postgres', status: 'down' }, { name: 'stripe-api', status: 'ok' }]);
+    const down = reported(check, later(1), [
+      { name: 'Postgres', status: 'down' },
+      { name: 'stripe-api', status: 'ok' },
+    ]);
     await deliver(t, down, down);
     await deliver(t, reported(check, later(2), [{ name: '  postgres ', status: 'down' }]));
     const open = await incidentsOfCheck(check.id);
     expect(open).toHaveLength(1);
     expect(open[0]).toMatchObject({ reason: 'DEPENDENCY_DOWN', severity: 'P2', state: 'ACTIVE', dependencyName: 'Postgres', dependency: { name: 'Postgres' } });
 
-    const deps = await t.request<{ items: { id: number; name: string; source: string; status: string }[] }>(
-      'GET',
-      `/dependencies?workspaceId=${user.workspaceId}&limit=100`,
-      { token: user.token },
-    );
+    const deps = await t.request<{ items: { id: number; name: string; source: string; status: string }[] }>('GET', `/dependencies?workspaceId=${user.workspaceId}&limit=100`, {
+      token: user.token,
+    });
     const names = deps.body.items.map((d) => d.name);
     expect(names.filter((n) => n.toLowerCase() === 'postgres')).toEqual(['Postgres']);
     expect(deps.body.items.find((d) => d.name === 'Postgres')).toMatchObject({ source: 'REPORTED', status: 'DOWN' });

@@ -36,7 +36,15 @@ const effects = (projectId: number) => windowEffects(t.deps, { workspaceId: owne
 describe('POST /maintenance-windows', () => {
   it('creates with the dashboard defaults; startAt, endAt, projectIds and workspaceId are required', async () => {
     const w = await create();
-    expect(w).toMatchObject({ state: 'SCHEDULED', workspaceId: owner.workspaceId, suppressAlerts: true, suppressIncidents: true, autoPublishToStatusPage: false, timezone: 'UTC', recurringCron: null });
+    expect(w).toMatchObject({
+      state: 'SCHEDULED',
+      workspaceId: owner.workspaceId,
+      suppressAlerts: true,
+      suppressIncidents: true,
+      autoPublishToStatusPage: false,
+      timezone: 'UTC',
+      recurringCron: null,
+    });
     expect(w).toMatchObject({ occurrenceStartAt: w.startAt, occurrenceEndAt: w.endAt });
     const flags = await create({ autoPublishToStatusPage: true, suppressAlerts: false, timezone: 'Europe/Berlin', description: null });
     expect(flags).toMatchObject({ autoPublishToStatusPage: true, suppressAlerts: false, timezone: 'Europe/Berlin', description: null });
@@ -114,7 +122,14 @@ describe('PUT /maintenance-windows/:id', () => {
     expectError(await as(owner, 'PUT', `/maintenance-windows/${(completed as MaintenanceWindowView).id}`, { name: 'x' }), 409);
 
     const w = await create();
-    for (const change of [{ endAt: isoIn(t, minutes(1)) }, { timezone: 'Nowhere/City' }, { recurringCron: '* * *' }, { workspaceId: stranger.workspaceId }, { state: 'ACTIVE' }, { name: '' }]) {
+    for (const change of [
+      { endAt: isoIn(t, minutes(1)) },
+      { timezone: 'Nowhere/City' },
+      { recurringCron: '* * *' },
+      { workspaceId: stranger.workspaceId },
+      { state: 'ACTIVE' },
+      { name: '' },
+    ]) {
       expectError(await as(owner, 'PUT', `/maintenance-windows/${w.id}`, change), 400);
     }
     expectError(await as(owner, 'PUT', `/maintenance-windows/${w.id}`, { projectIds: [stranger.projectId] }), 404);

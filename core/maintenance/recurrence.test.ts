@@ -64,25 +64,34 @@ describe('occurrences', () => {
     const zones = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata');
     const base = Date.parse('2026-01-01T00:00:00Z');
     fc.assert(
-      fc.property(crons, zones, fc.integer({ min: 0, max: 400 * 24 }), fc.integer({ min: 1, max: 72 * 60 }), fc.integer({ min: -48 * 60, max: 900 * 24 * 60 }), (cron, tz, startHours, minutes, offsetMinutes) => {
-        const startAt = new Date(base + startHours * HOUR);
-        const window: WindowTiming = { startAt, endAt: new Date(startAt.getTime() + minutes * 60_000), recurringCron: cron, timezone: tz };
-        const now = new Date(startAt.getTime() + offsetMinutes * 60_000);
-        const plan = planWindow(window, now);
-        if (plan.state === 'COMPLETED') return false;
-        const { occurrence } = plan;
-        expect(occurrence.endAt.getTime() - occurrence.startAt.getTime()).toBe(minutes * 60_000);
-        expect(occurrence.startAt.getTime()).toBeGreaterThanOrEqual(startAt.getTime());
-        if (plan.state === 'ACTIVE') expect(occurrence.startAt <= now && now < occurrence.endAt).toBe(true);
-        else expect(occurrence.startAt.getTime()).toBeGreaterThan(now.getTime());
-        // The occurrence starts on a cron time.
-        const fired = CronExpressionParser.parse(cron, { currentDate: new Date(occurrence.startAt.getTime() - 1), tz }).next().toDate();
-        expect(fired).toEqual(occurrence.startAt);
-        // Planning again at the occurrence's end moves on to a later occurrence (the processor's step).
-        const next = planWindow(window, occurrence.endAt);
-        if (next.state !== 'COMPLETED') expect(next.occurrence.startAt.getTime()).toBeGreaterThan(occurrence.startAt.getTime());
-        return true;
-      }),
+      fc.property(
+        crons,
+        zones,
+        fc.integer({ min: 0, max: 400 * 24 }),
+        fc.integer({ min: 1, max: 72 * 60 }),
+        fc.integer({ min: -48 * 60, max: 900 * 24 * 60 }),
+        (cron, tz, startHours, minutes, offsetMinutes) => {
+          const startAt = new Date(base + startHours * HOUR);
+          const window: WindowTiming = { startAt, endAt: new Date(startAt.getTime() + minutes * 60_000), recurringCron: cron, timezone: tz };
+          const now = new Date(startAt.getTime() + offsetMinutes * 60_000);
+          const plan = planWindow(window, now);
+          if (plan.state === 'COMPLETED') return false;
+          const { occurrence } = plan;
+          expect(occurrence.endAt.getTime() - occurrence.startAt.getTime()).toBe(minutes * 60_000);
+          expect(occurrence.startAt.getTime()).toBeGreaterThanOrEqual(startAt.getTime());
+          if (plan.state === 'ACTIVE') expect(occurrence.startAt <= now && now < occurrence.endAt).toBe(true);
+          else expect(occurrence.startAt.getTime()).toBeGreaterThan(now.getTime());
+          // The occurrence starts on a cron time.
+          const fired = CronExpressionParser.parse(cron, { currentDate: new Date(occurrence.startAt.getTime() - 1), tz })
+            .next()
+            .toDate();
+          expect(fired).toEqual(occurrence.startAt);
+          // Planning again at the occurrence's end moves on to a later occurrence (the processor's step).
+          const next = planWindow(window, occurrence.endAt);
+          if (next.state !== 'COMPLETED') expect(next.occurrence.startAt.getTime()).toBeGreaterThan(occurrence.startAt.getTime());
+          return true;
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -68,7 +68,9 @@ const GLITCH_RETRIES = 13; // the last step is about 170 days
 function firstAfter(expression: string, timezone: string, after: Date): Date | null {
   for (let retry = 0, skip = 0; retry <= GLITCH_RETRIES; retry++, skip = GLITCH_FIRST_STEP_MS * 2 ** (retry - 1)) {
     try {
-      return parse(expression, timezone, new Date(after.getTime() + skip)).next().toDate();
+      return parse(expression, timezone, new Date(after.getTime() + skip))
+        .next()
+        .toDate();
     } catch {
       // a glitch: start later
     }

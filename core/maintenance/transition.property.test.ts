@@ -73,7 +73,7 @@ function run(sc: { timing: Timing; projectIds: number[]; steps: { event: WindowE
     nowMs += step.advance * MINUTE;
     const now = new Date(nowMs);
     const confirming = step.event === 'settle' ? confirms.at(-1) : step.event === 'staleSettle' ? confirms.at(-2) : undefined;
-    const e: WindowEvent = typeof step.event === 'string' ? confirming?.event ?? { type: 'tick' } : step.event;
+    const e: WindowEvent = typeof step.event === 'string' ? (confirming?.event ?? { type: 'tick' }) : step.event;
     const result = transitionWindow(state, e, now);
     trace.push({ before: state, event: e, now, result, ...(confirming ? { confirming: confirming.effects } : {}) });
     if (!result.ok) continue;
@@ -152,7 +152,8 @@ describe('transitionWindow (properties)', () => {
         if (!once.ok) throw new Error('finish is never refused');
         const twice = transitionWindow(once.state, { type: 'finish', to: second }, new Date(nowMs + MINUTE));
         // The confirmation names when it was planned; everything else is the same.
-        const when = (effects: readonly WindowEffect[]) => effects.map((x) => (x.type === 'confirm' && x.event.type === 'holdsSettled' ? { ...x, event: { ...x.event, plannedAt: '' } } : x));
+        const when = (effects: readonly WindowEffect[]) =>
+          effects.map((x) => (x.type === 'confirm' && x.event.type === 'holdsSettled' ? { ...x, event: { ...x.event, plannedAt: '' } } : x));
         expect(twice.ok && { ...twice, effects: when(twice.effects) }).toEqual({ ok: true, changed: false, state: once.state, effects: when(once.effects) });
       }),
       { numRuns: 60 },

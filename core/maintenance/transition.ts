@@ -43,9 +43,7 @@ export type WindowEffect =
   /** No I/O: once the effects before it are done, feed `event` back in. */
   | { type: 'confirm'; event: WindowEvent };
 
-export type WindowTransition =
-  | { ok: true; changed: boolean; state: WindowState; effects: WindowEffect[] }
-  | { ok: false; code: 'MAINTENANCE_WINDOW_IMMUTABLE' };
+export type WindowTransition = { ok: true; changed: boolean; state: WindowState; effects: WindowEffect[] } | { ok: false; code: 'MAINTENANCE_WINDOW_IMMUTABLE' };
 
 export const isTerminalState = (state: WindowStateName): boolean => state === 'COMPLETED' || state === 'CANCELLED';
 

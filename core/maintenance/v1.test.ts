@@ -148,14 +148,37 @@ describe('GET /v1/maintenance-windows', () => {
     t.clock.advance(minutes(1) - (t.clock.now().getTime() % minutes(1)));
     const t0 = t.clock.now();
     const cron = `${t0.getUTCMinutes()} ${t0.getUTCHours()} * * *`;
-    const recurring = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'nightly', startAt: isoIn(t, 0), endAt: isoIn(t, minutes(60)), projectIds: [fresh.projectId], recurringCron: cron });
-    const stopped = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'stopped', startAt: isoIn(t, 0), endAt: isoIn(t, minutes(60)), projectIds: [fresh.projectId], recurringCron: cron });
-    const once = await dashboard('/maintenance-windows', { workspaceId: fresh.workspaceId, name: 'once', startAt: isoIn(t, minutes(10)), endAt: isoIn(t, minutes(20)), projectIds: [fresh.projectId] });
+    const recurring = await dashboard('/maintenance-windows', {
+      workspaceId: fresh.workspaceId,
+      name: 'nightly',
+      startAt: isoIn(t, 0),
+      endAt: isoIn(t, minutes(60)),
+      projectIds: [fresh.projectId],
+      recurringCron: cron,
+    });
+    const stopped = await dashboard('/maintenance-windows', {
+      workspaceId: fresh.workspaceId,
+      name: 'stopped',
+      startAt: isoIn(t, 0),
+      endAt: isoIn(t, minutes(60)),
+      projectIds: [fresh.projectId],
+      recurringCron: cron,
+    });
+    const once = await dashboard('/maintenance-windows', {
+      workspaceId: fresh.workspaceId,
+      name: 'once',
+      startAt: isoIn(t, minutes(10)),
+      endAt: isoIn(t, minutes(20)),
+      projectIds: [fresh.projectId],
+    });
     t.clock.advance(2 * day + minutes(30));
     await sweep(t);
     await dashboard(`/maintenance-windows/${stopped.id}/cancel`);
     const ids = async (from: number, to: number) =>
-      ok(await v1<Page<MaintenanceWindowView>>(t, fresh.key, 'GET', `/maintenance-windows?from=${encodeURIComponent(isoIn(t, from))}&to=${encodeURIComponent(isoIn(t, to))}`), 200).items.map((w) => w.id);
+      ok(
+        await v1<Page<MaintenanceWindowView>>(t, fresh.key, 'GET', `/maintenance-windows?from=${encodeURIComponent(isoIn(t, from))}&to=${encodeURIComponent(isoIn(t, to))}`),
+        200,
+      ).items.map((w) => w.id);
     // The ranges are relative to now (day 2, 30 min into its occurrence).
     expect(await ids(minutes(15), minutes(20))).toEqual([recurring.id]);
     expect(await ids(-minutes(20), -minutes(10))).toEqual([stopped.id, recurring.id]);

@@ -48,7 +48,6 @@ export type WindowInput = {
   recurringCron?: string | null | undefined;
 };
 
-
 /** The cross-field rules zod cannot see alone; every problem is one 400 with its field path. */
 function validateTiming(timing: Timing, now: Date): void {
   const details: ErrorDetail[] = [];
@@ -193,7 +192,7 @@ export async function updateMaintenanceWindow(ctx: Ctx, id: number, input: Windo
     startAt: input.startAt !== undefined ? new Date(input.startAt).toISOString() : window.startAt,
     endAt: input.endAt !== undefined ? new Date(input.endAt).toISOString() : window.endAt,
     timezone: input.timezone ?? window.timezone,
-    recurringCron: input.recurringCron !== undefined ? input.recurringCron : window.recurringCron ?? null,
+    recurringCron: input.recurringCron !== undefined ? input.recurringCron : (window.recurringCron ?? null),
   };
   validateTiming(timing, now);
   const projectIds = input.projectIds ? await resolveProjectIds(deps, window.workspaceId, input.projectIds) : window.projectIds;

@@ -27,16 +27,27 @@ const post = (key: string, body: unknown) =>
   });
 
 describe('JSON-RPC batches and the rate limit', () => {
-  it('counts every message of a batch in the key\'s limit', async () => {
+  it("counts every message of a batch in the key's limit", async () => {
     const key = await t.apiKey(owner);
-    const res = await post(key, Array.from({ length: MAX_MCP_BATCH }, (_, i) => call(i + 1, 'whoami')));
+    const res = await post(
+      key,
+      Array.from({ length: MAX_MCP_BATCH }, (_, i) => call(i + 1, 'whoami')),
+    );
     expect(res.status).toBe(200);
     const answers = (await res.json()) as { id: number; result?: { isError?: boolean } }[];
     expect(answers.map((answer) => answer.id).sort((a, b) => a - b)).toEqual(Array.from({ length: MAX_MCP_BATCH }, (_, i) => i + 1));
     expect(answers.every((answer) => answer.result && !answer.result.isError)).toBe(true);
     expect(res.headers.get('ratelimit-remaining')).toBe(String(100 - MAX_MCP_BATCH));
     // Nine more batches spend the rest: the official client is then refused like any request.
-    for (let i = 0; i < 100 / MAX_MCP_BATCH - 1; i++) expect((await post(key, Array.from({ length: MAX_MCP_BATCH }, (_, j) => call(j + 1, 'whoami')))).status).toBe(200);
+    for (let i = 0; i < 100 / MAX_MCP_BATCH - 1; i++)
+      expect(
+        (
+          await post(
+            key,
+            Array.from({ length: MAX_MCP_BATCH }, (_, j) => call(j + 1, 'whoami')),
+          )
+        ).status,
+      ).toBe(200);
     await expect(connect(origin, key)).rejects.toThrow(/429|Rate limit/);
     t.clock.advanceSeconds(60);
     const client = await connect(origin, key);
@@ -49,12 +60,18 @@ describe('JSON-RPC batches and the rate limit', () => {
     const key = await t.apiKey(owner);
     const client = await connect(origin, key); // initialize and initialized: 2 requests
     for (let i = 0; i < 100 - 2 - 5; i++) await ok(client, 'whoami');
-    const refused = await post(key, Array.from({ length: 6 }, (_, i) => call(i + 1, 'whoami')));
+    const refused = await post(
+      key,
+      Array.from({ length: 6 }, (_, i) => call(i + 1, 'whoami')),
+    );
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused.headers.get('ratelimit-remaining')).toBe('5');
     expect(await refused.json()).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
-    const fits = await post(key, Array.from({ length: 5 }, (_, i) => call(i + 1, 'whoami')));
+    const fits = await post(
+      key,
+      Array.from({ length: 5 }, (_, i) => call(i + 1, 'whoami')),
+    );
     expect(fits.status).toBe(200);
     expect(fits.headers.get('ratelimit-remaining')).toBe('0');
     await client.close();

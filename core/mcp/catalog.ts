@@ -38,15 +38,11 @@ export function selectTools(spec: string | undefined, key: Pick<ApiKeyActor, 'pe
     else if ((TOOL_AREAS as readonly string[]).includes(word)) areas.add(word as ToolArea);
     else if (ALL_TOOLS.some((tool) => tool.name === word)) names.add(word);
     else {
-      throw badRequest(`Unknown tool group "${word}"; use read, write, ${TOOL_AREAS.join(', ')} or tool names`, [
-        { path: 'tools', message: `unknown group "${word}"` },
-      ]);
+      throw badRequest(`Unknown tool group "${word}"; use read, write, ${TOOL_AREAS.join(', ')} or tool names`, [{ path: 'tools', message: `unknown group "${word}"` }]);
     }
   }
   const picksByName = areas.size > 0 || names.size > 0;
-  return allowed.filter(
-    (tool) => (!picksByName || areas.has(tool.area) || names.has(tool.name)) && (kinds.size === 0 || kinds.has(tool.kind)),
-  );
+  return allowed.filter((tool) => (!picksByName || areas.has(tool.area) || names.has(tool.name)) && (kinds.size === 0 || kinds.has(tool.kind)));
 }
 
 const WRITE_TOOLS = new Set(ALL_TOOLS.filter((tool) => tool.kind === 'write').map((tool) => tool.name));

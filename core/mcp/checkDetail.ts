@@ -87,17 +87,21 @@ async function holdsOf(ctx: Ctx, check: CheckItem): Promise<HoldSummary[]> {
     name: d.name ?? d.version,
     startedAt: d.startedAt,
     endsAt: d.scheduledEndAt,
-    effect:
-      check.deploymentPaused === true
-        ? 'paused this check until the deployment ends'
-        : 'holds the status: no LATE or DOWN while it lasts',
+    effect: check.deploymentPaused === true ? 'paused this check until the deployment ends' : 'holds the status: no LATE or DOWN while it lasts',
   }));
   for (const w of windows.map(toMaintenanceWindow)) {
     const startAt = w.occurrenceStartAt ?? w.startAt;
     const endAt = w.occurrenceEndAt ?? w.endAt;
     if (Date.parse(startAt) > now || Date.parse(endAt) <= now) continue;
     const effects = [w.suppressIncidents ? 'no incidents' : null, w.suppressAlerts ? 'no alerts' : null].filter((e) => e !== null);
-    holds.push({ kind: 'MAINTENANCE', id: w.id, name: w.name, startedAt: startAt, endsAt: endAt, effect: effects.length > 0 ? effects.join(', ') : 'probing and alerting continue' });
+    holds.push({
+      kind: 'MAINTENANCE',
+      id: w.id,
+      name: w.name,
+      startedAt: startAt,
+      endsAt: endAt,
+      effect: effects.length > 0 ? effects.join(', ') : 'probing and alerting continue',
+    });
   }
   return holds;
 }

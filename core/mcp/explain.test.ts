@@ -40,7 +40,14 @@ afterAll(async () => {
 });
 
 async function createJob(name: string): Promise<{ id: number; token: string }> {
-  const job = await ok<{ check: { id: number }; pingUrl: string }>(client, 'create_job', { name, projectId, intervalSeconds: 300, graceSeconds: 60, lateSeverity: 'P3', downSeverity: 'P1' });
+  const job = await ok<{ check: { id: number }; pingUrl: string }>(client, 'create_job', {
+    name,
+    projectId,
+    intervalSeconds: 300,
+    graceSeconds: 60,
+    lateSeverity: 'P3',
+    downSeverity: 'P1',
+  });
   return { id: job.data.check.id, token: job.data.pingUrl.split('/').pop() ?? '' };
 }
 
@@ -71,7 +78,9 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
     const lateAt = await sweepAt(1);
     const late = await explain(job.id);
     expect(late).toMatchObject({ status: 'LATE', since: lateAt, sinceExact: true, openIncident: { severity: 'P3', startedAt: lateAt } });
-    expect(late.summary).toContain(`No ping since ${pingedAt}; it was due by ${dueBy}, turned LATE after its 60s grace at ${healthy.lateAt}, and it turns DOWN at ${late.downAt} unless it pings.`);
+    expect(late.summary).toContain(
+      `No ping since ${pingedAt}; it was due by ${dueBy}, turned LATE after its 60s grace at ${healthy.lateAt}, and it turns DOWN at ${late.downAt} unless it pings.`,
+    );
     const downAt = await sweepAt(60);
 
     const down = await explain(job.id);
@@ -104,7 +113,12 @@ describe('explain_check: a heartbeat job that misses its pings', () => {
     const fail = await t.request('POST', `/signals/ping/${job.token}/fail`, { body: { error: 'disk full on /var', dependencies: [{ name: 'warehouse-db', status: 'down' }] } });
     expect(fail.status).toBe(200);
     await t.deps.queue.drain();
-    await ok(client, 'open_maintenance_window', { name: 'warehouse upgrade', endAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString(), suppressAlerts: true, suppressIncidents: false });
+    await ok(client, 'open_maintenance_window', {
+      name: 'warehouse upgrade',
+      endAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+      suppressAlerts: true,
+      suppressIncidents: false,
+    });
 
     const down = await explain(job.id);
     expect(down).toMatchObject({ status: 'DOWN', since: failedAt, dependencies: [{ name: 'warehouse-db', status: 'DOWN' }], holds: [{ kind: 'MAINTENANCE' }] });

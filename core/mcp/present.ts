@@ -93,7 +93,6 @@ export function listText<T>(noun: string, page: ReturnType<typeof pageOf<T>>, li
   const head =
     page.items.length === 0
       ? `${page.total} ${noun}; page ${page.page} is past the end (${page.pageCount} pages).`
-      : `${noun} ${first}-${first + page.items.length - 1} of ${page.total}` +
-        (page.nextPage !== null ? `; ${page.remaining} more (page=${page.nextPage}).` : '.');
+      : `${noun} ${first}-${first + page.items.length - 1} of ${page.total}` + (page.nextPage !== null ? `; ${page.remaining} more (page=${page.nextPage}).` : '.');
   return [head, ...page.items.map(line)].join('\n');
 }

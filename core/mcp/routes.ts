@@ -19,7 +19,11 @@ export const MAX_MCP_BODY_BYTES = 256 * 1024;
 export const MAX_MCP_BATCH = 10;
 
 /** The request's JSON body, read from a copy (the transport reads the request itself); undefined when it is not JSON. */
-const bodyOf = (c: Context<AppEnv>): Promise<unknown> => c.req.raw.clone().json().catch(() => undefined);
+const bodyOf = (c: Context<AppEnv>): Promise<unknown> =>
+  c.req.raw
+    .clone()
+    .json()
+    .catch(() => undefined);
 
 /** Each message of a batch is a unit of the key's rate limit; an oversized batch costs one (it is refused unread). */
 async function messagesIn(c: Context<AppEnv>): Promise<number> {

@@ -144,4 +144,3 @@ export const MaintenanceSummary = z.object({
   suppressIncidents: z.boolean(),
   recurringCron: z.string().nullable(),
 });
-

@@ -15,7 +15,7 @@ export const OPENAPI_DOCUMENTS = [
 const INSTRUCTIONS = [
   'Vigil monitors heartbeat jobs and HTTP endpoints, opens incidents when they fail, and holds them during deployments and maintenance.',
   'Start with whoami or workspace_overview. To answer "why is X down?", call explain_check once: it returns the status, since when, the last pings or probe runs, the open incident, dependencies and windows.',
-  'Lists are paginated (page, limit <= 100) and say how many items remain. Every tool acts in the API key\'s own workspace.',
+  "Lists are paginated (page, limit <= 100) and say how many items remain. Every tool acts in the API key's own workspace.",
 ].join(' ');
 
 /**

@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leadingRun, statusSince, type Evidence } from './since.js';
 
-const evidence = fc.array(
-  fc.record({ at: fc.integer({ min: 0, max: 1e12 }).map((ms) => new Date(ms).toISOString()), agrees: fc.constantFrom(true, false, null) }),
-  { maxLength: 20 },
-);
+const evidence = fc.array(fc.record({ at: fc.integer({ min: 0, max: 1e12 }).map((ms) => new Date(ms).toISOString()), agrees: fc.constantFrom(true, false, null) }), {
+  maxLength: 20,
+});
 
 describe('leadingRun', () => {
   it('is the oldest agreeing item before the first disagreement, complete only when a disagreement closes it', () => {

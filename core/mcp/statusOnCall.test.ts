@@ -7,7 +7,16 @@ import { callTool, connect, ok, serveApp } from '../../test/support/mcp.js';
 import type { User } from '../../test/support/users.js';
 
 type Page<T> = { items: T[]; total: number; remaining: number; nextPage: number | null };
-type Announcement = { id: number; statusPageId: number; title: string; status: string; impact: string | null; resolvedAt: string | null; lastUpdate: string | null; updateCount: number };
+type Announcement = {
+  id: number;
+  statusPageId: number;
+  title: string;
+  status: string;
+  impact: string | null;
+  resolvedAt: string | null;
+  lastUpdate: string | null;
+  updateCount: number;
+};
 type OnCall = { scheduleId: number; scheduleName: string; at: string; user: { id: number; email: string } | null; shiftEnd: string | null };
 type CheckOnCall = { policy: { id: number; name: string } | null; onCall: OnCall[]; note: string };
 
@@ -42,15 +51,32 @@ describe('status pages and announcements', () => {
     expect(pages.text).toMatch(/^status pages 1-1 of 2; 1 more \(page=2\)\./);
     expect((await ok<Page<{ id: number }>>(readOnly, 'list_status_pages', { page: 2, limit: 1 })).data.items.map((p) => p.id)).toEqual([second.id]);
 
-    const posted = await ok<{ announcement: Announcement }>(a, 'post_announcement', { statusPageId: first.id, title: 'Checkout slow', impact: 'MINOR', message: 'Looking into it' });
-    expect(posted.data.announcement).toMatchObject({ statusPageId: first.id, title: 'Checkout slow', status: 'INVESTIGATING', impact: 'MINOR', lastUpdate: 'Looking into it', updateCount: 1 });
+    const posted = await ok<{ announcement: Announcement }>(a, 'post_announcement', {
+      statusPageId: first.id,
+      title: 'Checkout slow',
+      impact: 'MINOR',
+      message: 'Looking into it',
+    });
+    expect(posted.data.announcement).toMatchObject({
+      statusPageId: first.id,
+      title: 'Checkout slow',
+      status: 'INVESTIGATING',
+      impact: 'MINOR',
+      lastUpdate: 'Looking into it',
+      updateCount: 1,
+    });
     expect(posted.text).toContain('Posted #');
     const older = await ok<{ announcement: Announcement }>(a, 'post_announcement', { statusPageId: first.id, title: 'Older' });
     expect(older.data.announcement.updateCount).toBe(0);
 
     t.clock.advanceSeconds(60);
     const id = posted.data.announcement.id;
-    const updated = await ok<{ update: { announcementId: number; status: string; body: string } }>(a, 'update_announcement', { statusPageId: first.id, announcementId: id, status: 'RESOLVED', message: 'Fixed' });
+    const updated = await ok<{ update: { announcementId: number; status: string; body: string } }>(a, 'update_announcement', {
+      statusPageId: first.id,
+      announcementId: id,
+      status: 'RESOLVED',
+      message: 'Fixed',
+    });
     expect(updated.data.update).toMatchObject({ announcementId: id, status: 'RESOLVED', body: 'Fixed' });
     expect(updated.text).toBe(`Announcement #${id} is now RESOLVED: Fixed`);
 
@@ -123,11 +149,17 @@ describe('on call', () => {
 
     const scheduleId = await schedule(t, owner, [owner.userId]);
     const steps = [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ON_CALL_SCHEDULE', targetScheduleId: scheduleId }] }];
-    const created = await t.request<{ id: number }>('POST', '/escalation-policies', { token: owner.token, body: { workspaceId: owner.workspaceId, name: 'Prod', priority: 1, projectIds: [owner.projectId], steps } });
+    const created = await t.request<{ id: number }>('POST', '/escalation-policies', {
+      token: owner.token,
+      body: { workspaceId: owner.workspaceId, name: 'Prod', priority: 1, projectIds: [owner.projectId], steps },
+    });
     expect(created.status, created.text).toBe(201);
 
     const routed = await explain();
-    expect(routed.onCall).toMatchObject({ policy: { id: created.body.id, name: 'Prod' }, onCall: [{ scheduleId, scheduleName: 'Primary', user: { id: owner.userId, email: owner.email } }] });
+    expect(routed.onCall).toMatchObject({
+      policy: { id: created.body.id, name: 'Prod' },
+      onCall: [{ scheduleId, scheduleName: 'Primary', user: { id: owner.userId, email: owner.email } }],
+    });
     expect(routed.onCall.note).toContain(`policy "Prod": sp-owner <${owner.email}> on "Primary"`);
     expect(routed.summary).toContain(`On call: policy "Prod": sp-owner <${owner.email}> on "Primary" (#${scheduleId})`);
 

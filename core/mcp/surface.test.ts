@@ -19,7 +19,21 @@ beforeAll(async () => {
 });
 afterAll(async () => close());
 
-const READ = ['whoami', 'workspace_overview', 'explain_check', 'list_checks', 'get_check', 'list_projects', 'list_incidents', 'get_incident', 'list_deployments', 'list_maintenance_windows', 'list_status_pages', 'list_announcements', 'who_is_on_call'];
+const READ = [
+  'whoami',
+  'workspace_overview',
+  'explain_check',
+  'list_checks',
+  'get_check',
+  'list_projects',
+  'list_incidents',
+  'get_incident',
+  'list_deployments',
+  'list_maintenance_windows',
+  'list_status_pages',
+  'list_announcements',
+  'who_is_on_call',
+];
 const WRITE = [
   'create_job',
   'create_http_check',
@@ -182,7 +196,21 @@ describe('tool groups (?tools=)', () => {
   it('loads only read tools, only some areas, or named tools', async () => {
     expect(await names('read')).toEqual([...READ].sort());
     expect(await names('incidents,checks')).toEqual(
-      ['list_incidents', 'get_incident', 'declare_incident', 'acknowledge_incident', 'resolve_incident', 'add_incident_note', 'explain_check', 'list_checks', 'get_check', 'create_job', 'create_http_check', 'pause_check', 'resume_check'].sort(),
+      [
+        'list_incidents',
+        'get_incident',
+        'declare_incident',
+        'acknowledge_incident',
+        'resolve_incident',
+        'add_incident_note',
+        'explain_check',
+        'list_checks',
+        'get_check',
+        'create_job',
+        'create_http_check',
+        'pause_check',
+        'resume_check',
+      ].sort(),
     );
     expect(await names('read,incidents')).toEqual(['get_incident', 'list_incidents']);
     expect(await names('explain_check,whoami')).toEqual(['explain_check', 'whoami']);

@@ -185,10 +185,24 @@ describe('output size', () => {
     );
     const lastId = Number(reserved.Attributes?.value);
     const seeds = Array.from({ length: 1000 }, (_, i) => ({ checkId: lastId - 999 + i, token: randomUUID(), workspaceId: big.workspaceId, projectId: big.projectId }));
-    const common = { checkMode: 'INBOUND', checkType: 'HEARTBEAT', intervalSeconds: 300, graceSeconds: 60, muteNotifications: false, downSeverity: 'P1', lateSeverity: 'P3', status: 'NEW', createdAt: iso, updatedAt: iso } as const;
+    const common = {
+      checkMode: 'INBOUND',
+      checkType: 'HEARTBEAT',
+      intervalSeconds: 300,
+      graceSeconds: 60,
+      muteNotifications: false,
+      downSeverity: 'P1',
+      lateSeverity: 'P3',
+      status: 'NEW',
+      createdAt: iso,
+      updatedAt: iso,
+    } as const;
     await store.entities.check.put(seeds.map((seed) => ({ ...seed, ...common, name: `job ${seed.checkId}` }))).go();
     await store.entities.checkRef.put(seeds.map((seed) => ({ ...seed, checkMode: 'INBOUND' as const }))).go();
-    await countBulkRefs(store, seeds.map((seed) => ({ ...seed, checkMode: 'INBOUND' as const })));
+    await countBulkRefs(
+      store,
+      seeds.map((seed) => ({ ...seed, checkMode: 'INBOUND' as const })),
+    );
     const client = await connect(origin, await t.apiKey(big, { permission: 'read_only' }));
     const first = await ok<Page<Check>>(client, 'list_checks');
     expect(first.data).toMatchObject({ total: 1000, page: 1, limit: 20, remaining: 980, nextPage: 2 });
@@ -196,7 +210,7 @@ describe('output size', () => {
     expect(first.text.split('\n')[0]).toBe('checks 1-20 of 1000; 980 more (page=2).');
 
     const widest = await client.callTool({ name: 'list_checks', arguments: { limit: 100, page: 10 } });
-    expect((widest.structuredContent as Page<Check>)).toMatchObject({ remaining: 0, nextPage: null });
+    expect(widest.structuredContent as Page<Check>).toMatchObject({ remaining: 0, nextPage: null });
     // 100 summaries and their text: well inside what an assistant's context can take.
     expect(JSON.stringify(widest).length).toBeLessThan(60_000);
 
@@ -211,7 +225,13 @@ describe('how a check is timed', () => {
     const user = await t.signup('tools-timing');
     const client = await connect(origin, await t.apiKey(user));
     type Timed = { check: { intervalSeconds: number | null; schedule: string | null; timezone: string | null; graceSeconds: number } };
-    const nightly = await ok<{ check: Check }>(client, 'create_job', { name: 'nightly export', projectId: user.projectId, schedule: '30 2 * * *', timezone: 'Europe/Berlin', graceSeconds: 600 });
+    const nightly = await ok<{ check: Check }>(client, 'create_job', {
+      name: 'nightly export',
+      projectId: user.projectId,
+      schedule: '30 2 * * *',
+      timezone: 'Europe/Berlin',
+      graceSeconds: 600,
+    });
     const got = await ok<Timed>(client, 'get_check', { check: nightly.data.check.id });
     expect(got.data.check).toMatchObject({ intervalSeconds: null, schedule: '30 2 * * *', timezone: 'Europe/Berlin', graceSeconds: 600 });
     expect(got.text.split('\n')[1]).toBe('on the schedule "30 2 * * *" (Europe/Berlin), grace 600s');

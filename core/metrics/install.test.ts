@@ -6,8 +6,7 @@ import { timedSweep } from './sweepTiming.js';
 import { parseExposition, samplesOf, valueOf } from '../../test/support/metrics.js';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
-const metrics = (t: TestContext, authorization?: string) =>
-  t.request('GET', 'http://localhost/metrics', authorization === undefined ? {} : { headers: { authorization } });
+const metrics = (t: TestContext, authorization?: string) => t.request('GET', 'http://localhost/metrics', authorization === undefined ? {} : { headers: { authorization } });
 
 describe('GET /metrics (the install)', () => {
   it('is off, as an unknown route, while VIGIL_METRICS_TOKEN is unset', async () => {
@@ -46,7 +45,15 @@ describe('GET /metrics (the install)', () => {
     expect((await t.request('POST', `/signals/ping/${job.body.token}`, { rawBody: 'x' })).status).toBe(200);
     expect((await t.request('GET', '/signals/ping/no-such-token')).status).toBe(404);
     await t.deps.store.entities.queueMessage
-      .put({ lane: deadLetterLane('alerts'), messageId: '01J00000000000000000000000', body: '{}', receiveCount: 5, visibleAt: '2026-03-01T00:00:00.000Z', leased: false, sentAt: '2026-03-01T00:00:00.000Z' })
+      .put({
+        lane: deadLetterLane('alerts'),
+        messageId: '01J00000000000000000000000',
+        body: '{}',
+        receiveCount: 5,
+        visibleAt: '2026-03-01T00:00:00.000Z',
+        leased: false,
+        sentAt: '2026-03-01T00:00:00.000Z',
+      })
       .go();
     t.clock.advanceSeconds(40);
 
@@ -92,16 +99,7 @@ describe('VIGIL_METRICS_TOKEN', () => {
 
 describe('parseExposition (the strict reader the tests rely on)', () => {
   it('refuses what the format does not allow', () => {
-    const bad = [
-      'no_newline 1',
-      'x{a="1} 1\n',
-      'x{a="\\q"} 1\n',
-      'x 1\nx 2\n',
-      '# TYPE x gauge\n# TYPE x gauge\nx 1\n',
-      'x 1\ny 1\nx{a="b"} 2\n',
-      'x one\n',
-      '1x 1\n',
-    ];
+    const bad = ['no_newline 1', 'x{a="1} 1\n', 'x{a="\\q"} 1\n', 'x 1\nx 2\n', '# TYPE x gauge\n# TYPE x gauge\nx 1\n', 'x 1\ny 1\nx{a="b"} 2\n', 'x one\n', '1x 1\n'];
     for (const text of bad) expect(() => parseExposition(text), text).toThrow();
     expect(valueOf(parseExposition('# HELP x a \\\\ b\n# TYPE x gauge\nx{a="q\\"\\n"} +Inf\n'), 'x', { a: 'q"\n' })).toBe(Number.POSITIVE_INFINITY);
   });

@@ -11,7 +11,7 @@ import { installCounters, installMetrics } from './install.js';
 import { workspaceMetrics, type Exposition } from './workspace.js';
 
 const MetricsQuery = z.object({
-  projectId: z.coerce.number().int().positive().optional().openapi({ description: 'Only this project (404 when it is not in the key\'s workspace)' }),
+  projectId: z.coerce.number().int().positive().optional().openapi({ description: "Only this project (404 when it is not in the key's workspace)" }),
 });
 
 const exposition = (c: { body: (body: string, status: 200, headers: Record<string, string>) => Response }, metrics: Exposition) =>
@@ -29,7 +29,7 @@ export function v1MetricsRoutes() {
       request: { query: MetricsQuery },
       responses: {
         200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } },
-        404: { description: 'projectId names no project of the key\'s workspace' },
+        404: { description: "projectId names no project of the key's workspace" },
       },
     }),
     async (c) => exposition(c, await workspaceMetrics(requestCtx(c), c.req.valid('query'))),

@@ -95,7 +95,10 @@ async function calendarOf(deps: Deps, schedule: OnCallScheduleItem): Promise<str
   const from = new Date(now.getTime() - CALENDAR_BACK_DAYS * DAY_MS);
   const to = new Date(from.getTime() + MAX_RANGE_DAYS * DAY_MS);
   const spec = await scheduleSpec(deps, schedule, from, to);
-  const users = await peopleById(deps, finalShifts(spec, from, to).map((s) => s.userId));
+  const users = await peopleById(
+    deps,
+    finalShifts(spec, from, to).map((s) => s.userId),
+  );
   return scheduleCalendar(spec, from, to, { scheduleId: schedule.scheduleId, name: schedule.name, generatedAt: now, users });
 }
 
@@ -135,4 +138,3 @@ export async function calendarBySecret(deps: Deps, token: string): Promise<strin
   }
   return calendarOf(deps, schedule);
 }
-

@@ -102,12 +102,7 @@ describe('weekly and custom rotations across DST', () => {
       ['2026-10-26T13:00:00.000Z', 169],
       ['2026-11-02T14:00:00.000Z', 168],
     ]);
-    expect([...spring, ...fall].map((x) => localOf(x.startAt, 'America/New_York'))).toEqual([
-      '2026-03-02T09:00',
-      '2026-03-09T09:00',
-      '2026-10-26T09:00',
-      '2026-11-02T09:00',
-    ]);
+    expect([...spring, ...fall].map((x) => localOf(x.startAt, 'America/New_York'))).toEqual(['2026-03-02T09:00', '2026-03-09T09:00', '2026-10-26T09:00', '2026-11-02T09:00']);
   });
 
   it('weekly: the first turn runs from effectiveFrom (a Wednesday) to the first handoff day (Friday 17:00 Berlin)', () => {

@@ -18,7 +18,7 @@ function parse(text: string): { calendar: Event; events: Event[] } {
   let current: Event | null = null;
   for (const line of lines) {
     if (line === 'BEGIN:VEVENT') current = {};
-    else if (line === 'END:VEVENT' && current) (events.push(current), (current = null));
+    else if (line === 'END:VEVENT' && current) events.push(current), (current = null);
     else {
       const colon = line.indexOf(':');
       (current ?? calendar)[line.slice(0, colon)] = line.slice(colon + 1);
@@ -68,14 +68,7 @@ describe('scheduleCalendar', () => {
 
   it('keeps 09:00 New York on both sides of the spring change: 14:00Z before, 13:00Z after, local time in the description', () => {
     const { events } = parse(text);
-    expect(events.map((e) => e.DTSTART)).toEqual([
-      '20260306T140000Z',
-      '20260307T140000Z',
-      '20260308T130000Z',
-      '20260308T200000Z',
-      '20260309T020000Z',
-      '20260309T130000Z',
-    ]);
+    expect(events.map((e) => e.DTSTART)).toEqual(['20260306T140000Z', '20260307T140000Z', '20260308T130000Z', '20260308T200000Z', '20260309T020000Z', '20260309T130000Z']);
     expect(events[1]?.DESCRIPTION).toBe('2026-03-07 09:00 to 2026-03-08 09:00 America/New_York\\; rotation 4 (layer 0)');
     expect(events[3]?.DESCRIPTION).toBe('2026-03-08 16:00 to 2026-03-08 22:00 America/New_York\\; override 9');
   });

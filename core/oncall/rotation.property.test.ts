@@ -77,16 +77,18 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
   .record({ zone: fc.constantFrom(...ZONES), day: dayArb, minute: fc.integer({ min: 0, max: 24 * 60 - 1 }) })
   .chain(({ zone, day, minute }) => {
     const from = YEAR_START + day * DAY + minute * MIN;
-    return fc.record({
-      schedule: fc.record({
-        timezone: fc.constant(zone),
-        rotations: fc.tuple(rotationArb(from, 1), rotationArb(from, 2), rotationArb(from, 3)).chain((all) => fc.subarray(all)),
-        overrides: fc.tuple(overrideArb(from, 1), overrideArb(from, 2), overrideArb(from, 3)).chain((all) => fc.subarray(all)),
-      }),
-      from: fc.constant(from),
-      to: fc.integer({ min: 1, max: 14 * 24 }).map((hours) => from + hours * HOUR),
-      samples: fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { minLength: 1, maxLength: 12 }),
-    }).map((s) => ({ ...s, samples: s.samples.map((f) => s.from + Math.floor(f * (s.to - s.from))) }));
+    return fc
+      .record({
+        schedule: fc.record({
+          timezone: fc.constant(zone),
+          rotations: fc.tuple(rotationArb(from, 1), rotationArb(from, 2), rotationArb(from, 3)).chain((all) => fc.subarray(all)),
+          overrides: fc.tuple(overrideArb(from, 1), overrideArb(from, 2), overrideArb(from, 3)).chain((all) => fc.subarray(all)),
+        }),
+        from: fc.constant(from),
+        to: fc.integer({ min: 1, max: 14 * 24 }).map((hours) => from + hours * HOUR),
+        samples: fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { minLength: 1, maxLength: 12 }),
+      })
+      .map((s) => ({ ...s, samples: s.samples.map((f) => s.from + Math.floor(f * (s.to - s.from))) }));
   });
 
 /** Number of handoffs h with effectiveFrom < h <= t, found by walking days (or custom steps). */
@@ -147,9 +149,7 @@ describe('final schedule (properties)', () => {
       fc.property(scenarioArb, (sc) => {
         const shifts = finalShifts(sc.schedule, new Date(sc.from), new Date(sc.to));
         const holes = gaps(sc.schedule, new Date(sc.from), new Date(sc.to));
-        const pieces = [...shifts.map((s) => ({ ...s, gap: false })), ...holes.map((g) => ({ ...g, gap: true }))].sort(
-          (a, b) => Date.parse(a.startAt) - Date.parse(b.startAt),
-        );
+        const pieces = [...shifts.map((s) => ({ ...s, gap: false })), ...holes.map((g) => ({ ...g, gap: true }))].sort((a, b) => Date.parse(a.startAt) - Date.parse(b.startAt));
         let cursor = sc.from;
         pieces.forEach((p, i) => {
           expect(Date.parse(p.startAt)).toBe(cursor);

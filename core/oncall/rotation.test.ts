@@ -117,9 +117,11 @@ describe('overrides', () => {
 
 describe('gaps', () => {
   it('lists the stretches with nobody on call, and nothing when the range is covered', () => {
-    const s = schedule('UTC', [rotation({ effectiveFrom: '2026-06-01T06:00:00.000Z', effectiveUntil: '2026-06-01T18:00:00.000Z' })], [
-      override({ id: 1, overrideUserId: 3, startAt: '2026-06-01T20:00:00.000Z', endAt: '2026-06-01T22:00:00.000Z' }),
-    ]);
+    const s = schedule(
+      'UTC',
+      [rotation({ effectiveFrom: '2026-06-01T06:00:00.000Z', effectiveUntil: '2026-06-01T18:00:00.000Z' })],
+      [override({ id: 1, overrideUserId: 3, startAt: '2026-06-01T20:00:00.000Z', endAt: '2026-06-01T22:00:00.000Z' })],
+    );
     expect(gaps(s, at(DAY1), at('2026-06-02T00:00:00.000Z'))).toEqual([
       { startAt: DAY1, endAt: '2026-06-01T06:00:00.000Z' },
       { startAt: '2026-06-01T18:00:00.000Z', endAt: '2026-06-01T20:00:00.000Z' },
@@ -138,9 +140,7 @@ describe('what starts in a range (handoff and gap notices)', () => {
       { userId: 1, startAt: '2026-06-02T09:00:00.000Z', endAt: '2026-06-02T10:00:00.000Z', overrideId: null },
     ]);
     expect(shiftsStartingIn(s, at('2026-06-01T09:00:00.001Z'), at('2026-06-02T09:00:00.000Z'))).toEqual([]);
-    expect(gapsStartingIn(s, at('2026-06-01T00:00:00.000Z'), at('2026-06-03T00:00:00.000Z'))).toEqual([
-      { startAt: '2026-06-02T18:00:00.000Z', endAt: '2026-06-03T00:00:00.000Z' },
-    ]);
+    expect(gapsStartingIn(s, at('2026-06-01T00:00:00.000Z'), at('2026-06-03T00:00:00.000Z'))).toEqual([{ startAt: '2026-06-02T18:00:00.000Z', endAt: '2026-06-03T00:00:00.000Z' }]);
   });
 });
 
@@ -160,9 +160,11 @@ describe('report (hours per user, schedule time zone; night is 22:00-07:00 local
   });
 
   it('reports each user of the final schedule, overrides included, ordered by user id', () => {
-    const s = schedule('UTC', [rotation({ handoffTime: '00:00', effectiveFrom: DAY1 })], [
-      override({ id: 1, overrideUserId: 3, startAt: '2026-06-01T23:00:00.000Z', endAt: '2026-06-02T01:00:00.000Z' }),
-    ]);
+    const s = schedule(
+      'UTC',
+      [rotation({ handoffTime: '00:00', effectiveFrom: DAY1 })],
+      [override({ id: 1, overrideUserId: 3, startAt: '2026-06-01T23:00:00.000Z', endAt: '2026-06-02T01:00:00.000Z' })],
+    );
     expect(report(s, at(DAY1), at('2026-06-03T00:00:00.000Z'))).toEqual([
       { userId: 1, shiftCount: 1, totalHours: 23, weekdayHours: 23, weekendHours: 0, nightHours: 8 },
       { userId: 2, shiftCount: 1, totalHours: 23, weekdayHours: 23, weekendHours: 0, nightHours: 8 },

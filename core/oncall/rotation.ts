@@ -56,9 +56,7 @@ function layersOf(schedule: ScheduleSpec): Layer[] {
     const source = turnSource(rotation, schedule.timezone);
     if (source) layers.push({ source, order, effectiveFrom: Date.parse(rotation.effectiveFrom) });
   });
-  return layers.sort(
-    (a, b) => a.source.rotation.layerPosition - b.source.rotation.layerPosition || b.effectiveFrom - a.effectiveFrom || a.order - b.order,
-  );
+  return layers.sort((a, b) => a.source.rotation.layerPosition - b.source.rotation.layerPosition || b.effectiveFrom - a.effectiveFrom || a.order - b.order);
 }
 
 function windowsOf(schedule: ScheduleSpec, from: number, to: number): Window[] {
@@ -127,8 +125,8 @@ function segments(schedule: ScheduleSpec, from: number, to: number): Segment[] {
   const cut = (at: number) => {
     if (at > from && at < to) cuts.add(at);
   };
-  for (const p of pieces) (cut(p.start), cut(p.end));
-  for (const w of windows) (cut(w.start), cut(w.end));
+  for (const p of pieces) cut(p.start), cut(p.end);
+  for (const w of windows) cut(w.start), cut(w.end);
   const instants = [...cuts].sort((a, b) => a - b);
 
   // Every cut is a piece or override edge, so one instant per elementary interval decides it; the

@@ -11,7 +11,17 @@ import { Gap, HoursReportEntry, OnCallQuery, Override, OverrideCreate, RangeQuer
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './schedules.js';
 import { teamMemberRoutes, teamRoutes } from './teamRoutes.js';
 import { WorkspaceListQuery } from './teamSchema.js';
-import { calendarBySecret, hoursReport, listGaps, listOverrides, listShifts, revokeCalendarSecret, rotateCalendarSecret, scheduleCalendarForViewer, whoIsOnCall } from './coverage.js';
+import {
+  calendarBySecret,
+  hoursReport,
+  listGaps,
+  listOverrides,
+  listShifts,
+  revokeCalendarSecret,
+  rotateCalendarSecret,
+  scheduleCalendarForViewer,
+  whoIsOnCall,
+} from './coverage.js';
 
 const tags = ['on-call'];
 const deleted = { 204: { description: 'Deleted' } };
@@ -35,26 +45,45 @@ const OnCallNow = z
 const HoursReport = z
   .object({ scheduleId: z.number().int(), timezone: z.string(), from: z.string(), to: z.string(), items: z.array(HoursReportEntry) })
   .openapi('OnCallHoursReport');
-const CalendarSecret = z
-  .object({ token: z.string(), url: z.string().describe('The secret calendar URL; shown once, the old one stops working') })
-  .openapi('OnCallCalendarSecret');
+const CalendarSecret = z.object({ token: z.string(), url: z.string().describe('The secret calendar URL; shown once, the old one stops working') }).openapi('OnCallCalendarSecret');
 
 function scheduleRouter() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceListQuery }, responses: { 200: json(pageSchema(Schedule, 'OnCallSchedulePage'), 'Schedules of the workspace, by id') } }),
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      request: { query: WorkspaceListQuery },
+      responses: { 200: json(pageSchema(Schedule, 'OnCallSchedulePage'), 'Schedules of the workspace, by id') },
+    }),
     async (c) => c.json(await listSchedules(requestCtx(c), c.req.valid('query')), 200),
   );
   r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(ScheduleCreate) }, responses: { 201: json(Schedule, 'Created') } }), async (c) =>
     c.json(await createSchedule(requestCtx(c), c.req.valid('json')), 201),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Schedule, 'The schedule with rotations, participants and upcoming overrides') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam },
+      responses: { 200: json(Schedule, 'The schedule with rotations, participants and upcoming overrides') },
+    }),
     async (c) => c.json(await getSchedule(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'put', path: '/{id}', tags, security, request: { params: IdParam, body: body(ScheduleUpdate) }, responses: { 200: json(Schedule, 'Updated; a supplied rotations array replaces all rotations') } }),
+    createRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: IdParam, body: body(ScheduleUpdate) },
+      responses: { 200: json(Schedule, 'Updated; a supplied rotations array replaces all rotations') },
+    }),
     async (c) => c.json(await updateSchedule(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: deleted }), async (c) => {
@@ -62,23 +91,58 @@ function scheduleRouter() {
     return c.body(null, 204);
   });
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/on-call', tags, security, request: { params: IdParam, query: OnCallQuery }, responses: { 200: json(OnCallNow, 'Who is on call at `at` (default now)') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/on-call',
+      tags,
+      security,
+      request: { params: IdParam, query: OnCallQuery },
+      responses: { 200: json(OnCallNow, 'Who is on call at `at` (default now)') },
+    }),
     async (c) => c.json(await whoIsOnCall(requestCtx(c), c.req.valid('param').id, c.req.valid('query').at), 200),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/shifts', tags, security, request: { params: IdParam, query: RangeQuery }, responses: { 200: json(items(Shift, 'OnCallShiftList'), 'The final shifts in [from, to)') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/shifts',
+      tags,
+      security,
+      request: { params: IdParam, query: RangeQuery },
+      responses: { 200: json(items(Shift, 'OnCallShiftList'), 'The final shifts in [from, to)') },
+    }),
     async (c) => c.json(await listShifts(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/overrides', tags, security, request: { params: IdParam, query: RangeQuery }, responses: { 200: json(items(Override, 'OnCallOverrideList'), 'Overrides overlapping [from, to)') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/overrides',
+      tags,
+      security,
+      request: { params: IdParam, query: RangeQuery },
+      responses: { 200: json(items(Override, 'OnCallOverrideList'), 'Overrides overlapping [from, to)') },
+    }),
     async (c) => c.json(await listOverrides(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/gaps', tags, security, request: { params: IdParam, query: RangeQuery }, responses: { 200: json(items(Gap, 'OnCallGapList'), 'Stretches of [from, to) with nobody on call') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/gaps',
+      tags,
+      security,
+      request: { params: IdParam, query: RangeQuery },
+      responses: { 200: json(items(Gap, 'OnCallGapList'), 'Stretches of [from, to) with nobody on call') },
+    }),
     async (c) => c.json(await listGaps(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/report', tags, security, request: { params: IdParam, query: RangeQuery }, responses: { 200: json(HoursReport, 'On-call hours per user in [from, to)') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/report',
+      tags,
+      security,
+      request: { params: IdParam, query: RangeQuery },
+      responses: { 200: json(HoursReport, 'On-call hours per user in [from, to)') },
+    }),
     async (c) => c.json(await hoursReport(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
@@ -98,7 +162,15 @@ function scheduleRouter() {
     async (c) => c.json(await rotateCalendarSecret(requestCtx(c), c.req.valid('param').id), 201),
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/{id}/calendar-secret', tags, security, description: 'Turns the secret calendar URL off (ADMIN).', request: { params: IdParam }, responses: deleted }),
+    createRoute({
+      method: 'delete',
+      path: '/{id}/calendar-secret',
+      tags,
+      security,
+      description: 'Turns the secret calendar URL off (ADMIN).',
+      request: { params: IdParam },
+      responses: deleted,
+    }),
     async (c) => {
       await revokeCalendarSecret(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
@@ -111,7 +183,15 @@ function overrideRouter() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, description: 'ADMIN, or a MEMBER putting themselves on call.', request: { body: body(OverrideCreate) }, responses: { 201: json(Override, 'Created') } }),
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      description: 'ADMIN, or a MEMBER putting themselves on call.',
+      request: { body: body(OverrideCreate) },
+      responses: { 201: json(Override, 'Created') },
+    }),
     async (c) => c.json(await createOverride(requestCtx(c), c.req.valid('json')), 201),
   );
   r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: deleted }), async (c) => {
@@ -126,7 +206,13 @@ function calendarRouter() {
   const r = createRouter();
   r.use('*', rateLimit(DEFAULT_RATE_LIMIT, byClientIp));
   r.openapi(
-    createRoute({ method: 'get', path: '/{token}/calendar.ics', tags, request: { params: z.object({ token: z.string().max(100) }) }, responses: { 200: ics('The final schedule as iCalendar') } }),
+    createRoute({
+      method: 'get',
+      path: '/{token}/calendar.ics',
+      tags,
+      request: { params: z.object({ token: z.string().max(100) }) },
+      responses: { 200: ics('The final schedule as iCalendar') },
+    }),
     async (c) => c.body(await calendarBySecret(c.var.deps, c.req.valid('param').token), 200, CALENDAR_HEADERS),
   );
   return r;

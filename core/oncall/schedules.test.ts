@@ -4,7 +4,16 @@ import { createTeam as createWorkspaceTeam, type Team as Workspace } from '../..
 
 type Rotation = { id: number; layerPosition: number; participants: { userId: number; position: number }[] };
 type Override = { id: number; overrideUserId: number; replacedUserId: number | null; startAt: string; endAt: string };
-type Schedule = { id: number; workspaceId: number; name: string; timezone: string; handoffNotificationMinutes: number | null; enabled: boolean; rotations: Rotation[]; overrides: Override[] };
+type Schedule = {
+  id: number;
+  workspaceId: number;
+  name: string;
+  timezone: string;
+  handoffNotificationMinutes: number | null;
+  enabled: boolean;
+  rotations: Rotation[];
+  overrides: Override[];
+};
 type Shift = { userId: number; startAt: string; endAt: string; layerPosition: number | null; rotationId: number | null; overrideId: number | null };
 type Page<T> = { items: T[]; total: number };
 
@@ -23,7 +32,17 @@ function twoLayers() {
     name: 'Primary',
     timezone: 'Europe/Berlin',
     rotations: [
-      { name: 'Primary', type: 'daily', layerPosition: 0, effectiveFrom: '2026-03-02T09:00:00+01:00', handoffTime: '09:00', participants: [{ userId: ws.admin.userId, position: 0 }, { userId: ws.member.userId, position: 1 }] },
+      {
+        name: 'Primary',
+        type: 'daily',
+        layerPosition: 0,
+        effectiveFrom: '2026-03-02T09:00:00+01:00',
+        handoffTime: '09:00',
+        participants: [
+          { userId: ws.admin.userId, position: 0 },
+          { userId: ws.member.userId, position: 1 },
+        ],
+      },
       { name: 'Backup', type: 'daily', layerPosition: 1, effectiveFrom: '2026-02-01T00:00:00Z', handoffTime: '09:00', participants: [{ userId: ws.viewer.userId, position: 0 }] },
     ],
   };
@@ -53,14 +72,23 @@ describe('on-call schedules', () => {
 
     const put = await t.request<Schedule>('PUT', `/on-call-schedules/${created.body.id}`, {
       token: admin.token,
-      body: { timezone: 'america/new_york', handoffNotificationMinutes: null, rotations: [{ type: 'weekly', layerPosition: 0, effectiveFrom: '2026-03-02T14:00:00Z', handoffTime: '09:00', handoffDay: 1, participants: [{ userId: admin.userId, position: 0 }] }] },
+      body: {
+        timezone: 'america/new_york',
+        handoffNotificationMinutes: null,
+        rotations: [
+          { type: 'weekly', layerPosition: 0, effectiveFrom: '2026-03-02T14:00:00Z', handoffTime: '09:00', handoffDay: 1, participants: [{ userId: admin.userId, position: 0 }] },
+        ],
+      },
     });
     expect(put.status, put.text).toBe(200);
     expect(put.body).toMatchObject({ name: 'Primary', timezone: 'America/New_York', handoffNotificationMinutes: null });
     expect(put.body.rotations).toHaveLength(1);
     expect(put.body.rotations[0]?.id).not.toBe(primary?.id);
 
-    const override = await t.request<Override>('POST', '/on-call-overrides', { token: admin.token, body: { scheduleId: defaults.body.id, overrideUserId: admin.userId, startAt: '2026-04-01T00:00:00Z', endAt: '2026-04-02T00:00:00Z' } });
+    const override = await t.request<Override>('POST', '/on-call-overrides', {
+      token: admin.token,
+      body: { scheduleId: defaults.body.id, overrideUserId: admin.userId, startAt: '2026-04-01T00:00:00Z', endAt: '2026-04-02T00:00:00Z' },
+    });
     expect(override.status).toBe(201);
     expect((await t.request<Schedule>('GET', `/on-call-schedules/${defaults.body.id}`, { token: admin.token })).body.overrides.map((o) => o.id)).toEqual([override.body.id]);
     expect((await t.request('DELETE', `/on-call-schedules/${defaults.body.id}`, { token: admin.token })).status).toBe(204);
@@ -72,14 +100,27 @@ describe('on-call schedules', () => {
     const { admin, member, viewer } = ws;
     const schedule = (await create(admin.token, twoLayers())).body;
     const base = `/on-call-schedules/${schedule.id}`;
-    const onCall = async (at: string) => (await t.request<{ user: { id: number; email: string } | null; layerPosition: number | null; shiftStart: string | null }>('GET', `${base}/on-call?at=${encodeURIComponent(at)}`, { token: viewer.token })).body;
+    const onCall = async (at: string) =>
+      (
+        await t.request<{ user: { id: number; email: string } | null; layerPosition: number | null; shiftStart: string | null }>(
+          'GET',
+          `${base}/on-call?at=${encodeURIComponent(at)}`,
+          { token: viewer.token },
+        )
+      ).body;
     expect(await onCall('2026-03-02T07:00:00Z')).toMatchObject({ user: { id: viewer.userId, email: viewer.email }, layerPosition: 1 });
     expect(await onCall('2026-03-02T10:00:00Z')).toMatchObject({ user: { id: admin.userId }, layerPosition: 0, shiftStart: '2026-03-02T08:00:00.000Z' });
     expect(await onCall('2026-03-03T10:00:00Z')).toMatchObject({ user: { id: member.userId } });
 
-    const unconditional = await t.request<Override>('POST', '/on-call-overrides', { token: admin.token, body: { scheduleId: schedule.id, overrideUserId: member.userId, startAt: '2026-03-02T12:00:00Z', endAt: '2026-03-02T14:00:00Z', reason: 'swap' } });
+    const unconditional = await t.request<Override>('POST', '/on-call-overrides', {
+      token: admin.token,
+      body: { scheduleId: schedule.id, overrideUserId: member.userId, startAt: '2026-03-02T12:00:00Z', endAt: '2026-03-02T14:00:00Z', reason: 'swap' },
+    });
     expect(unconditional.status, unconditional.text).toBe(201);
-    const replacing = await t.request<Override>('POST', '/on-call-overrides', { token: admin.token, body: { scheduleId: schedule.id, overrideUserId: viewer.userId, replacedUserId: member.userId, startAt: '2026-03-03T10:00:00+01:00', endAt: '2026-03-03T11:00:00Z' } });
+    const replacing = await t.request<Override>('POST', '/on-call-overrides', {
+      token: admin.token,
+      body: { scheduleId: schedule.id, overrideUserId: viewer.userId, replacedUserId: member.userId, startAt: '2026-03-03T10:00:00+01:00', endAt: '2026-03-03T11:00:00Z' },
+    });
     expect(replacing.body).toMatchObject({ replacedUserId: member.userId, startAt: '2026-03-03T09:00:00.000Z' });
     expect(await onCall('2026-03-02T13:00:00Z')).toMatchObject({ user: { id: member.userId }, layerPosition: null });
 
@@ -104,7 +145,23 @@ describe('on-call schedules', () => {
 
   it('keeps a 09:00 handoff at 09:00 local across DST (a 23-hour shift over HTTP)', async () => {
     const { admin, member } = ws;
-    const body = { workspaceId: ws.workspaceId, name: 'NY', timezone: 'America/New_York', rotations: [{ type: 'daily', layerPosition: 0, effectiveFrom: '2026-03-01T14:00:00Z', handoffTime: '09:00', participants: [{ userId: admin.userId, position: 0 }, { userId: member.userId, position: 1 }] }] };
+    const body = {
+      workspaceId: ws.workspaceId,
+      name: 'NY',
+      timezone: 'America/New_York',
+      rotations: [
+        {
+          type: 'daily',
+          layerPosition: 0,
+          effectiveFrom: '2026-03-01T14:00:00Z',
+          handoffTime: '09:00',
+          participants: [
+            { userId: admin.userId, position: 0 },
+            { userId: member.userId, position: 1 },
+          ],
+        },
+      ],
+    };
     const schedule = (await create(admin.token, body)).body;
     const shifts = await t.request<{ items: Shift[] }>('GET', `/on-call-schedules/${schedule.id}/shifts?from=2026-03-07T14:00:00Z&to=2026-03-09T13:00:00Z`, { token: admin.token });
     expect(brief(shifts.body.items)).toEqual([
@@ -115,7 +172,21 @@ describe('on-call schedules', () => {
 
   it('lists coverage gaps and on-call hours', async () => {
     const { admin } = ws;
-    const body = { workspaceId: ws.workspaceId, name: 'Gappy', rotations: [{ type: 'custom', customShiftHours: 12, layerPosition: 0, effectiveFrom: '2026-03-02T08:00:00Z', effectiveUntil: '2026-03-03T08:00:00Z', handoffTime: '00:00', participants: [{ userId: admin.userId, position: 0 }] }] };
+    const body = {
+      workspaceId: ws.workspaceId,
+      name: 'Gappy',
+      rotations: [
+        {
+          type: 'custom',
+          customShiftHours: 12,
+          layerPosition: 0,
+          effectiveFrom: '2026-03-02T08:00:00Z',
+          effectiveUntil: '2026-03-03T08:00:00Z',
+          handoffTime: '00:00',
+          participants: [{ userId: admin.userId, position: 0 }],
+        },
+      ],
+    };
     const schedule = (await create(admin.token, body)).body;
     const range = 'from=2026-03-02T00:00:00Z&to=2026-03-04T00:00:00Z';
     const gaps = await t.request<{ items: { startAt: string; endAt: string }[] }>('GET', `/on-call-schedules/${schedule.id}/gaps?${range}`, { token: admin.token });
@@ -123,7 +194,11 @@ describe('on-call schedules', () => {
       { startAt: '2026-03-02T00:00:00.000Z', endAt: '2026-03-02T08:00:00.000Z' },
       { startAt: '2026-03-03T08:00:00.000Z', endAt: '2026-03-04T00:00:00.000Z' },
     ]);
-    const report = await t.request<{ timezone: string; items: { userId: number; shiftCount: number; totalHours: number; weekdayHours: number; nightHours: number }[] }>('GET', `/on-call-schedules/${schedule.id}/report?${range}`, { token: admin.token });
+    const report = await t.request<{ timezone: string; items: { userId: number; shiftCount: number; totalHours: number; weekdayHours: number; nightHours: number }[] }>(
+      'GET',
+      `/on-call-schedules/${schedule.id}/report?${range}`,
+      { token: admin.token },
+    );
     expect(report.status).toBe(200);
     expect(report.body.timezone).toBe('UTC');
     expect(report.body.items).toEqual([expect.objectContaining({ userId: admin.userId, shiftCount: 2, totalHours: 24, weekdayHours: 24, nightHours: 9 })]);

@@ -127,20 +127,21 @@ export async function updateSchedule(ctx: Ctx, scheduleId: number, input: Schedu
     async (attempt) => {
       const current = attempt === 1 ? first : await readSchedule(ctx.deps, scheduleId, true);
       if (!current) throw notFound('On-call schedule');
-      let patch = ctx.deps.store.entities.onCallSchedule
-        .patch({ scheduleId })
-        .set({
-          revision: current.revision + 1,
-          updatedAt: ctx.deps.clock.now().toISOString(),
-          ...noticeDueFields(ctx.deps.clock.now()),
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(typeof input.description === 'string' ? { description: input.description } : {}),
-          ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
-          ...(typeof input.handoffNotificationMinutes === 'number' ? { handoffNotificationMinutes: input.handoffNotificationMinutes } : {}),
-          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-          ...(rotationsJson !== undefined ? { rotationsJson } : {}),
-        });
-      const removed = [...(input.description === null ? (['description'] as const) : []), ...(input.handoffNotificationMinutes === null ? (['handoffNotificationMinutes'] as const) : [])];
+      let patch = ctx.deps.store.entities.onCallSchedule.patch({ scheduleId }).set({
+        revision: current.revision + 1,
+        updatedAt: ctx.deps.clock.now().toISOString(),
+        ...noticeDueFields(ctx.deps.clock.now()),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(typeof input.description === 'string' ? { description: input.description } : {}),
+        ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+        ...(typeof input.handoffNotificationMinutes === 'number' ? { handoffNotificationMinutes: input.handoffNotificationMinutes } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(rotationsJson !== undefined ? { rotationsJson } : {}),
+      });
+      const removed = [
+        ...(input.description === null ? (['description'] as const) : []),
+        ...(input.handoffNotificationMinutes === null ? (['handoffNotificationMinutes'] as const) : []),
+      ];
       if (removed.length > 0) patch = patch.remove(removed);
       const written = await patch.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
       return written.data as OnCallScheduleItem;
@@ -159,4 +160,3 @@ export async function deleteSchedule(ctx: Ctx, scheduleId: number): Promise<void
   if (overrides.length > 0) await onCallOverride.delete(overrides.map((o) => ({ overrideId: o.overrideId }))).go();
   await onCallSchedule.delete({ scheduleId }).go();
 }
-

@@ -14,15 +14,33 @@ beforeAll(async () => {
   t = await createTestContext();
   ws = await createWorkspaceTeam(t, 'sacc');
   const rotation = (userId: number) => ({ type: 'weekly', layerPosition: 0, effectiveFrom: '2026-03-02T09:00:00Z', handoffTime: '09:00', participants: [{ userId, position: 0 }] });
-  schedule = (await t.request<Schedule>('POST', '/on-call-schedules', { token: ws.admin.token, body: { workspaceId: ws.workspaceId, name: 'Ours', rotations: [rotation(ws.admin.userId)] } })).body;
+  schedule = (
+    await t.request<Schedule>('POST', '/on-call-schedules', { token: ws.admin.token, body: { workspaceId: ws.workspaceId, name: 'Ours', rotations: [rotation(ws.admin.userId)] } })
+  ).body;
   const { outsider } = ws;
-  foreign = (await t.request<Schedule>('POST', '/on-call-schedules', { token: outsider.token, body: { workspaceId: outsider.workspaceId, name: 'Theirs', rotations: [rotation(outsider.userId)] } })).body;
-  foreignOverride = (await t.request<Override>('POST', '/on-call-overrides', { token: outsider.token, body: { scheduleId: foreign.id, overrideUserId: outsider.userId, startAt: '2026-03-03T00:00:00Z', endAt: '2026-03-04T00:00:00Z' } })).body;
+  foreign = (
+    await t.request<Schedule>('POST', '/on-call-schedules', {
+      token: outsider.token,
+      body: { workspaceId: outsider.workspaceId, name: 'Theirs', rotations: [rotation(outsider.userId)] },
+    })
+  ).body;
+  foreignOverride = (
+    await t.request<Override>('POST', '/on-call-overrides', {
+      token: outsider.token,
+      body: { scheduleId: foreign.id, overrideUserId: outsider.userId, startAt: '2026-03-03T00:00:00Z', endAt: '2026-03-04T00:00:00Z' },
+    })
+  ).body;
 });
 beforeEach(() => t.clock.advanceSeconds(61));
 
 const range = 'from=2026-03-02T00:00:00Z&to=2026-03-09T00:00:00Z';
-const override = (scheduleId: number, overrideUserId: number, extra: Record<string, unknown> = {}) => ({ scheduleId, overrideUserId, startAt: '2026-03-05T00:00:00Z', endAt: '2026-03-05T12:00:00Z', ...extra });
+const override = (scheduleId: number, overrideUserId: number, extra: Record<string, unknown> = {}) => ({
+  scheduleId,
+  overrideUserId,
+  startAt: '2026-03-05T00:00:00Z',
+  endAt: '2026-03-05T12:00:00Z',
+  ...extra,
+});
 
 describe('schedules: bad input is a 400 in the error shape', () => {
   it('refuses bad schedule bodies', async () => {
@@ -78,7 +96,15 @@ describe('schedules: foreign ids are 404', () => {
   it('hides another workspace’s schedules, overrides and users', async () => {
     const { admin, outsider, workspaceId } = ws;
     const base = `/on-call-schedules/${foreign.id}`;
-    for (const path of [base, `${base}/on-call`, `${base}/shifts?${range}`, `${base}/overrides?${range}`, `${base}/gaps?${range}`, `${base}/report?${range}`, `${base}/calendar.ics`]) {
+    for (const path of [
+      base,
+      `${base}/on-call`,
+      `${base}/shifts?${range}`,
+      `${base}/overrides?${range}`,
+      `${base}/gaps?${range}`,
+      `${base}/report?${range}`,
+      `${base}/calendar.ics`,
+    ]) {
       expectError(await t.request('GET', path, { token: admin.token }), 404);
     }
     expectError(await t.request('PUT', base, { token: admin.token, body: { name: 'x' } }), 404);
@@ -102,7 +128,15 @@ describe('schedules: roles', () => {
   it('VIEWER reads; only ADMIN writes schedules; a MEMBER overrides for themselves only', async () => {
     const { admin, member, viewer, workspaceId } = ws;
     const base = `/on-call-schedules/${schedule.id}`;
-    for (const path of [base, `${base}/on-call`, `${base}/shifts?${range}`, `${base}/overrides?${range}`, `${base}/gaps?${range}`, `${base}/report?${range}`, `${base}/calendar.ics`]) {
+    for (const path of [
+      base,
+      `${base}/on-call`,
+      `${base}/shifts?${range}`,
+      `${base}/overrides?${range}`,
+      `${base}/gaps?${range}`,
+      `${base}/report?${range}`,
+      `${base}/calendar.ics`,
+    ]) {
       expect((await t.request('GET', path, { token: viewer.token })).status, path).toBe(200);
     }
     for (const user of [member, viewer]) {

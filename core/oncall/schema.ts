@@ -64,7 +64,15 @@ export const HandoffTime = z
   .describe('Time of day HH:MM in the schedule time zone (daily and weekly; custom shifts count from effectiveFrom)');
 
 export const ParticipantInput = z
-  .strictObject({ userId: bodyId, position: z.number().int().min(0).max(MAX_PARTICIPANTS - 1).describe('0-indexed turn order') })
+  .strictObject({
+    userId: bodyId,
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PARTICIPANTS - 1)
+      .describe('0-indexed turn order'),
+  })
   .openapi('OnCallParticipantInput');
 
 type RotationShape = {
@@ -98,7 +106,12 @@ export const RotationInput = z
   .strictObject({
     name: name.nullable().optional(),
     type: z.enum(ROTATION_TYPES),
-    layerPosition: z.number().int().min(0).max(MAX_ROTATIONS - 1).describe('0 is the highest layer'),
+    layerPosition: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ROTATIONS - 1)
+      .describe('0 is the highest layer'),
     effectiveFrom: Instant,
     effectiveUntil: Instant.nullable().default(null).describe('null means indefinite'),
     handoffTime: HandoffTime,
@@ -167,13 +180,11 @@ export type OverrideCreate = z.infer<typeof OverrideCreate>;
 /** `at` defaults to the caller's clock instant (the router reads it once). */
 export const OnCallQuery = z.object({ at: Instant.optional() });
 
-export const RangeQuery = z
-  .object({ from: Instant, to: Instant })
-  .superRefine((range, ctx) => {
-    const length = Date.parse(range.to) - Date.parse(range.from);
-    if (length <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-    else if (length > MAX_RANGE_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RANGE_DAYS} days after from` });
-  });
+export const RangeQuery = z.object({ from: Instant, to: Instant }).superRefine((range, ctx) => {
+  const length = Date.parse(range.to) - Date.parse(range.from);
+  if (length <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+  else if (length > MAX_RANGE_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_RANGE_DAYS} days after from` });
+});
 
 // Responses. Instants are ISO strings in UTC (`...Z`), as everywhere else in the API.
 

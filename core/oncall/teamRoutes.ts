@@ -16,16 +16,21 @@ export function teamRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
   r.openapi(
-    createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceListQuery }, responses: { 200: json(pageSchema(Team, 'TeamPage'), 'Teams of the workspace, by id') } }),
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      request: { query: WorkspaceListQuery },
+      responses: { 200: json(pageSchema(Team, 'TeamPage'), 'Teams of the workspace, by id') },
+    }),
     async (c) => c.json(await listTeams(requestCtx(c), c.req.valid('query')), 200),
   );
-  r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(TeamCreate) }, responses: { 201: json(Team, 'Created') } }),
-    async (c) => c.json(await createTeam(requestCtx(c), c.req.valid('json')), 201),
+  r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(TeamCreate) }, responses: { 201: json(Team, 'Created') } }), async (c) =>
+    c.json(await createTeam(requestCtx(c), c.req.valid('json')), 201),
   );
-  r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Team, 'The team with its members') } }),
-    async (c) => c.json(await getTeam(requestCtx(c), c.req.valid('param').id), 200),
+  r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(Team, 'The team with its members') } }), async (c) =>
+    c.json(await getTeam(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({ method: 'put', path: '/{id}', tags, security, request: { params: IdParam, body: body(TeamUpdate) }, responses: { 200: json(Team, 'Updated') } }),
@@ -42,9 +47,8 @@ export function teamRoutes() {
 export function teamMemberRoutes() {
   const r = createRouter();
   r.use('*', sessionAuth());
-  r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: body(TeamMemberCreate) }, responses: { 201: json(TeamMember, 'Added') } }),
-    async (c) => c.json(await addTeamMember(requestCtx(c), c.req.valid('json')), 201),
+  r.openapi(createRoute({ method: 'post', path: '/', tags, security, request: { body: body(TeamMemberCreate) }, responses: { 201: json(TeamMember, 'Added') } }), async (c) =>
+    c.json(await addTeamMember(requestCtx(c), c.req.valid('json')), 201),
   );
   r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: deleted }), async (c) => {
     await removeTeamMember(requestCtx(c), c.req.valid('param').id);

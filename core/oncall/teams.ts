@@ -25,7 +25,10 @@ export async function teamUserIds(deps: Deps, teamId: number): Promise<number[]>
 
 async function toTeam(deps: Deps, team: TeamItem): Promise<Team> {
   const members = await membersOf(deps, team.teamId);
-  const people = await peopleById(deps, members.map((m) => m.userId));
+  const people = await peopleById(
+    deps,
+    members.map((m) => m.userId),
+  );
   return {
     id: team.teamId,
     workspaceId: team.workspaceId,

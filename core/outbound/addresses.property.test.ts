@@ -17,9 +17,7 @@ const RANGES: readonly { name: string; network: number; bits: number }[] = [
   { name: '169.254/16', network: (169 * 2 ** 8 + 254) * 2 ** 16, bits: 16 },
 ];
 
-const addressInRange = fc
-  .constantFrom(...RANGES)
-  .chain((range) => fc.integer({ min: 0, max: 2 ** (32 - range.bits) - 1 }).map((host) => range.network + host));
+const addressInRange = fc.constantFrom(...RANGES).chain((range) => fc.integer({ min: 0, max: 2 ** (32 - range.bits) - 1 }).map((host) => range.network + host));
 
 function literalOf(url: string): string {
   const check = parseTargetUrl(url);

@@ -61,9 +61,7 @@ export type AddressPolicy = {
   readonly allowLoopback?: boolean;
 };
 
-export type AddressVerdict =
-  | { readonly blocked: false; readonly family: 4 | 6 }
-  | { readonly blocked: true; readonly reason: string };
+export type AddressVerdict = { readonly blocked: false; readonly family: 4 | 6 } | { readonly blocked: true; readonly reason: string };
 
 function inRange(addr: ipaddr.IPv4 | ipaddr.IPv6, [network, bits]: Cidr): boolean {
   // ipaddr's match throws across families, so compare only like with like.

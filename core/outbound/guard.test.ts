@@ -50,10 +50,21 @@ describe('literal addresses (checked directly; Node would skip lookup for them)'
   });
 
   it.each([
-    'http://2130706433/', 'http://0x7f.1/', 'http://127.1/', 'http://%31%32%37.0.0.1/',
-    'http://\uFF11\uFF12\uFF17.\uFF10.\uFF10.\uFF11/', 'http://127.0.0.1./', 'http://[::ffff:127.0.0.1]/',
-    'http://[::1]/', 'http://evil.example@127.0.0.1/', 'http://0/', 'http://2852039166/latest/meta-data/',
-    'http://localhost/', 'http://localhost./', 'http://metadata.localhost/', 'file:///etc/passwd',
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://127.1/',
+    'http://%31%32%37.0.0.1/',
+    'http://\uFF11\uFF12\uFF17.\uFF10.\uFF10.\uFF11/',
+    'http://127.0.0.1./',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::1]/',
+    'http://evil.example@127.0.0.1/',
+    'http://0/',
+    'http://2852039166/latest/meta-data/',
+    'http://localhost/',
+    'http://localhost./',
+    'http://metadata.localhost/',
+    'file:///etc/passwd',
   ])('refuses %s without a lookup or a socket', async (url) => {
     const spy = spyConnect();
     const result = await guardedRequest({ ...base, url }, { resolve: forbiddenResolver, connect: spy.connect });

@@ -67,10 +67,7 @@ describe('runProbe', () => {
     [200, 300, 399],
     [301, 200, 299],
   ])('fails %i outside [%i, %i] with UNEXPECTED_STATUS', async (status, min, max) => {
-    const run = await runProbe(
-      config(`${server.origin}/status/${status}`, { expectedStatusMin: min, expectedStatusMax: max, followRedirects: false }),
-      loopback,
-    );
+    const run = await runProbe(config(`${server.origin}/status/${status}`, { expectedStatusMin: min, expectedStatusMax: max, followRedirects: false }), loopback);
     expect(run).toMatchObject({ ok: false, statusCode: status, failureReason: 'UNEXPECTED_STATUS' });
   });
 
@@ -118,8 +115,15 @@ describe('runProbe', () => {
   });
 
   it('lists every run failure reason, UNEXPECTED_STATUS included', () => {
-    expect([...PROBE_FAILURE_REASONS].sort()).toEqual(
-      ['CONNECTION_ERROR', 'DNS_ERROR', 'HTTP_DOWNGRADE_BLOCKED', 'SSRF_BLOCKED', 'TIMEOUT', 'TLS_ERROR', 'TOO_MANY_REDIRECTS', 'UNEXPECTED_STATUS'],
-    );
+    expect([...PROBE_FAILURE_REASONS].sort()).toEqual([
+      'CONNECTION_ERROR',
+      'DNS_ERROR',
+      'HTTP_DOWNGRADE_BLOCKED',
+      'SSRF_BLOCKED',
+      'TIMEOUT',
+      'TLS_ERROR',
+      'TOO_MANY_REDIRECTS',
+      'UNEXPECTED_STATUS',
+    ]);
   });
 });

@@ -199,10 +199,7 @@ describe('HTTPS to HTTP downgrade (fake connector, no socket)', () => {
 
   it('follows it when blockHttpDowngrade is off, still checking the new host', async () => {
     const spy = spyConnect(redirectingConnect.connect);
-    const result = await guardedRequest(
-      { ...input(''), url: 'https://secure.example/', blockHttpDowngrade: false },
-      { resolve: dns.resolve, connect: spy.connect },
-    );
+    const result = await guardedRequest({ ...input(''), url: 'https://secure.example/', blockHttpDowngrade: false }, { resolve: dns.resolve, connect: spy.connect });
     expect(result).toMatchObject({ ok: true, statusCode: 200, finalUrl: 'http://plain.example/' });
     expect(spy.calls.map((call) => [call.url.protocol, call.address, call.port])).toEqual([
       ['https:', '93.184.216.34', 443],

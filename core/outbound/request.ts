@@ -27,9 +27,7 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 // Framing and routing stay under the module's control: a caller-set length or Host would let the
 // request say something other than what the guard approved.
-const RESERVED_HEADERS: ReadonlySet<string> = new Set([
-  'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect',
-]);
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
 // A cross-origin hop keeps none of the caller's headers: any of them (an `x-api-key`, not only
 // `authorization`) may be a credential meant for the first origin, never for whoever it redirects to.
 // Past 2^31-1 ms setTimeout fires at once; nothing Vigil sends needs more than a few minutes.
@@ -93,11 +91,7 @@ function untilDeadline<T>(work: Promise<T>, signal: AbortSignal, discardLate?: (
   });
 }
 
-async function readCapped(
-  response: ConnectResponse,
-  cap: number,
-  signal: AbortSignal,
-): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(response: ConnectResponse, cap: number, signal: AbortSignal): Promise<{ text: string; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let kept = 0;
   let truncated = false;
@@ -172,11 +166,7 @@ export async function guardedRequest(input: GuardedRequestInput, deps: GuardedRe
       if (!decision.ok) return failure(decision.failureReason, decision.message);
 
       const current = decision.target.url;
-      const response = await untilDeadline(
-        connect({ ...decision.target, ...hop, signal }),
-        signal,
-        (late) => late.discard(),
-      );
+      const response = await untilDeadline(connect({ ...decision.target, ...hop, signal }), signal, (late) => late.discard());
       lastStatus = response.statusCode;
       const location = firstHeader(response.headers['location']);
 

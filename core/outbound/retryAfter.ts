@@ -36,7 +36,8 @@ type Parts = { weekday: number; day: number; month: number; year: number; hour: 
 
 function partsOf(value: string, now: Date): Parts | null {
   let m = IMF_FIXDATE.exec(value);
-  if (m) return { weekday: DAYS.indexOf(m[1]!), day: Number(m[2]), month: MONTHS.indexOf(m[3]!), year: Number(m[4]), hour: Number(m[5]), minute: Number(m[6]), second: Number(m[7]) };
+  if (m)
+    return { weekday: DAYS.indexOf(m[1]!), day: Number(m[2]), month: MONTHS.indexOf(m[3]!), year: Number(m[4]), hour: Number(m[5]), minute: Number(m[6]), second: Number(m[7]) };
   m = RFC_850.exec(value);
   if (m) {
     // A two-digit year more than 50 years ahead is the previous century's (RFC 9110 section 5.6.7).
@@ -46,7 +47,16 @@ function partsOf(value: string, now: Date): Parts | null {
     return { weekday: LONG_DAYS.indexOf(m[1]!), day: Number(m[2]), month: MONTHS.indexOf(m[3]!), year, hour: Number(m[5]), minute: Number(m[6]), second: Number(m[7]) };
   }
   m = ASCTIME.exec(value);
-  if (m) return { weekday: DAYS.indexOf(m[1]!), month: MONTHS.indexOf(m[2]!), day: Number(m[3]!.trim()), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6]), year: Number(m[7]) };
+  if (m)
+    return {
+      weekday: DAYS.indexOf(m[1]!),
+      month: MONTHS.indexOf(m[2]!),
+      day: Number(m[3]!.trim()),
+      hour: Number(m[4]),
+      minute: Number(m[5]),
+      second: Number(m[6]),
+      year: Number(m[7]),
+    };
   return null;
 }
 

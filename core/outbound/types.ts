@@ -1,14 +1,6 @@
 /** Shared shapes of the outbound module: what callers pass in, what they get back, the seams. */
 
-export const OUTBOUND_FAILURE_REASONS = [
-  'SSRF_BLOCKED',
-  'TIMEOUT',
-  'DNS_ERROR',
-  'CONNECTION_ERROR',
-  'TLS_ERROR',
-  'TOO_MANY_REDIRECTS',
-  'HTTP_DOWNGRADE_BLOCKED',
-] as const;
+export const OUTBOUND_FAILURE_REASONS = ['SSRF_BLOCKED', 'TIMEOUT', 'DNS_ERROR', 'CONNECTION_ERROR', 'TLS_ERROR', 'TOO_MANY_REDIRECTS', 'HTTP_DOWNGRADE_BLOCKED'] as const;
 export type OutboundFailureReason = (typeof OUTBOUND_FAILURE_REASONS)[number];
 
 export const MAX_CUSTOM_HEADERS = 10;

@@ -8,9 +8,7 @@ import ipaddr from 'ipaddr.js';
  * bracketed IPv6, or a domain name; nothing here re-parses addresses by hand.
  */
 
-export type TargetHost =
-  | { readonly kind: 'ip'; readonly address: string; readonly family: 4 | 6 }
-  | { readonly kind: 'name'; readonly hostname: string };
+export type TargetHost = { readonly kind: 'ip'; readonly address: string; readonly family: 4 | 6 } | { readonly kind: 'name'; readonly hostname: string };
 
 export type ParsedTarget = {
   readonly url: URL;
@@ -20,9 +18,7 @@ export type ParsedTarget = {
   readonly port: number;
 };
 
-export type UrlCheck =
-  | { readonly ok: true; readonly target: ParsedTarget }
-  | { readonly ok: false; readonly message: string };
+export type UrlCheck = { readonly ok: true; readonly target: ParsedTarget } | { readonly ok: false; readonly message: string };
 
 const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
 

@@ -48,7 +48,10 @@ const eachChannel = <T>(value: T): T[] => channels.map(() => value);
 async function okJob(options: { ownProject?: boolean } = {}): Promise<Job & { name: string; projectId: number }> {
   let projectId = user.projectId;
   if (options.ownProject) {
-    const project = await t.request<{ id: number }>('POST', '/projects', { token: user.token, body: { workspaceId: user.workspaceId, name: `deploys ${Math.random().toString(36).slice(2)}` } });
+    const project = await t.request<{ id: number }>('POST', '/projects', {
+      token: user.token,
+      body: { workspaceId: user.workspaceId, name: `deploys ${Math.random().toString(36).slice(2)}` },
+    });
     expect(project.status, project.text).toBe(201);
     projectId = project.body.id;
   }

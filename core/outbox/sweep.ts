@@ -63,4 +63,3 @@ async function pendingEntries(deps: Deps, key: OutboxKey): Promise<OutboxEntry[]
   const entries = read.Item?.[OUTBOX_FIELDS.entries];
   return Array.isArray(entries) ? (entries as OutboxEntry[]) : [];
 }
-

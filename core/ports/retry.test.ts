@@ -16,12 +16,17 @@ describe('retryDelaySeconds', () => {
 
   it('is a whole number of seconds within [backoff / 2, max(backoff, Retry-After)] for any input', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -3, max: 50 }), fc.option(fc.double({ min: -10, max: 1e6, noNaN: true }), { nil: undefined }), fc.double({ min: 0, max: 0.9999999, noNaN: true }), (receiveCount, retryAfterSeconds, r) => {
-        const delay = retryDelaySeconds({ receiveCount, retryAfterSeconds, random: () => r });
-        expect(Number.isInteger(delay)).toBe(true);
-        expect(delay).toBeGreaterThanOrEqual(RETRY_BACKOFF.baseSeconds / 2);
-        expect(delay).toBeLessThanOrEqual(Math.max(RETRY_BACKOFF.capSeconds, MAX_RETRY_AFTER_SECONDS));
-      }),
+      fc.property(
+        fc.integer({ min: -3, max: 50 }),
+        fc.option(fc.double({ min: -10, max: 1e6, noNaN: true }), { nil: undefined }),
+        fc.double({ min: 0, max: 0.9999999, noNaN: true }),
+        (receiveCount, retryAfterSeconds, r) => {
+          const delay = retryDelaySeconds({ receiveCount, retryAfterSeconds, random: () => r });
+          expect(Number.isInteger(delay)).toBe(true);
+          expect(delay).toBeGreaterThanOrEqual(RETRY_BACKOFF.baseSeconds / 2);
+          expect(delay).toBeLessThanOrEqual(Math.max(RETRY_BACKOFF.capSeconds, MAX_RETRY_AFTER_SECONDS));
+        },
+      ),
     );
   });
 });

@@ -120,7 +120,15 @@ describe('outbound probes end to end', () => {
     const user = await t.signup();
     const check = await createOutboundCheck(t, user, `${server.origin}/held`, { regions: ['us-east-1'] });
     const iso = t.clock.now().toISOString();
-    const hold = { projectId: user.projectId, kind: 'DEPLOYMENT' as const, windowId: 9_000 + check.id, workspaceId: user.workspaceId, startsAt: iso, suppressIncidents: false, suppressAlerts: false };
+    const hold = {
+      projectId: user.projectId,
+      kind: 'DEPLOYMENT' as const,
+      windowId: 9_000 + check.id,
+      workspaceId: user.workspaceId,
+      startsAt: iso,
+      suppressIncidents: false,
+      suppressAlerts: false,
+    };
     await t.deps.store.entities.windowHold.create(hold).go();
     server.status = 500;
     for (let i = 0; i < 3; i++) await runRound(t, check.id);

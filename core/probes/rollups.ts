@@ -89,4 +89,3 @@ export function summarize(totals: Totals): Summary {
     p95LatencyMs: quantile(totals.histogram, 0.95),
   };
 }
-

@@ -24,13 +24,7 @@ const FOLD_ATTEMPTS = 5;
 const PENDING_LOOKBACK_MS = 24 * 3_600_000;
 
 /** Adds the region's verdict to the round; returns the round as it is now. */
-export async function reportToRound(
-  deps: Deps,
-  check: Pick<CheckItem, 'checkId' | 'workspaceId'>,
-  roundAt: string,
-  region: ProbeRegion,
-  ok: boolean,
-): Promise<ProbeRoundItem> {
+export async function reportToRound(deps: Deps, check: Pick<CheckItem, 'checkId' | 'workspaceId'>, roundAt: string, region: ProbeRegion, ok: boolean): Promise<ProbeRoundItem> {
   const written = await deps.store.entities.probeRound
     .update({ checkId: check.checkId, roundAt })
     .add(ok ? { okRegions: [region] } : { failedRegions: [region] })

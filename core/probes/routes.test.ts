@@ -51,7 +51,14 @@ describe('outbound routes', () => {
     });
     await runProbeForRegion(t.deps, { checkId, region: 'eu-west-1' });
     const after = expectStatus(await t.request<OutboundDetails>('GET', `/checks/${checkId}/outbound`, { token: owner.token }), 200);
-    expect(after.state.regions.find((r) => r.region === 'eu-west-1')?.lastRun).toMatchObject({ checkId, region: 'eu-west-1', ok: true, statusCode: 200, failureReason: null, sslExpiresAt: null });
+    expect(after.state.regions.find((r) => r.region === 'eu-west-1')?.lastRun).toMatchObject({
+      checkId,
+      region: 'eu-west-1',
+      ok: true,
+      statusCode: 200,
+      failureReason: null,
+      sslExpiresAt: null,
+    });
     expect(server.requests.at(-1)?.headers['x-probe']).toBe('vigil');
   });
 
@@ -67,7 +74,10 @@ describe('outbound routes', () => {
     const names = () => [...t.deps.scheduler.schedules.keys()].filter((name) => name.startsWith(`probe-${checkId}-`));
     expect(names()).toEqual([`probe-${checkId}-eu-west-1`]);
 
-    const cleared = expectStatus(await t.request<OutboundDetails>('PATCH', `/checks/${checkId}/outbound`, { token: owner.token, body: { regions: null, latencyWarnMs: null } }), 200);
+    const cleared = expectStatus(
+      await t.request<OutboundDetails>('PATCH', `/checks/${checkId}/outbound`, { token: owner.token, body: { regions: null, latencyWarnMs: null } }),
+      200,
+    );
     expect(cleared.config).toMatchObject({ regions: ['us-east-1'], latencyWarnMs: null, timeoutMs: 3000 });
     expect(names()).toEqual([`probe-${checkId}-us-east-1`]);
     expectStatus(await t.request<OutboundDetails>('PATCH', `/checks/${checkId}/outbound`, { token: owner.token, body: { regions: [...ALL_REGIONS] } }), 200);
@@ -102,7 +112,11 @@ describe('outbound routes', () => {
     for (const [body, path] of bad) {
       const res = await t.request<{ details?: { path: string }[] }>('PATCH', `/checks/${checkId}/outbound`, { token: owner.token, body });
       expectError(res, 400);
-      if (path) expect(res.body.details?.some((d) => d.path.startsWith(path)), JSON.stringify(body)).toBe(true);
+      if (path)
+        expect(
+          res.body.details?.some((d) => d.path.startsWith(path)),
+          JSON.stringify(body),
+        ).toBe(true);
     }
     expectError(await t.request('PATCH', `/checks/${checkId}/outbound`, { token: owner.token, rawBody: '{"timeoutMs":', headers: { 'content-type': 'application/json' } }), 400);
     const after = expectStatus(await t.request<OutboundDetails>('GET', `/checks/${checkId}/outbound`, { token: owner.token }), 200).config;

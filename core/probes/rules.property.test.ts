@@ -8,11 +8,13 @@ type Report = 'ok' | 'fail' | 'missing';
 const regionsArb = fc.subarray([...ALL_REGIONS], { minLength: 1 });
 /** One round: each configured region reports ok, fails, or never reports. */
 const roundArb = (regions: readonly string[]) =>
-  fc.array(fc.constantFrom<Report>('ok', 'fail', 'missing'), { minLength: regions.length, maxLength: regions.length }).map((reports): RoundResults => ({
-    regions,
-    ok: regions.filter((_, i) => reports[i] === 'ok'),
-    failed: regions.filter((_, i) => reports[i] === 'fail'),
-  }));
+  fc.array(fc.constantFrom<Report>('ok', 'fail', 'missing'), { minLength: regions.length, maxLength: regions.length }).map(
+    (reports): RoundResults => ({
+      regions,
+      ok: regions.filter((_, i) => reports[i] === 'ok'),
+      failed: regions.filter((_, i) => reports[i] === 'fail'),
+    }),
+  );
 
 const thresholdsArb = fc.record({ failAfterConsecutive: fc.integer({ min: 1, max: 10 }), resolveAfterConsecutiveSuccess: fc.integer({ min: 1, max: 10 }) });
 const startArb = fc.constantFrom<CheckStatus>('NEW', 'OK', 'DOWN', 'RESUMED', 'LATE');
@@ -43,11 +45,14 @@ const allSucceeded = (round: RoundResults): boolean => round.failed.length === 0
 describe('classifyRound', () => {
   it('is FAILING exactly when a strict majority of the regions failed, SUCCEEDING exactly when all succeeded', () => {
     fc.assert(
-      fc.property(regionsArb.chain((regions) => roundArb(regions)), (round) => {
-        const verdict = classifyRound(round);
-        expect(verdict === 'FAILING').toBe(isMajorityFailing(round));
-        expect(verdict === 'SUCCEEDING').toBe(allSucceeded(round));
-      }),
+      fc.property(
+        regionsArb.chain((regions) => roundArb(regions)),
+        (round) => {
+          const verdict = classifyRound(round);
+          expect(verdict === 'FAILING').toBe(isMajorityFailing(round));
+          expect(verdict === 'SUCCEEDING').toBe(allSucceeded(round));
+        },
+      ),
     );
   });
 
@@ -99,7 +104,11 @@ describe('evaluateRound (properties)', () => {
     fc.assert(
       fc.property(regionsArb, thresholdsArb, fc.integer({ min: 0, max: 15 }), (regions, thresholds, extra) => {
         const failing: RoundResults = { regions, ok: [], failed: regions };
-        const outcomes = replay('OK', Array.from({ length: thresholds.failAfterConsecutive + extra }, () => failing), thresholds);
+        const outcomes = replay(
+          'OK',
+          Array.from({ length: thresholds.failAfterConsecutive + extra }, () => failing),
+          thresholds,
+        );
         const flips = outcomes.flatMap((o, i) => (o.flip ? [{ i, ...o.flip }] : []));
         expect(flips).toEqual([{ i: thresholds.failAfterConsecutive - 1, from: 'OK', to: 'DOWN' }]);
       }),
@@ -111,7 +120,10 @@ describe('evaluateRound (properties)', () => {
       fc.property(regionsArb, thresholdsArb, (regions, thresholds) => {
         const failing: RoundResults = { regions, ok: [], failed: regions };
         const passing: RoundResults = { regions, ok: regions, failed: [] };
-        const rounds = [...Array.from({ length: thresholds.failAfterConsecutive }, () => failing), ...Array.from({ length: thresholds.resolveAfterConsecutiveSuccess }, () => passing)];
+        const rounds = [
+          ...Array.from({ length: thresholds.failAfterConsecutive }, () => failing),
+          ...Array.from({ length: thresholds.resolveAfterConsecutiveSuccess }, () => passing),
+        ];
         const flips = replay('OK', rounds, thresholds).flatMap((o, i) => (o.flip ? [{ i, to: o.flip.to }] : []));
         expect(flips).toEqual([
           { i: thresholds.failAfterConsecutive - 1, to: 'DOWN' },

@@ -53,12 +53,7 @@ export function classifyRound(round: RoundResults): RoundVerdict {
  * streak still counts, so the check goes DOWN on the first failing round after the window.
  * A PAUSED check is not judged at all.
  */
-export function evaluateRound(
-  state: StreakState,
-  round: RoundResults,
-  thresholds: StatusThresholds,
-  options: { holdDown?: boolean } = {},
-): RoundOutcome {
+export function evaluateRound(state: StreakState, round: RoundResults, thresholds: StatusThresholds, options: { holdDown?: boolean } = {}): RoundOutcome {
   const verdict = classifyRound(round);
   if (state.status === 'PAUSED') return { state, verdict, flip: null };
   const fresh = state.streakStatus !== state.status;

@@ -69,13 +69,7 @@ export async function runProbeForRegion(deps: Deps, target: ProbeTarget, options
 }
 
 /** Earlier rounds a region never completed are folded first (a later round has started), then this one if complete. */
-async function foldReadyRounds(
-  deps: Deps,
-  check: CheckItem,
-  roundAt: string,
-  complete: Awaited<ReturnType<typeof reportToRound>> | null,
-  now: Date,
-): Promise<StatusFlip[]> {
+async function foldReadyRounds(deps: Deps, check: CheckItem, roundAt: string, complete: Awaited<ReturnType<typeof reportToRound>> | null, now: Date): Promise<StatusFlip[]> {
   const flips: StatusFlip[] = [];
   const rounds = await pendingRoundsBefore(deps, check.checkId, roundAt);
   if (complete) rounds.push(complete);

@@ -84,7 +84,6 @@ export async function listRuns(deps: Deps, checkId: number, query: RunsQuery, no
   return envelope(items, total, query.page, query.limit);
 }
 
-
 // Enough newest runs to find each region's latest even when a region lags a few rounds behind.
 const LATEST_RUNS_SCAN = 60;
 

@@ -32,9 +32,7 @@ describe('probe schedules and rounds', () => {
     expect(await rearmProbeSchedules(t.deps)).toBe(3);
     const after = new Map([...t.deps.scheduler.schedules].map(([name, spec]) => [name, spec.enabled]));
     expect(after).toEqual(before);
-    expect([...after.keys()].sort()).toEqual(
-      [...ALL_REGIONS.map((region) => `probe-${a.id}-${region}`), `probe-${b.id}-ap-southeast-1`, `probe-${paused.id}-eu-west-1`].sort(),
-    );
+    expect([...after.keys()].sort()).toEqual([...ALL_REGIONS.map((region) => `probe-${a.id}-${region}`), `probe-${b.id}-ap-southeast-1`, `probe-${paused.id}-eu-west-1`].sort());
     expect(after.get(`probe-${paused.id}-eu-west-1`)).toBe(false);
 
     // The local workers start the scheduler with the probe runner and re-arm the same way.

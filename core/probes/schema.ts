@@ -34,9 +34,7 @@ export const ProbeState = z
   .openapi('ProbeState');
 export type ProbeState = z.infer<typeof ProbeState>;
 
-export const OutboundDetails = z
-  .object({ checkId: z.number().int(), config: OutboundConfigView, state: ProbeState })
-  .openapi('OutboundDetails');
+export const OutboundDetails = z.object({ checkId: z.number().int(), config: OutboundConfigView, state: ProbeState }).openapi('OutboundDetails');
 export type OutboundDetails = z.infer<typeof OutboundDetails>;
 
 const isoDate = z.iso.datetime({ offset: true }).openapi({ format: 'date-time' });
@@ -90,9 +88,7 @@ const summaryFields = {
   p95LatencyMs: z.number().int().nullable().openapi({ description: 'Estimated from a latency histogram (within about 15%)' }),
 };
 
-export const OutboundStats = z
-  .object({ checkId: z.number().int(), window: z.string(), from: z.string(), to: z.string(), ...summaryFields })
-  .openapi('OutboundStats');
+export const OutboundStats = z.object({ checkId: z.number().int(), window: z.string(), from: z.string(), to: z.string(), ...summaryFields }).openapi('OutboundStats');
 export type OutboundStats = z.infer<typeof OutboundStats>;
 
 export const TimelineBucket = z

@@ -27,10 +27,7 @@ const windowOf = (value: string): number => {
 async function totalsOver(deps: Deps, checkId: number, fromMs: number, toMs: number, now: Date): Promise<Totals> {
   const totals = emptyTotals();
   const dayStart = toMs - fromMs <= BUCKET_ONLY_WINDOW_MS ? toMs : Math.min(toMs, Math.ceil(fromMs / DAY_MS) * DAY_MS);
-  const [buckets, days] = await Promise.all([
-    readRollups(deps, checkId, '5m', fromMs, dayStart, now),
-    readRollups(deps, checkId, '1d', dayStart, toMs, now),
-  ]);
+  const [buckets, days] = await Promise.all([readRollups(deps, checkId, '5m', fromMs, dayStart, now), readRollups(deps, checkId, '1d', dayStart, toMs, now)]);
   for (const item of [...buckets, ...days]) addItem(totals, item);
   return totals;
 }

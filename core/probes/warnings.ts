@@ -19,9 +19,7 @@ const DAY_MS = 86_400_000;
 type WarningKind = 'latency' | 'ssl';
 const COOLDOWN_FIELD = { latency: 'latencyWarnedAt', ssl: 'sslWarnedAt' } as const;
 
-export type WarningDecision =
-  | { kind: 'latency'; latencyMs: number; thresholdMs: number }
-  | { kind: 'ssl'; sslExpiresAt: string; daysLeft: number; thresholdDays: number };
+export type WarningDecision = { kind: 'latency'; latencyMs: number; thresholdMs: number } | { kind: 'ssl'; sslExpiresAt: string; daysLeft: number; thresholdDays: number };
 
 /** What a run warns about (before the cooldown). Only successful runs warn: a failure is the status's business. */
 export function warningsFor(result: ProbeRunResult, config: Pick<OutboundConfig, 'latencyWarnMs' | 'sslExpiryWarnDays'>, now: Date): WarningDecision[] {

@@ -65,7 +65,10 @@ describe('a change of kind is never a duplicate', () => {
     await ping(token, '/start');
     t.clock.advance(300);
     await ping(token);
-    expect((await signalsOf(t, id)).map((s) => [s.type, s.durationMs])).toEqual([['START', undefined], ['SUCCESS', 300]]);
+    expect((await signalsOf(t, id)).map((s) => [s.type, s.durationMs])).toEqual([
+      ['START', undefined],
+      ['SUCCESS', 300],
+    ]);
   });
 
   it.each(['', '/fail', '/start'])('a repeat of the same kind (%s) within 1 s answers 200 and stores nothing; after 1 s it counts', async (kind) => {

@@ -53,11 +53,7 @@ export async function listSignals(ctx: Ctx, token: string, query: HistoryQuery):
     .where((attr, op) => op.gt(attr.expiresAt, nowSeconds));
 
   const wanted = query.page * query.limit;
-  const [found, total] = await Promise.all([
-    range.go({ order: 'desc', count: wanted }),
-    countQuery(ctx.deps.store, range.params() as QueryCommandInput),
-  ]);
+  const [found, total] = await Promise.all([range.go({ order: 'desc', count: wanted }), countQuery(ctx.deps.store, range.params() as QueryCommandInput)]);
   const items = found.data.slice((query.page - 1) * query.limit, wanted).map(toSignal);
   return envelope(items, total, query.page, query.limit);
 }
-

@@ -165,7 +165,17 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = { ...old, checkId: known.checkId, workspaceId: known.workspaceId, checkMode: guess.checkMode, intervalSeconds: guess.intervalSeconds, graceSeconds: guess.graceSeconds, jobRules: guess.jobRules, status: old.status, complete: false };
+    const previous: PingPrevious = {
+      ...old,
+      checkId: known.checkId,
+      workspaceId: known.workspaceId,
+      checkMode: guess.checkMode,
+      intervalSeconds: guess.intervalSeconds,
+      graceSeconds: guess.graceSeconds,
+      jobRules: guess.jobRules,
+      status: old.status,
+      complete: false,
+    };
     return { previous, statusAfter: plan.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
   }
   const parsed = checkFromItem(attributes);

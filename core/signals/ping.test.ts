@@ -48,7 +48,11 @@ describe('token pings', () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
     const signals = await signalsOf(t, id);
-    expect(signals.map((s) => [s.type, s.method])).toEqual([['SUCCESS', 'GET'], ['SUCCESS', 'POST'], ['SUCCESS', 'HEAD']]);
+    expect(signals.map((s) => [s.type, s.method])).toEqual([
+      ['SUCCESS', 'GET'],
+      ['SUCCESS', 'POST'],
+      ['SUCCESS', 'HEAD'],
+    ]);
     expect(signals[0]).toMatchObject({ sourceIp: '203.0.113.9', userAgent: 'cron/1.0', source: 'PING' });
     expect(signals[0]?.expiresAt).toBe(Math.floor(Date.parse(signals[0]!.receivedAt) / 1000) + 30 * 86_400);
     const check = await checkOf(t, token);
@@ -219,7 +223,12 @@ describe('start and fail', () => {
     const before = drainMessages();
     await t.request('GET', `/signals/ping/${token}/fail`);
     const signals = await signalsOf(t, id);
-    expect(signals.map((s) => [s.type, s.durationMs])).toEqual([['SUCCESS', undefined], ['START', undefined], ['SUCCESS', 4500], ['FAIL', undefined]]);
+    expect(signals.map((s) => [s.type, s.durationMs])).toEqual([
+      ['SUCCESS', undefined],
+      ['START', undefined],
+      ['SUCCESS', 4500],
+      ['FAIL', undefined],
+    ]);
     const check = await checkOf(t, token);
     expect(check.status).toBe('DOWN');
     expect(check.dueAt).toBeUndefined();
@@ -243,7 +252,14 @@ describe('pipeline', () => {
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(2);
     const before = drainMessages();
-    await t.request('POST', `/signals/ping/${token}`, { body: { dependencies: [{ name: 'postgres', status: 'down' }, { name: 'redis', status: 'ok' }] } });
+    await t.request('POST', `/signals/ping/${token}`, {
+      body: {
+        dependencies: [
+          { name: 'postgres', status: 'down' },
+          { name: 'redis', status: 'ok' },
+        ],
+      },
+    });
     t.clock.advanceSeconds(2);
     await t.request('POST', `/signals/ping/${token}`, { body: { dependencies: [{ name: 'postgres', status: 'sideways' }] } });
     t.clock.advanceSeconds(2);
@@ -252,7 +268,10 @@ describe('pipeline', () => {
       expect.objectContaining({
         type: 'dependencies.reported',
         checkId: id,
-        dependencies: [{ name: 'postgres', status: 'down' }, { name: 'redis', status: 'ok' }],
+        dependencies: [
+          { name: 'postgres', status: 'down' },
+          { name: 'redis', status: 'ok' },
+        ],
       }),
     ]);
   });
@@ -302,7 +321,12 @@ describe('pipeline', () => {
     unsubscribe();
     expect(events).toEqual([
       // Each event also names its check's topic, so a check-filtered stream is addressed directly.
-      { channel: `workspace:${user.workspaceId}`, topic: `check:${id}`, type: 'signal', data: expect.objectContaining({ checkId: id, signal: expect.objectContaining({ type: 'SUCCESS' }) }) },
+      {
+        channel: `workspace:${user.workspaceId}`,
+        topic: `check:${id}`,
+        type: 'signal',
+        data: expect.objectContaining({ checkId: id, signal: expect.objectContaining({ type: 'SUCCESS' }) }),
+      },
       { channel: `workspace:${user.workspaceId}`, topic: `check:${id}`, type: 'check', data: expect.objectContaining({ checkId: id, status: 'OK' }) },
     ]);
   });

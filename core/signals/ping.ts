@@ -61,15 +61,7 @@ export const pingBody = (c: Context): Promise<string> => (c.req.method === 'POST
  * Records one ping of `token` and answers like the spec: 200 `{message: "OK"}` once the check and
  * the signal are both stored (or the ping was a duplicate within the dedup window).
  */
-export async function answerPing(
-  deps: PingDeps,
-  c: Context,
-  hints: PingHints,
-  token: string,
-  kind: PingKind,
-  body?: string,
-  options: PingOptions = pingOptions(c),
-): Promise<void> {
+export async function answerPing(deps: PingDeps, c: Context, hints: PingHints, token: string, kind: PingKind, body?: string, options: PingOptions = pingOptions(c)): Promise<void> {
   body ??= await pingBody(c);
   const result = await ingestPing(deps, hints, {
     token,

@@ -38,7 +38,14 @@ describe('planPingUpdate', () => {
       '#pingWindowStart = :ws',
       '#pingWindowCount < :limit',
     ]);
-    expect(plan.request.ExpressionAttributeValues).toMatchObject({ ':expected': 'OK', ':interval': 300, ':grace': 60, ':cutoff': '2026-03-01T11:59:59.000Z', ':ws': WINDOW, ':limit': PING_RATE_LIMIT.limit });
+    expect(plan.request.ExpressionAttributeValues).toMatchObject({
+      ':expected': 'OK',
+      ':interval': 300,
+      ':grace': 60,
+      ':cutoff': '2026-03-01T11:59:59.000Z',
+      ':ws': WINDOW,
+      ':limit': PING_RATE_LIMIT.limit,
+    });
     expect(plan.request.ExpressionAttributeNames).toMatchObject({ '#dedup': 'lastSuccessAt' });
     expect(plan.request.ExpressionAttributeValues).toMatchObject({ ':lastSuccessAt': NOW.toISOString(), ':pingWindowCount_add': 1 });
     expect(plan.request.UpdateExpression).toContain('ADD #pingWindowCount :pingWindowCount_add');

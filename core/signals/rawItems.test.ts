@@ -29,7 +29,7 @@ describe('raw ping writes match what ElectroDB writes', () => {
     );
   });
 
-  it('a steady ping\'s update moves the check\'s own due entry in the same write (no wake entry elsewhere)', () => {
+  it("a steady ping's update moves the check's own due entry in the same write (no wake entry elsewhere)", () => {
     const raw = checkUpdateInput('table', 'abc', { set: { dueAt: '2026-01-01T00:00:00.000Z', dueShard: '0', status: 'OK' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', {});
     expect(Object.values(raw.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['dueAt', 'gsi2pk', 'gsi2sk']));
     expect(raw.ExpressionAttributeValues?.[':gsi2sk']).toBe(checkDueKeys('0', '2026-01-01T00:00:00.000Z').gsi2sk);
@@ -40,7 +40,7 @@ describe('raw ping writes match what ElectroDB writes', () => {
     expect(raw.UpdateExpression).toBe('SET #status = :status REMOVE #dueAt, #dueShard, #gsi2pk, #gsi2sk');
   });
 
-  it('records a move\'s outbox in the fields ElectroDB writes, appended to what is there', () => {
+  it("records a move's outbox in the fields ElectroDB writes, appended to what is there", () => {
     const owed = outboxWrite([{ queue: 'incidents', body: { type: 'x' } }], new Date('2026-03-01T12:00:00.000Z'));
     const fields = outboxFields(owed);
     const raw = checkUpdateInput('table', 'abc', { set: { status: 'DOWN' }, remove: [] }, noGuard, {}, 'UPDATED_OLD', fields);
@@ -69,13 +69,20 @@ describe('raw ping writes match what ElectroDB writes', () => {
 
   it('puts the same signal item with its wake entry, and the key the same way', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), iso, iso, fc.constantFrom('0', '3'), fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/), (checkId, receivedAt, wakeAt, wakeShard, signalId) => {
-        const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', expiresAt: 1, wakeAt, wakeShard };
-        const electro = store.entities.signal.put(item).params() as { Item: Record<string, unknown> };
-        expect(storedSignal(item)).toEqual(electro.Item);
-        expect(electro.Item.gsi2sk).toBeDefined();
-        expect(signalKey(checkId, receivedAt, signalId)).toEqual(store.entities.signal.get({ checkId, receivedAt, signalId }).params<{ Key: unknown }>().Key);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        iso,
+        iso,
+        fc.constantFrom('0', '3'),
+        fc.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
+        (checkId, receivedAt, wakeAt, wakeShard, signalId) => {
+          const item: SignalItem = { checkId, signalId, receivedAt, workspaceId: 3, type: 'SUCCESS', source: 'PING', expiresAt: 1, wakeAt, wakeShard };
+          const electro = store.entities.signal.put(item).params() as { Item: Record<string, unknown> };
+          expect(storedSignal(item)).toEqual(electro.Item);
+          expect(electro.Item.gsi2sk).toBeDefined();
+          expect(signalKey(checkId, receivedAt, signalId)).toEqual(store.entities.signal.get({ checkId, receivedAt, signalId }).params<{ Key: unknown }>().Key);
+        },
+      ),
     );
   });
 

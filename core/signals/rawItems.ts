@@ -112,7 +112,9 @@ const PLACEHOLDER = /[#:][A-Za-z0-9_]+/g;
  * The embedded store parses each expression character by character on every request, and the
  * ping's readable names cost it more than its whole update; DynamoDB itself does not care.
  */
-export function compactPlaceholders<T extends Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>>(input: T): T {
+export function compactPlaceholders<T extends Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>>(
+  input: T,
+): T {
   const renamed = new Map<string, string>();
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};

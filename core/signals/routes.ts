@@ -92,7 +92,11 @@ export function signalRoutes() {
       security: sessionSecurity,
       request: { query: StreamQuery },
       responses: {
-        200: { description: 'Server-sent events: `event: signal|check|incident`, `data: {type, data}`; `incident` data is `{incidentId, workspaceId, checkId, state, severity, change: opened|updated|timeline}` (refetch the incident); a keep-alive comment every 15 s', content: { 'text/event-stream': { schema: z.string() } } },
+        200: {
+          description:
+            'Server-sent events: `event: signal|check|incident`, `data: {type, data}`; `incident` data is `{incidentId, workspaceId, checkId, state, severity, change: opened|updated|timeline}` (refetch the incident); a keep-alive comment every 15 s',
+          content: { 'text/event-stream': { schema: z.string() } },
+        },
         404: errors[404],
         429: { description: 'More than 30 new connections in 60 s, or already 10 open streams of the user or 20 of the address (with Retry-After)' },
       },

@@ -22,7 +22,10 @@ type Made = JobV1 & { token: string; slug: string };
 let counter = 0;
 async function job(extra: Record<string, unknown> = {}): Promise<Made> {
   counter++;
-  const res = await t.request<Made>('POST', '/v1/jobs', { token: key, body: { name: `runs ${counter}`, projectId: user.projectId, intervalSeconds: 3600, graceSeconds: 600, slug: `runs-${counter}`, ...extra } });
+  const res = await t.request<Made>('POST', '/v1/jobs', {
+    token: key,
+    body: { name: `runs ${counter}`, projectId: user.projectId, intervalSeconds: 3600, graceSeconds: 600, slug: `runs-${counter}`, ...extra },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -283,7 +286,10 @@ describe('check.too_frequent through the alert dispatch', () => {
     const owner = await t.signup('frequent');
     const ownerKey = await t.apiKey(owner);
     const { email } = await emailChannel(t, owner);
-    const made = await t.request<Made>('POST', '/v1/jobs', { token: ownerKey, body: { name: 'hourly report', projectId: owner.projectId, intervalSeconds: 3600, minIntervalSeconds: 1800 } });
+    const made = await t.request<Made>('POST', '/v1/jobs', {
+      token: ownerKey,
+      body: { name: 'hourly report', projectId: owner.projectId, intervalSeconds: 3600, minIntervalSeconds: 1800 },
+    });
     expect(made.status, made.text).toBe(201);
     const send = async () => expect((await t.request('GET', `/signals/ping/${made.body.token}`)).status).toBe(200);
     await send();

@@ -57,7 +57,10 @@ describe('slug pings (API key header)', () => {
   });
 
   it('does not ping an outbound check by its slug: 404, and 409 SLUG_TAKEN with create=1', async () => {
-    const made = await t.request('POST', '/v1/checks', { token: service, body: { name: 'web', projectId: user.projectId, slug: 'web-check', config: { url: 'https://example.com/' } } });
+    const made = await t.request('POST', '/v1/checks', {
+      token: service,
+      body: { name: 'web', projectId: user.projectId, slug: 'web-check', config: { url: 'https://example.com/' } },
+    });
     expect(made.status).toBe(201);
     expectError(await t.request('POST', '/signals/s/web-check', { token: service }), 404, 'CHECK_NOT_FOUND');
     expectError(await t.request('POST', '/signals/s/web-check?create=1', { token: service }), 409, 'SLUG_TAKEN');

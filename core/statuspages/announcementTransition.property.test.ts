@@ -22,11 +22,17 @@ const ids = fc.uniqueArray(fc.integer({ min: 1, max: 6 }), { maxLength: 4 });
 const body = fc.string({ minLength: 1, maxLength: 20 });
 
 const input: fc.Arbitrary<AnnouncementInput> = fc.oneof(
-  fc.record({ type: fc.constant('patch' as const), title: fc.option(fc.constantFrom('a', 'b'), { nil: undefined }), status: fc.option(status, { nil: undefined }), impact: fc.option(fc.option(impact), { nil: undefined }), componentIds: fc.option(ids, { nil: undefined }) }),
+  fc.record({
+    type: fc.constant('patch' as const),
+    title: fc.option(fc.constantFrom('a', 'b'), { nil: undefined }),
+    status: fc.option(status, { nil: undefined }),
+    impact: fc.option(fc.option(impact), { nil: undefined }),
+    componentIds: fc.option(ids, { nil: undefined }),
+  }),
   fc.record({ type: fc.constant('post' as const), body, status: fc.option(status, { nil: undefined }) }),
-  fc.integer({ min: 0, max: 7200 }).chain((start) =>
-    fc.integer({ min: 1, max: 7200 }).map((length) => ({ type: 'reschedule' as const, scheduledFor: iso(start), scheduledUntil: iso(start + length) })),
-  ),
+  fc
+    .integer({ min: 0, max: 7200 })
+    .chain((start) => fc.integer({ min: 1, max: 7200 }).map((length) => ({ type: 'reschedule' as const, scheduledFor: iso(start), scheduledUntil: iso(start + length) }))),
   fc.constant({ type: 'tick' as const }),
 );
 
@@ -176,16 +182,20 @@ describe('transitionAnnouncement (properties)', () => {
 
   it('never closes a maintenance again that someone reopened after it ended', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3600 }), status.filter((s): s is Exclude<AnnouncementStatus, 'RESOLVED'> => s !== 'RESOLVED'), (length, reopenTo) => {
-        const created = transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [1], scheduledFor: iso(10), scheduledUntil: iso(10 + length) }, at(0));
-        if (!created.ok) throw new Error(created.message);
-        const completed = transitionAnnouncement(created.state, { type: 'tick' }, at(10 + length + 5));
-        if (!completed.ok) throw new Error('tick failed');
-        expect(completed.state.status).toBe('RESOLVED');
-        const reopened = transitionAnnouncement(completed.state, { type: 'post', body: 'Still seeing errors', status: reopenTo }, at(10 + length + 60));
-        if (!reopened.ok) throw new Error('post failed');
-        expect(transitionAnnouncement(reopened.state, { type: 'tick' }, at(10 + length + 120))).toMatchObject({ ok: true, changed: false });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 3600 }),
+        status.filter((s): s is Exclude<AnnouncementStatus, 'RESOLVED'> => s !== 'RESOLVED'),
+        (length, reopenTo) => {
+          const created = transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [1], scheduledFor: iso(10), scheduledUntil: iso(10 + length) }, at(0));
+          if (!created.ok) throw new Error(created.message);
+          const completed = transitionAnnouncement(created.state, { type: 'tick' }, at(10 + length + 5));
+          if (!completed.ok) throw new Error('tick failed');
+          expect(completed.state.status).toBe('RESOLVED');
+          const reopened = transitionAnnouncement(completed.state, { type: 'post', body: 'Still seeing errors', status: reopenTo }, at(10 + length + 60));
+          if (!reopened.ok) throw new Error('post failed');
+          expect(transitionAnnouncement(reopened.state, { type: 'tick' }, at(10 + length + 120))).toMatchObject({ ok: true, changed: false });
+        },
+      ),
     );
   });
 
@@ -205,15 +215,21 @@ describe('transitionAnnouncement (properties)', () => {
 
 describe('transitionAnnouncement (examples)', () => {
   it('refuses a schedule that is already over, and a window that ends before it starts', () => {
-    expect(transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(-120), scheduledUntil: iso(-60) }, at(0))).toMatchObject({ ok: false, code: 'SCHEDULE_IN_PAST' });
-    expect(transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(60), scheduledUntil: iso(60) }, at(0))).toMatchObject({ ok: false, code: 'INVALID_SCHEDULE' });
+    expect(transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(-120), scheduledUntil: iso(-60) }, at(0))).toMatchObject({
+      ok: false,
+      code: 'SCHEDULE_IN_PAST',
+    });
+    expect(transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(60), scheduledUntil: iso(60) }, at(0))).toMatchObject({
+      ok: false,
+      code: 'INVALID_SCHEDULE',
+    });
     expect(transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [], scheduledFor: iso(60) }, at(0))).toMatchObject({ ok: false, code: 'INVALID_SCHEDULE' });
   });
 
   it('creates with INVESTIGATING (IDENTIFIED for maintenance), the body as first entry, and the right notice', () => {
     const plain = transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [1], body: 'Looking into it' }, at(0));
     expect(plain).toMatchObject({ ok: true, state: { status: 'INVESTIGATING', impact: null, revision: 1 } });
-    expect(plain.ok && plain.effects.map((e) => e.type === 'notify' ? e.notice : e.body)).toEqual(['Looking into it', 'announcement.created']);
+    expect(plain.ok && plain.effects.map((e) => (e.type === 'notify' ? e.notice : e.body))).toEqual(['Looking into it', 'announcement.created']);
     const maintenance = transitionAnnouncement(null, { type: 'create', title: 't', componentIds: [1], scheduledFor: iso(60), scheduledUntil: iso(120) }, at(0));
     expect(maintenance).toMatchObject({ ok: true, state: { status: 'IDENTIFIED' } });
     expect(maintenance.ok && maintenance.effects).toEqual([expect.objectContaining({ type: 'notify', notice: 'maintenance.scheduled' })]);

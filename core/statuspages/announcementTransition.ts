@@ -85,8 +85,7 @@ export function inEffect(a: Pick<AnnouncementState, 'status' | 'scheduledFor' | 
 }
 
 /** Scheduled maintenance inside its window and not resolved: its components are UNDER_MAINTENANCE. */
-export const maintenanceInProgress = (a: Pick<AnnouncementState, 'status' | 'scheduledFor' | 'scheduledUntil'>, now: Date): boolean =>
-  phaseOf(a, now) === 'IN_PROGRESS';
+export const maintenanceInProgress = (a: Pick<AnnouncementState, 'status' | 'scheduledFor' | 'scheduledUntil'>, now: Date): boolean => phaseOf(a, now) === 'IN_PROGRESS';
 
 const unchanged = (state: AnnouncementState): AnnouncementTransitionResult => ({ ok: true, changed: false, state, effects: [] });
 
@@ -100,7 +99,13 @@ function moveStatus(state: AnnouncementState, to: AnnouncementStatus, at: string
   return { ...state, status: 'RESOLVED', resolvedAt: at, maintenanceCompletedAt: over ? at : state.maintenanceCompletedAt };
 }
 
-function commit(before: AnnouncementState, after: AnnouncementState, notice: AnnouncementNotice, at: string, entry?: { status: AnnouncementStatus | null; body: string; at: string }): AnnouncementTransitionResult {
+function commit(
+  before: AnnouncementState,
+  after: AnnouncementState,
+  notice: AnnouncementNotice,
+  at: string,
+  entry?: { status: AnnouncementStatus | null; body: string; at: string },
+): AnnouncementTransitionResult {
   const revision = before.revision + 1;
   const effects: AnnouncementEffect[] = [];
   if (entry) effects.push({ type: 'timeline', key: `${revision}:entry`, status: entry.status, body: entry.body, createdAt: entry.at });
@@ -168,8 +173,7 @@ export function transitionAnnouncement(current: AnnouncementState | null, input:
       if (input.impact !== undefined) next.impact = input.impact;
       if (input.componentIds !== undefined && !sameIds(input.componentIds, current.componentIds)) next.componentIds = [...input.componentIds];
       if (input.status !== undefined) next = moveStatus(next, input.status, nowIso);
-      const same =
-        next.title === current.title && next.impact === current.impact && next.status === current.status && next.componentIds === current.componentIds;
+      const same = next.title === current.title && next.impact === current.impact && next.status === current.status && next.componentIds === current.componentIds;
       return same ? unchanged(current) : commit(current, next, noticeFor(current, next), nowIso);
     }
     case 'post': {

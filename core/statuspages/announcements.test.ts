@@ -23,17 +23,17 @@ describe('announcements: one record behind the dashboard and /v1', () => {
     const { component } = await checkComponent(t, user, page.id);
     const base = `/status-pages/${page.id}/announcements`;
     const created = expectStatus(
-      await t.request<AnnouncementView>('POST', base, { token: user.token, body: { title: 'Checkout slow', body: 'We are **looking**', impact: 'MINOR', componentIds: [component.id] } }),
+      await t.request<AnnouncementView>('POST', base, {
+        token: user.token,
+        body: { title: 'Checkout slow', body: 'We are **looking**', impact: 'MINOR', componentIds: [component.id] },
+      }),
       201,
     );
     expect(created).toMatchObject({ status: 'INVESTIGATING', impact: 'MINOR', body: 'We are **looking**', resolvedAt: null, scheduledFor: null, componentIds: [component.id] });
     expect(created.publicId).toMatch(/^[0-9a-z]{26}$/);
     expect(created.updates).toHaveLength(1);
 
-    const entry = expectStatus(
-      await t.request<AnnouncementEntry>('POST', `/v1${base}/${created.id}/updates`, { token: key, body: { status: 'RESOLVED', message: 'Fixed' } }),
-      201,
-    );
+    const entry = expectStatus(await t.request<AnnouncementEntry>('POST', `/v1${base}/${created.id}/updates`, { token: key, body: { status: 'RESOLVED', message: 'Fixed' } }), 201);
     expect(entry).toMatchObject({ announcementId: created.id, status: 'RESOLVED', body: 'Fixed' });
     const v1 = expectStatus(await t.request<{ items: AnnouncementV1[]; total: number }>('GET', `/v1${base}?status=resolved`, { token: key }), 200);
     expect(v1.total).toBe(1);
@@ -41,7 +41,10 @@ describe('announcements: one record behind the dashboard and /v1', () => {
     expect(v1.items[0]?.resolvedAt).not.toBeNull();
     expect(v1.items[0]?.updates.map((u) => u.body)).toEqual(['We are **looking**', 'Fixed']);
     // Leaving RESOLVED clears resolvedAt (any status to any status).
-    const reopened = expectStatus(await t.request<AnnouncementView>('PATCH', `${base}/${created.id}`, { token: user.token, body: { status: 'MONITORING', title: 'Still watching' } }), 200);
+    const reopened = expectStatus(
+      await t.request<AnnouncementView>('PATCH', `${base}/${created.id}`, { token: user.token, body: { status: 'MONITORING', title: 'Still watching' } }),
+      200,
+    );
     expect(reopened).toMatchObject({ status: 'MONITORING', resolvedAt: null, title: 'Still watching' });
     const open = expectStatus(await t.request<AnnouncementView[]>('GET', `${base}?status=open`, { token: user.token }), 200);
     expect(open.map((a) => a.id)).toEqual([created.id]);
@@ -51,7 +54,10 @@ describe('announcements: one record behind the dashboard and /v1', () => {
     const page = await createPage(t, user);
     const { component } = await checkComponent(t, user, page.id);
     const base = `/v1/status-pages/${page.id}/announcements`;
-    const created = expectStatus(await t.request<AnnouncementV1>('POST', base, { token: key, body: { title: 'DB failover', message: 'Started', componentIds: [component.id] } }), 201);
+    const created = expectStatus(
+      await t.request<AnnouncementV1>('POST', base, { token: key, body: { title: 'DB failover', message: 'Started', componentIds: [component.id] } }),
+      201,
+    );
     expect(created.updates.map((u) => u.body)).toEqual(['Started']);
     expectError(await t.request('POST', base, { token: key, body: { title: '' } }), 400);
     expectError(await t.request('POST', base, { token: key, body: { title: 'x'.repeat(256) } }), 400);
@@ -78,11 +84,15 @@ describe('announcements: one record behind the dashboard and /v1', () => {
     expectError(await t.request('POST', base, { token: user.token, body: { title: 'x', body: 'y', scheduledFor: start } }), 400);
     expectError(await t.request('POST', base, { token: user.token, body: { title: 'x', body: 'y', scheduledFor: end, scheduledUntil: start } }), 400);
     const created = expectStatus(
-      await t.request<AnnouncementView>('POST', base, { token: user.token, body: { title: 'DB upgrade', body: 'Planned', scheduledFor: start, scheduledUntil: end, componentIds: [component.id] } }),
+      await t.request<AnnouncementView>('POST', base, {
+        token: user.token,
+        body: { title: 'DB upgrade', body: 'Planned', scheduledFor: start, scheduledUntil: end, componentIds: [component.id] },
+      }),
       201,
     );
     expect(created).toMatchObject({ status: 'IDENTIFIED', scheduledFor: start, scheduledUntil: end });
-    const publicView = async () => (await t.request<{ components: { status: string }[]; scheduledMaintenance: unknown[]; activeAnnouncements: unknown[] }>('GET', `/public/status/${page.slug}`)).body;
+    const publicView = async () =>
+      (await t.request<{ components: { status: string }[]; scheduledMaintenance: unknown[]; activeAnnouncements: unknown[] }>('GET', `/public/status/${page.slug}`)).body;
     expect((await publicView()).scheduledMaintenance).toHaveLength(1);
     t.clock.advanceSeconds(3_700);
     await runSweep(t.deps);

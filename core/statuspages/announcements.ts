@@ -126,7 +126,12 @@ export async function createAnnouncementOnPage(
  * Applies one input to a stored announcement: pure transition, a write conditional on the
  * revision read, then the effects. Returns the announcement and the timeline entry written, if any.
  */
-export async function applyAnnouncementInput(deps: Deps, statusPageId: number, announcementId: number, input: AnnouncementInput): Promise<{ item: AnnouncementItem; entryKey: string | null }> {
+export async function applyAnnouncementInput(
+  deps: Deps,
+  statusPageId: number,
+  announcementId: number,
+  input: AnnouncementInput,
+): Promise<{ item: AnnouncementItem; entryKey: string | null }> {
   const outcome = await retryOnConflict(
     async () => {
       const current = (await deps.store.entities.announcement.get({ statusPageId, announcementId }).go({ consistent: true })).data;
@@ -158,9 +163,7 @@ export async function applyAnnouncementInput(deps: Deps, statusPageId: number, a
       if (due) Object.assign(set, { dueShard: ANNOUNCEMENT_DUE_SHARD, dueAt: due });
       else if (current.dueAt !== undefined) remove.push('dueShard', 'dueAt');
       const write = deps.store.entities.announcement.patch({ statusPageId, announcementId }).set(set);
-      const updated = await (remove.length > 0 ? write.remove(remove) : write)
-        .where((attr, op) => op.eq(attr.revision, current.revision))
-        .go({ response: 'all_new' });
+      const updated = await (remove.length > 0 ? write.remove(remove) : write).where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
       return { item: updated.data as AnnouncementItem, effects: result.effects };
     },
     { what: 'announcement update', onExhausted: () => new HttpError('CONFLICT', 'The announcement is being changed by another request; try again') },
@@ -189,7 +192,12 @@ export async function patchAnnouncement(ctx: Ctx, statusPageId: number, announce
   return (await applyAnnouncementInput(ctx.deps, statusPageId, announcementId, input)).item;
 }
 
-export async function postAnnouncementEntry(ctx: Ctx, statusPageId: number, announcementId: number, input: { body: string; status?: AnnouncementItem['status'] | undefined }): Promise<AnnouncementEntry> {
+export async function postAnnouncementEntry(
+  ctx: Ctx,
+  statusPageId: number,
+  announcementId: number,
+  input: { body: string; status?: AnnouncementItem['status'] | undefined },
+): Promise<AnnouncementEntry> {
   await loadAnnouncement(ctx, statusPageId, announcementId, 'MEMBER');
   const { entryKey: key } = await applyAnnouncementInput(ctx.deps, statusPageId, announcementId, { type: 'post', body: input.body, status: input.status });
   const entry = key ? (await ctx.deps.store.entities.announcementEntry.get({ announcementId, entryKey: key }).go({ consistent: true })).data : null;

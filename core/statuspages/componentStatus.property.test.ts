@@ -31,25 +31,22 @@ const target = fc.oneof(
   fc.integer({ min: 1, max: 4 }).map((id) => ({ checkId: null, projectId: id, dependencyId: null })),
   fc.integer({ min: 1, max: 3 }).map((id) => ({ checkId: null, projectId: null, dependencyId: id })),
 );
-const components: fc.Arbitrary<ComponentTargetRef[]> = fc
-  .array(target, { maxLength: 8 })
-  .map((targets) => targets.map((t, i) => ({ id: i + 1, ...t })));
+const components: fc.Arbitrary<ComponentTargetRef[]> = fc.array(target, { maxLength: 8 }).map((targets) => targets.map((t, i) => ({ id: i + 1, ...t })));
 const offset = fc.integer({ min: -7200, max: 7200 });
-const announcement: fc.Arbitrary<AnnouncementInput> = fc.record({
-  status: fc.constantFrom(...ANNOUNCEMENT_STATUSES),
-  impact: fc.option(fc.constantFrom(...ANNOUNCEMENT_IMPACTS), { nil: null }),
-  componentIds: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { maxLength: 4 }),
-  schedule: fc.option(fc.tuple(offset, fc.integer({ min: 1, max: 7200 })), { nil: null }),
-}).map(({ schedule, ...rest }) => ({ ...rest, scheduledFor: schedule ? iso(schedule[0]) : null, scheduledUntil: schedule ? iso(schedule[0] + schedule[1]) : null }));
+const announcement: fc.Arbitrary<AnnouncementInput> = fc
+  .record({
+    status: fc.constantFrom(...ANNOUNCEMENT_STATUSES),
+    impact: fc.option(fc.constantFrom(...ANNOUNCEMENT_IMPACTS), { nil: null }),
+    componentIds: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { maxLength: 4 }),
+    schedule: fc.option(fc.tuple(offset, fc.integer({ min: 1, max: 7200 })), { nil: null }),
+  })
+  .map(({ schedule, ...rest }) => ({ ...rest, scheduledFor: schedule ? iso(schedule[0]) : null, scheduledUntil: schedule ? iso(schedule[0] + schedule[1]) : null }));
 
 const inputs: fc.Arbitrary<StatusInputs> = fc.record({
   components,
   checks: fc.uniqueArray(check, { selector: (c) => c.checkId, maxLength: 8 }),
   dependenciesDown: fc.uniqueArray(fc.integer({ min: 1, max: 3 }), { maxLength: 3 }),
-  maintenance: fc.array(
-    fc.record({ projectId, startsAt: offset.map(iso), endsAt: fc.option(offset.map(iso), { nil: null }) }),
-    { maxLength: 3 },
-  ),
+  maintenance: fc.array(fc.record({ projectId, startsAt: offset.map(iso), endsAt: fc.option(offset.map(iso), { nil: null }) }), { maxLength: 3 }),
   announcements: fc.array(announcement, { maxLength: 4 }),
 });
 
@@ -174,9 +171,17 @@ describe('diffSnapshots (properties)', () => {
 });
 
 describe('computePageStatus (the design table)', () => {
-  const c = (partial: Partial<CheckSnapshot> & Pick<CheckSnapshot, 'checkId' | 'status'>): CheckSnapshot => ({ projectId: 1, failingRegions: 0, latencyWarningActive: false, ...partial });
+  const c = (partial: Partial<CheckSnapshot> & Pick<CheckSnapshot, 'checkId' | 'status'>): CheckSnapshot => ({
+    projectId: 1,
+    failingRegions: 0,
+    latencyWarningActive: false,
+    ...partial,
+  });
   const page = (checks: CheckSnapshot[], extra: Partial<StatusInputs> = {}) =>
-    computePageStatus({ components: [{ id: 1, checkId: null, projectId: 1, dependencyId: null }], checks, dependenciesDown: [], maintenance: [], announcements: [], ...extra }, NOW);
+    computePageStatus(
+      { components: [{ id: 1, checkId: null, projectId: 1, dependencyId: null }], checks, dependenciesDown: [], maintenance: [], announcements: [], ...extra },
+      NOW,
+    );
 
   it('maps checks and projects', () => {
     expect(page([c({ checkId: 1, status: 'DOWN' }), c({ checkId: 2, status: 'DOWN' }), c({ checkId: 3, status: 'PAUSED' })]).overall).toBe('MAJOR_OUTAGE');
@@ -190,10 +195,22 @@ describe('computePageStatus (the design table)', () => {
 
   it('maps a dependency with an active DEPENDENCY_DOWN incident to MAJOR_OUTAGE', () => {
     const snapshot = computePageStatus(
-      { components: [{ id: 7, checkId: null, projectId: null, dependencyId: 3 }, { id: 8, checkId: null, projectId: null, dependencyId: 4 }], checks: [], dependenciesDown: [3], maintenance: [], announcements: [] },
+      {
+        components: [
+          { id: 7, checkId: null, projectId: null, dependencyId: 3 },
+          { id: 8, checkId: null, projectId: null, dependencyId: 4 },
+        ],
+        checks: [],
+        dependenciesDown: [3],
+        maintenance: [],
+        announcements: [],
+      },
       NOW,
     );
-    expect(snapshot.components).toEqual([{ componentId: 7, status: 'MAJOR_OUTAGE' }, { componentId: 8, status: 'OPERATIONAL' }]);
+    expect(snapshot.components).toEqual([
+      { componentId: 7, status: 'MAJOR_OUTAGE' },
+      { componentId: 8, status: 'OPERATIONAL' },
+    ]);
   });
 
   it('puts scheduled maintenance in progress over the target, and a CRITICAL announcement over maintenance', () => {

@@ -97,8 +97,7 @@ export function combineStatus(target: ComponentStatus, underMaintenance: boolean
   return worst([underMaintenance ? 'UNDER_MAINTENANCE' : target, announced]);
 }
 
-const holdCovers = (hold: MaintenanceHold, at: number): boolean =>
-  Date.parse(hold.startsAt) <= at && (hold.endsAt === null || Date.parse(hold.endsAt) > at);
+const holdCovers = (hold: MaintenanceHold, at: number): boolean => Date.parse(hold.startsAt) <= at && (hold.endsAt === null || Date.parse(hold.endsAt) > at);
 
 /** Every component's status and the page's overall status at `now`. Input order is irrelevant. */
 export function computePageStatus(inputs: StatusInputs, now: Date): PageStatusSnapshot {
@@ -167,6 +166,15 @@ export function diffSnapshots(previous: PageStatusSnapshot | null, next: PageSta
   return next.components.flatMap((entry) => {
     const was = before.get(entry.componentId);
     if (was === undefined || was === entry.status) return [];
-    return [{ type: 'component.status_changed' as const, key: `${entry.componentId}:${was}>${entry.status}@${at}`, componentId: entry.componentId, status: entry.status, previous: was, at }];
+    return [
+      {
+        type: 'component.status_changed' as const,
+        key: `${entry.componentId}:${was}>${entry.status}@${at}`,
+        componentId: entry.componentId,
+        status: entry.status,
+        previous: was,
+        at,
+      },
+    ];
   });
 }

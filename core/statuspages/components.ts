@@ -105,7 +105,10 @@ export async function reorderComponents(ctx: Ctx, statusPageId: number, componen
   const { deps } = ctx;
   await loadStatusPage(ctx, statusPageId, 'ADMIN');
   const existing = await readComponents(deps, statusPageId);
-  const problem = reorderProblem(existing.map((c) => c.componentId), componentIds);
+  const problem = reorderProblem(
+    existing.map((c) => c.componentId),
+    componentIds,
+  );
   if (problem) throw badRequest(problem, [{ path: 'componentIds', message: problem }]);
   const iso = deps.clock.now().toISOString();
   const result: Component[] = [];

@@ -27,7 +27,9 @@ beforeEach(() => {
 async function later(ms: number): Promise<void> {
   t.clock.advance(ms);
   for (const who of [user, other]) {
-    const res = await t.request<{ access_token: string; refresh_token: string }>('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: who.refreshToken } });
+    const res = await t.request<{ access_token: string; refresh_token: string }>('POST', '/oauth/token', {
+      body: { grant_type: 'refresh_token', refresh_token: who.refreshToken },
+    });
     const renewed = expectStatus(res, 200);
     who.token = renewed.access_token;
     who.refreshToken = renewed.refresh_token;
@@ -38,7 +40,8 @@ const newDomain = () => `${uniqueSlug('d')}.example.com`;
 const served = async (domain: string) => (await t.request('GET', `http://${domain}/`, { headers: { host: domain } })).status;
 const lockOf = async (domain: string) => (await t.deps.store.entities.lock.get({ scope: 'status-page-domain', value: domain }).go({ consistent: true })).data?.ownerId;
 const pageOf = async (who: User, id: number) => expectStatus(await t.request<StatusPage>('GET', `/status-pages/${id}`, { token: who.token }), 200);
-const verify = (who: User, id: number) => t.request<{ verified: boolean; customDomainVerification: { status: string } }>('POST', `/status-pages/${id}/verify-domain`, { token: who.token });
+const verify = (who: User, id: number) =>
+  t.request<{ verified: boolean; customDomainVerification: { status: string } }>('POST', `/status-pages/${id}/verify-domain`, { token: who.token });
 /** Publishes what the page's response says to publish: its TXT token and the CNAME. */
 function publish(page: StatusPage, what: { txt?: boolean; cname?: boolean } = { txt: true, cname: true }) {
   const v = page.customDomainVerification;

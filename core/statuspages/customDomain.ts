@@ -62,7 +62,12 @@ export function verificationView(config: Pick<Config, 'cnameTarget' | 'publicUrl
 
 /** The fields a newly saved domain starts with: a fresh token and a 7-day claim, due for its lapse. */
 export function newClaim(now: Date): Pick<StatusPageItem, 'customDomainToken' | 'customDomainClaimedAt' | 'domainDueShard' | 'domainDueAt'> {
-  return { customDomainToken: randomToken(24), customDomainClaimedAt: now.toISOString(), domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + CLAIM_LAPSE_MS).toISOString() };
+  return {
+    customDomainToken: randomToken(24),
+    customDomainClaimedAt: now.toISOString(),
+    domainDueShard: DOMAIN_DUE_SHARD,
+    domainDueAt: new Date(now.getTime() + CLAIM_LAPSE_MS).toISOString(),
+  };
 }
 
 /** Everything a domain carries besides its name: removed with it. */
@@ -122,7 +127,11 @@ export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<Veri
   const target = cnameTargetOf(deps.config);
   if (!records.txtOk || !records.cnameOk) {
     const details = [];
-    if (!records.txtOk) details.push({ path: 'txt', message: `Expected a TXT record ${txtNameOf(domain)} with the value ${page.customDomainToken ? `${TXT_PREFIX}${page.customDomainToken}` : '(see customDomainVerification.txtValue)'}; found ${records.txtFound.length} other value(s)` });
+    if (!records.txtOk)
+      details.push({
+        path: 'txt',
+        message: `Expected a TXT record ${txtNameOf(domain)} with the value ${page.customDomainToken ? `${TXT_PREFIX}${page.customDomainToken}` : '(see customDomainVerification.txtValue)'}; found ${records.txtFound.length} other value(s)`,
+      });
     if (!records.cnameOk) details.push({ path: 'cname', message: `Expected a CNAME record ${domain} pointing at ${target}; found ${records.cnameFound.join(', ') || 'none'}` });
     const why = records.unavailable ? 'DNS lookup failed; try again shortly' : 'the DNS records are not in place yet';
     throw new HttpError('DOMAIN_NOT_VERIFIED', `Domain ${domain} is not verified: ${why}`, details);
@@ -133,19 +142,21 @@ export async function verifyDomain(ctx: Ctx, statusPageId: number): Promise<Veri
   }
   let written: StatusPageItem;
   try {
-    written = (await deps.store.entities.statusPage
-      .patch({ statusPageId })
-      .set({
-        customDomainVerifiedAt: page.customDomainVerifiedAt ?? now.toISOString(),
-        customDomainCheckedAt: now.toISOString(),
-        domainDueShard: DOMAIN_DUE_SHARD,
-        domainDueAt: new Date(now.getTime() + RECHECK_MS).toISOString(),
-      })
-      .remove(['customDomainClaimedAt'])
-      // A revision bump, so an update that read the page before this write retries on the new state.
-      .add({ revision: 1 })
-      .where((attr, op) => op.eq(attr.customDomain, domain))
-      .go({ response: 'all_new' })).data as StatusPageItem;
+    written = (
+      await deps.store.entities.statusPage
+        .patch({ statusPageId })
+        .set({
+          customDomainVerifiedAt: page.customDomainVerifiedAt ?? now.toISOString(),
+          customDomainCheckedAt: now.toISOString(),
+          domainDueShard: DOMAIN_DUE_SHARD,
+          domainDueAt: new Date(now.getTime() + RECHECK_MS).toISOString(),
+        })
+        .remove(['customDomainClaimedAt'])
+        // A revision bump, so an update that read the page before this write retries on the new state.
+        .add({ revision: 1 })
+        .where((attr, op) => op.eq(attr.customDomain, domain))
+        .go({ response: 'all_new' })
+    ).data as StatusPageItem;
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
     await releaseLock(deps.store, DOMAIN_SCOPE, domain, String(statusPageId));
@@ -189,28 +200,47 @@ async function settleDomain(deps: Deps, page: StatusPageItem, now: Date): Promis
   const both = (a: string, b: string) => `${a} AND ${b}`;
   try {
     if (!domain) {
-      await write.remove(['domainDueShard', 'domainDueAt']).where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.notExists(attr.customDomain))).go();
+      await write
+        .remove(['domainDueShard', 'domainDueAt'])
+        .where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.notExists(attr.customDomain)))
+        .go();
       return null;
     }
     if (page.customDomainVerifiedAt === undefined) {
-      await write.remove(['customDomain', ...CLAIM_FIELDS]).add({ revision: 1 }).set({ updatedAt: now.toISOString() }).where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain))).go();
+      await write
+        .remove(['customDomain', ...CLAIM_FIELDS])
+        .add({ revision: 1 })
+        .set({ updatedAt: now.toISOString() })
+        .where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain)))
+        .go();
       await releaseLock(deps.store, DOMAIN_SCOPE, domain, String(statusPageId));
       await refreshSnapshot(deps, statusPageId);
       return 'lapsed';
     }
     const records = await readRecords(deps, domain, page.customDomainToken);
     if (records.unavailable) {
-      await write.set({ domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + RETRY_MS).toISOString() }).where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain))).go();
+      await write
+        .set({ domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + RETRY_MS).toISOString() })
+        .where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain)))
+        .go();
       return null;
     }
     if (records.txtOk && records.cnameOk) {
-      await write.set({ customDomainCheckedAt: now.toISOString(), domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + RECHECK_MS).toISOString() }).where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain))).go();
+      await write
+        .set({ customDomainCheckedAt: now.toISOString(), domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + RECHECK_MS).toISOString() })
+        .where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain)))
+        .go();
       return 'rechecked';
     }
     // Records gone: not served from now on; the claim stays (7 days) so its owner can put them back and verify again.
     await write
       .remove(['customDomainVerifiedAt'])
-      .set({ customDomainCheckedAt: now.toISOString(), customDomainClaimedAt: now.toISOString(), domainDueShard: DOMAIN_DUE_SHARD, domainDueAt: new Date(now.getTime() + CLAIM_LAPSE_MS).toISOString() })
+      .set({
+        customDomainCheckedAt: now.toISOString(),
+        customDomainClaimedAt: now.toISOString(),
+        domainDueShard: DOMAIN_DUE_SHARD,
+        domainDueAt: new Date(now.getTime() + CLAIM_LAPSE_MS).toISOString(),
+      })
       .add({ revision: 1 })
       .where((attr, op) => both(op.eq(attr.domainDueAt, dueAt), op.eq(attr.customDomain, domain)))
       .go();

@@ -34,9 +34,19 @@ describe('diffSnapshots', () => {
   });
 
   it('names component moves, new, changed and resolved announcements; new components are not a change', () => {
-    const before = snapshot([[1, 'OPERATIONAL'], [2, 'OPERATIONAL']], [announcement(10), announcement(11)]);
+    const before = snapshot(
+      [
+        [1, 'OPERATIONAL'],
+        [2, 'OPERATIONAL'],
+      ],
+      [announcement(10), announcement(11)],
+    );
     const after = snapshot(
-      [[1, 'MAJOR_OUTAGE'], [2, 'OPERATIONAL'], [3, 'MAJOR_OUTAGE']],
+      [
+        [1, 'MAJOR_OUTAGE'],
+        [2, 'OPERATIONAL'],
+        [3, 'MAJOR_OUTAGE'],
+      ],
       [announcement(10, { updatedAt: '2026-03-01T12:05:00.000Z' }), announcement(12, { scheduledFor: '2026-03-02T00:00:00.000Z', scheduledUntil: '2026-03-02T01:00:00.000Z' })],
     );
     expect(goneAnnouncementIds(before, after)).toEqual([11]);
@@ -56,7 +66,10 @@ describe('diffSnapshots', () => {
     const changes = diffSnapshots(snapshot([[1, 'OPERATIONAL']]), snapshot([[1, 'DEGRADED_PERFORMANCE']]), [], now);
     const owed = owedForChanges({ id: 7, workspaceId: 3, name: 'Acme', slug: 'acme' }, 42, changes, now);
     expect(owed).toEqual([
-      { queue: 'broadcast', body: { channel: statusPageChannel(7), type: 'component.status_changed', data: { componentId: 1, status: 'DEGRADED_PERFORMANCE', previous: 'OPERATIONAL' } } },
+      {
+        queue: 'broadcast',
+        body: { channel: statusPageChannel(7), type: 'component.status_changed', data: { componentId: 1, status: 'DEGRADED_PERFORMANCE', previous: 'OPERATIONAL' } },
+      },
       { queue: 'alerts', body: expect.objectContaining({ type: 'statuspage.notify', statusPageId: 7, workspaceId: 3, eventKey: '7:42:0', componentIds: [1] }) },
     ]);
   });

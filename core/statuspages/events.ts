@@ -29,7 +29,13 @@ export type SubscriberNotice = StatusStreamEvent | 'announcement.resolved' | 'ma
 
 /** `summary` is one plain line for mail subjects and texts (a component's or announcement's name and what happened). */
 export type PageChange =
-  | { event: 'component.status_changed'; notice: SubscriberNotice; componentIds: number[]; summary: string; data: { componentId: number; status: ComponentStatus; previous: ComponentStatus } }
+  | {
+      event: 'component.status_changed';
+      notice: SubscriberNotice;
+      componentIds: number[];
+      summary: string;
+      data: { componentId: number; status: ComponentStatus; previous: ComponentStatus };
+    }
   | { event: 'announcement.created' | 'announcement.updated'; notice: SubscriberNotice; componentIds: number[]; summary: string; data: PublicAnnouncement };
 
 const STATUS_WORDS: Record<ComponentStatus, string> = {
@@ -93,7 +99,13 @@ export function diffSnapshots(previous: PageSnapshot | null, next: PageSnapshot,
       const notice = scheduled ? 'maintenance.scheduled' : 'announcement.created';
       changes.push({ event: 'announcement.created', notice, componentIds: a.componentIds, summary: `${NOTICE_WORDS[notice]}: ${a.title}`, data: publicAnnouncement(a, now) });
     } else if (was.updatedAt !== a.updatedAt || was.updates.length !== a.updates.length) {
-      changes.push({ event: 'announcement.updated', notice: 'announcement.updated', componentIds: a.componentIds, summary: `${NOTICE_WORDS['announcement.updated']}: ${a.title}`, data: publicAnnouncement(a, now) });
+      changes.push({
+        event: 'announcement.updated',
+        notice: 'announcement.updated',
+        componentIds: a.componentIds,
+        summary: `${NOTICE_WORDS['announcement.updated']}: ${a.title}`,
+        data: publicAnnouncement(a, now),
+      });
     }
   }
   for (const a of gone) {

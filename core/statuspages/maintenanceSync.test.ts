@@ -16,7 +16,8 @@ beforeAll(async () => {
 beforeEach(() => freshRateWindow(t));
 
 const inHours = (hours: number) => new Date(t.clock.now().getTime() + hours * 3_600_000).toISOString();
-const publicView = async (slug: string) => expectStatus(await t.request<PublicPage>('GET', `/public/status/${slug}`, { headers: { 'x-test-ip': `198.18.9.${(++ip % 250) + 1}` } }), 200);
+const publicView = async (slug: string) =>
+  expectStatus(await t.request<PublicPage>('GET', `/public/status/${slug}`, { headers: { 'x-test-ip': `198.18.9.${(++ip % 250) + 1}` } }), 200);
 const announcements = async (pageId: number) => expectStatus(await t.request<AnnouncementView[]>('GET', `/status-pages/${pageId}/announcements`, { token: user.token }), 200);
 
 describe('maintenance windows with autoPublishToStatusPage', () => {
@@ -30,7 +31,15 @@ describe('maintenance windows with autoPublishToStatusPage', () => {
     const window = expectStatus(
       await t.request<{ id: number }>('POST', '/maintenance-windows', {
         token: user.token,
-        body: { workspaceId: user.workspaceId, name: 'internal: rotate db creds', description: 'secret runbook', startAt: inHours(1), endAt: inHours(2), projectIds: [user.projectId], autoPublishToStatusPage: true },
+        body: {
+          workspaceId: user.workspaceId,
+          name: 'internal: rotate db creds',
+          description: 'secret runbook',
+          startAt: inHours(1),
+          endAt: inHours(2),
+          projectIds: [user.projectId],
+          autoPublishToStatusPage: true,
+        },
       }),
       201,
     );
@@ -67,7 +76,10 @@ describe('maintenance windows with autoPublishToStatusPage', () => {
     const page = await createPage(t, user);
     await checkComponent(t, user, page.id);
     expectStatus(
-      await t.request('POST', '/maintenance-windows', { token: user.token, body: { workspaceId: user.workspaceId, name: 'quiet', startAt: inHours(1), endAt: inHours(2), projectIds: [user.projectId] } }),
+      await t.request('POST', '/maintenance-windows', {
+        token: user.token,
+        body: { workspaceId: user.workspaceId, name: 'quiet', startAt: inHours(1), endAt: inHours(2), projectIds: [user.projectId] },
+      }),
       201,
     );
     expect(await announcements(page.id)).toEqual([]);

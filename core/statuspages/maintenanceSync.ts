@@ -45,7 +45,11 @@ async function affectedPages(deps: Deps, window: MaintenanceWindowItem): Promise
     const components = (await readComponents(deps, statusPageId)).filter(
       (c) => c.workspaceId === window.workspaceId && ((c.projectId !== undefined && projects.has(c.projectId)) || (c.checkId !== undefined && checkIds.has(c.checkId))),
     );
-    if (components.length > 0) pages.set(statusPageId, components.map((c) => c.componentId).sort((a, b) => a - b));
+    if (components.length > 0)
+      pages.set(
+        statusPageId,
+        components.map((c) => c.componentId).sort((a, b) => a - b),
+      );
   }
   return pages;
 }
@@ -79,7 +83,12 @@ async function publishInStep(deps: Deps, window: MaintenanceWindowItem, pages: M
     const current = published.get(statusPageId);
     if (current && !isOver(current)) {
       if (current.scheduledFor !== scheduledFor || current.scheduledUntil !== scheduledUntil) {
-        await applyAnnouncementInput(deps, statusPageId, current.announcementId, { type: 'reschedule', scheduledFor, scheduledUntil, body: 'The maintenance has been rescheduled.' });
+        await applyAnnouncementInput(deps, statusPageId, current.announcementId, {
+          type: 'reschedule',
+          scheduledFor,
+          scheduledUntil,
+          body: 'The maintenance has been rescheduled.',
+        });
       }
       continue;
     }

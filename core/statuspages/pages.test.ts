@@ -42,7 +42,8 @@ describe('status pages (dashboard)', () => {
     expectError(await t.request('POST', '/status-pages', { token: other.token, body: { name: 'Copy', slug } }), 409, 'SLUG_TAKEN');
     const mine = await createPage(t, other);
     expectError(await t.request('PATCH', `/status-pages/${mine.id}`, { token: other.token, body: { slug } }), 409);
-    const ask = async (s: string) => expectStatus(await t.request<{ isAvailable: boolean }>('GET', `/status-pages/check-slug?slug=${encodeURIComponent(s)}`, { token: user.token }), 200).isAvailable;
+    const ask = async (s: string) =>
+      expectStatus(await t.request<{ isAvailable: boolean }>('GET', `/status-pages/check-slug?slug=${encodeURIComponent(s)}`, { token: user.token }), 200).isAvailable;
     expect(await ask(slug)).toBe(false);
     expect(await ask('status')).toBe(false);
     expect(await ask('Not A Slug!')).toBe(false);
@@ -73,7 +74,10 @@ describe('status pages (dashboard)', () => {
     const domain = `${uniqueSlug('d')}.example.com`;
     const page = await createPage(t, user, { customDomain: domain });
     const { component } = await checkComponent(t, user, page.id);
-    expectStatus(await t.request('POST', `/status-pages/${page.id}/announcements`, { token: user.token, body: { title: 'Slow', body: 'Looking', componentIds: [component.id] } }), 201);
+    expectStatus(
+      await t.request('POST', `/status-pages/${page.id}/announcements`, { token: user.token, body: { title: 'Slow', body: 'Looking', componentIds: [component.id] } }),
+      201,
+    );
     expectStatus(await t.request('DELETE', `/status-pages/${page.id}`, { token: user.token }), 204);
     expectError(await t.request('GET', `/status-pages/${page.id}`, { token: user.token }), 404);
     expect((await t.deps.store.entities.statusComponent.query.byPage({ statusPageId: page.id }).go()).data).toEqual([]);

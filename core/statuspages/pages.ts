@@ -74,8 +74,7 @@ async function claimSlug(deps: Deps, slug: string, pageId: number): Promise<void
   if (!ok) throw conflict(`Slug ${slug} is already taken`, 'SLUG_TAKEN');
 }
 
-const hashPagePassword = (deps: Deps, password: string): Promise<string> =>
-  withHashSlot(deps, (slot) => hashPassword(slot, password, deps.config.passwordHashLogN));
+const hashPagePassword = (deps: Deps, password: string): Promise<string> => withHashSlot(deps, (slot) => hashPassword(slot, password, deps.config.passwordHashLogN));
 
 export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promise<StatusPageItem> {
   const { deps } = ctx;

@@ -46,13 +46,27 @@ export function statusPageRoutes() {
   r.use('*', sessionAuth());
   r.route('/', subscriberDashboardRoutes());
   r.openapi(
-    createRoute({ method: 'get', path: '/check-slug', tags, security, request: { query: CheckSlugQuery }, responses: { 200: jsonResponse(z.object({ isAvailable: z.boolean() }), 'Availability') } }),
+    createRoute({
+      method: 'get',
+      path: '/check-slug',
+      tags,
+      security,
+      request: { query: CheckSlugQuery },
+      responses: { 200: jsonResponse(z.object({ isAvailable: z.boolean() }), 'Availability') },
+    }),
     async (c) => c.json({ isAvailable: await isSlugAvailable(c.var.deps, c.req.valid('query').slug) }, 200),
   );
   // The dashboard's preview of announcement Markdown: the public page's own renderer and allowlist,
   // so what the editor shows is what subscribers will read (no second sanitiser in the browser).
   r.openapi(
-    createRoute({ method: 'post', path: '/markdown-preview', tags, security, request: { body: jsonBody(MarkdownPreview) }, responses: { 200: jsonResponse(z.object({ html: z.string().describe('Rendered and sanitised exactly as on the public page') }), 'Preview') } }),
+    createRoute({
+      method: 'post',
+      path: '/markdown-preview',
+      tags,
+      security,
+      request: { body: jsonBody(MarkdownPreview) },
+      responses: { 200: jsonResponse(z.object({ html: z.string().describe('Rendered and sanitised exactly as on the public page') }), 'Preview') },
+    }),
     async (c) => c.json({ html: renderMarkdown(c.req.valid('json').body).trim() }, 200),
   );
   r.openapi(
@@ -64,35 +78,77 @@ export function statusPageRoutes() {
     async (c) => c.json(statusPageView(c.var.deps.config)(await createStatusPage(requestCtx(c), c.req.valid('json'))), 201),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(StatusPageDetail, 'Page with components') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: StatusPageIdParam },
+      responses: { 200: jsonResponse(StatusPageDetail, 'Page with components') },
+    }),
     async (c) => c.json(await getStatusPageDetail(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}', tags, security, request: { params: StatusPageIdParam, body: jsonBody(StatusPageUpdate) }, responses: { 200: jsonResponse(StatusPage, 'Updated') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, body: jsonBody(StatusPageUpdate) },
+      responses: { 200: jsonResponse(StatusPage, 'Updated') },
+    }),
     async (c) => c.json(statusPageView(c.var.deps.config)(await updateStatusPage(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: StatusPageIdParam }, responses: { 204: { description: 'Deleted with its components and announcements' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      security,
+      request: { params: StatusPageIdParam },
+      responses: { 204: { description: 'Deleted with its components and announcements' } },
+    }),
     async (c) => {
       await deleteStatusPage(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/verify-domain', tags, security, request: { params: StatusPageIdParam }, responses: {
+    createRoute({
+      method: 'post',
+      path: '/{id}/verify-domain',
+      tags,
+      security,
+      request: { params: StatusPageIdParam },
+      responses: {
         200: jsonResponse(VerifyDomainResult, 'Both records found: the domain is locked to this page and served'),
         409: jsonResponse(ErrorBody, 'Another page has verified the domain (DOMAIN_TAKEN)'),
         422: jsonResponse(ErrorBody, 'The TXT or CNAME record is missing (DOMAIN_NOT_VERIFIED; details say which)'),
-      } }),
+      },
+    }),
     async (c) => c.json(await verifyDomain(requestCtx(c), c.req.valid('param').id), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/components', tags, security, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(z.array(Component), 'Ordered by position') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/components',
+      tags,
+      security,
+      request: { params: StatusPageIdParam },
+      responses: { 200: jsonResponse(z.array(Component), 'Ordered by position') },
+    }),
     async (c) => c.json(await listComponents(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/components', tags, security, request: { params: StatusPageIdParam, body: jsonBody(ComponentCreate) }, responses: { 201: jsonResponse(Component, 'Created') } }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/components',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, body: jsonBody(ComponentCreate) },
+      responses: { 201: jsonResponse(Component, 'Created') },
+    }),
     async (c) => c.json(await createComponent(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
   );
   r.openapi(
@@ -107,14 +163,28 @@ export function statusPageRoutes() {
     async (c) => c.json(await reorderComponents(requestCtx(c), c.req.valid('param').id, c.req.valid('json').componentIds), 200),
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}/components/{componentId}', tags, security, request: { params: ComponentIdParam, body: jsonBody(ComponentUpdate) }, responses: { 200: jsonResponse(Component, 'Updated') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}/components/{componentId}',
+      tags,
+      security,
+      request: { params: ComponentIdParam, body: jsonBody(ComponentUpdate) },
+      responses: { 200: jsonResponse(Component, 'Updated') },
+    }),
     async (c) => {
       const { id, componentId } = c.req.valid('param');
       return c.json(await updateComponent(requestCtx(c), id, componentId, c.req.valid('json')), 200);
     },
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/{id}/components/{componentId}', tags, security, request: { params: ComponentIdParam }, responses: { 204: { description: 'Deleted; its target is unaffected' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/{id}/components/{componentId}',
+      tags,
+      security,
+      request: { params: ComponentIdParam },
+      responses: { 204: { description: 'Deleted; its target is unaffected' } },
+    }),
     async (c) => {
       const { id, componentId } = c.req.valid('param');
       await deleteComponent(requestCtx(c), id, componentId);
@@ -123,7 +193,14 @@ export function statusPageRoutes() {
   );
 
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/announcements', tags, security, request: { params: StatusPageIdParam, body: jsonBody(AnnouncementCreate) }, responses: { 201: jsonResponse(AnnouncementView, 'Created') } }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/announcements',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, body: jsonBody(AnnouncementCreate) },
+      responses: { 201: jsonResponse(AnnouncementView, 'Created') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const created = await createAnnouncement(ctx, c.req.valid('param').id, { type: 'create', ...c.req.valid('json') });
@@ -131,7 +208,14 @@ export function statusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/announcements', tags, security, request: { params: StatusPageIdParam, query: AnnouncementListQuery }, responses: { 200: jsonResponse(z.array(AnnouncementView), 'Newest first') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/announcements',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, query: AnnouncementListQuery },
+      responses: { 200: jsonResponse(z.array(AnnouncementView), 'Newest first') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const { status, take, skip } = c.req.valid('query');
@@ -140,7 +224,14 @@ export function statusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'patch', path: '/{id}/announcements/{announcementId}', tags, security, request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementUpdate) }, responses: { 200: jsonResponse(AnnouncementView, 'Updated') } }),
+    createRoute({
+      method: 'patch',
+      path: '/{id}/announcements/{announcementId}',
+      tags,
+      security,
+      request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementUpdate) },
+      responses: { 200: jsonResponse(AnnouncementView, 'Updated') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const { id, announcementId } = c.req.valid('param');
@@ -149,7 +240,14 @@ export function statusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/announcements/{announcementId}', tags, security, request: { params: AnnouncementIdParam }, responses: { 200: jsonResponse(AnnouncementView, 'Announcement') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/announcements/{announcementId}',
+      tags,
+      security,
+      request: { params: AnnouncementIdParam },
+      responses: { 200: jsonResponse(AnnouncementView, 'Announcement') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const { id, announcementId } = c.req.valid('param');
@@ -157,7 +255,14 @@ export function statusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{id}/announcements/{announcementId}/updates', tags, security, request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementEntryCreate) }, responses: { 201: jsonResponse(AnnouncementEntry, 'Timeline entry') } }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/announcements/{announcementId}/updates',
+      tags,
+      security,
+      request: { params: AnnouncementIdParam, body: jsonBody(AnnouncementEntryCreate) },
+      responses: { 201: jsonResponse(AnnouncementEntry, 'Timeline entry') },
+    }),
     async (c) => {
       const { id, announcementId } = c.req.valid('param');
       return c.json(await postAnnouncementEntry(requestCtx(c), id, announcementId, c.req.valid('json')), 201);

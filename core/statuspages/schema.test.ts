@@ -77,7 +77,26 @@ describe('status page schema', () => {
   it('normalises and validates customDomain', () => {
     expect(page({ customDomain: ' Status.Example.COM. ' }).data?.customDomain).toBe('status.example.com');
     expect(page({ customDomain: null }).success).toBe(true);
-    for (const domain of ['https://status.example.com', 'status.example.com:8443', 'status.example.com/path', 'user@status.example.com', '127.0.0.1', '127.1', '0x7f.1', '2130706433', '[::1]', '::1', 'localhost', 'app.localhost', 'intranet', '-bad.example.com', 'bad-.example.com', `${'a'.repeat(64)}.example.com`, 'stätus.example.com', '']) {
+    for (const domain of [
+      'https://status.example.com',
+      'status.example.com:8443',
+      'status.example.com/path',
+      'user@status.example.com',
+      '127.0.0.1',
+      '127.1',
+      '0x7f.1',
+      '2130706433',
+      '[::1]',
+      '::1',
+      'localhost',
+      'app.localhost',
+      'intranet',
+      '-bad.example.com',
+      'bad-.example.com',
+      `${'a'.repeat(64)}.example.com`,
+      'stätus.example.com',
+      '',
+    ]) {
       expect(page({ customDomain: domain }).success, domain).toBe(false);
     }
     expect(page({ customDomain: `${'a.'.repeat(126)}com` }).success).toBe(false);

@@ -49,10 +49,7 @@ export const CustomDomain = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const passwordWhenProtected = (
-  page: { visibility?: StatusPageVisibility | undefined; password?: string | null | undefined },
-  ctx: z.RefinementCtx,
-) => {
+const passwordWhenProtected = (page: { visibility?: StatusPageVisibility | undefined; password?: string | null | undefined }, ctx: z.RefinementCtx) => {
   if (page.visibility === 'PASSWORD_PROTECTED' && page.password == null) {
     ctx.addIssue({ code: 'custom', path: ['password'], message: 'Required when visibility is PASSWORD_PROTECTED' });
   }

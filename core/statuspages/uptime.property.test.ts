@@ -71,7 +71,10 @@ describe('rollupDeltas (properties)', () => {
         const cut = intervals.flatMap((interval) => {
           const start = Date.parse(interval.start);
           const middle = start + Math.floor((Date.parse(interval.end) - start) * where);
-          return [{ ...interval, end: new Date(middle).toISOString() }, { ...interval, start: new Date(middle).toISOString() }];
+          return [
+            { ...interval, end: new Date(middle).toISOString() },
+            { ...interval, start: new Date(middle).toISOString() },
+          ];
         });
         const whole = rollupsOf(intervals, maintenance);
         const pieces = rollupsOf(cut, maintenance).filter((d) => d.observedSeconds > 0);
@@ -162,7 +165,10 @@ describe('uptime (examples)', () => {
 
   it('splits an interval across midnight and keeps paused time out of the day', () => {
     const deltas = rollupDeltas({ start: day(23), end: day(26), state: 'DOWN' }, []);
-    expect(deltas.map((d) => [d.date, d.downSeconds])).toEqual([['2026-05-01', 3600], ['2026-05-02', 7200]]);
+    expect(deltas.map((d) => [d.date, d.downSeconds])).toEqual([
+      ['2026-05-01', 3600],
+      ['2026-05-02', 7200],
+    ]);
     expect(rollupDeltas({ start: day(0), end: day(5), state: 'UNOBSERVED' }, [])).toEqual([]);
     expect(dayUptime(undefined)).toBeNull();
   });

@@ -3,7 +3,16 @@ import { requestCtx } from '../context.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
-import { AnnouncementCreateV1, AnnouncementEntry, AnnouncementEntryCreateV1, AnnouncementIdParam, AnnouncementListQueryV1, AnnouncementPage, AnnouncementV1, StatusPageIdParam } from './schema.js';
+import {
+  AnnouncementCreateV1,
+  AnnouncementEntry,
+  AnnouncementEntryCreateV1,
+  AnnouncementIdParam,
+  AnnouncementListQueryV1,
+  AnnouncementPage,
+  AnnouncementV1,
+  StatusPageIdParam,
+} from './schema.js';
 import { createAnnouncement, listAnnouncements, postAnnouncementEntry, toAnnouncementV1, withTimelines } from './announcements.js';
 
 const security = apiKeySecurity;
@@ -13,7 +22,14 @@ const tags = ['v1', 'status-pages'];
 export function v1StatusPageRoutes() {
   const r = createRouter();
   r.openapi(
-    createRoute({ method: 'post', path: '/status-pages/{id}/announcements', tags, security, request: { params: StatusPageIdParam, body: jsonBody(AnnouncementCreateV1) }, responses: { 201: jsonResponse(AnnouncementV1, 'Created') } }),
+    createRoute({
+      method: 'post',
+      path: '/status-pages/{id}/announcements',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, body: jsonBody(AnnouncementCreateV1) },
+      responses: { 201: jsonResponse(AnnouncementV1, 'Created') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const { message, ...rest } = c.req.valid('json');
@@ -22,7 +38,14 @@ export function v1StatusPageRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/status-pages/{id}/announcements', tags, security, request: { params: StatusPageIdParam, query: AnnouncementListQueryV1 }, responses: { 200: jsonResponse(AnnouncementPage, 'Newest first') } }),
+    createRoute({
+      method: 'get',
+      path: '/status-pages/{id}/announcements',
+      tags,
+      security,
+      request: { params: StatusPageIdParam, query: AnnouncementListQueryV1 },
+      responses: { 200: jsonResponse(AnnouncementPage, 'Newest first') },
+    }),
     async (c) => {
       const ctx = requestCtx(c);
       const { status, page, limit } = c.req.valid('query');

@@ -37,7 +37,11 @@ describe('batch helpers on the embedded store', () => {
     const run = ulid();
     const sks = Array.from({ length: 130 }, (_, i) => `${run}-${String(i).padStart(3, '0')}`);
     requests.length = 0;
-    await writeItems(store, sks.map((sk) => ({ PutRequest: { Item: marshall({ ...rawKey(sk), value: sk }) } })), 'test rows');
+    await writeItems(
+      store,
+      sks.map((sk) => ({ PutRequest: { Item: marshall({ ...rawKey(sk), value: sk }) } })),
+      'test rows',
+    );
     expect(requests).toEqual(Array.from({ length: 6 }, () => 'BatchWriteItemCommand'));
 
     requests.length = 0;
@@ -46,7 +50,11 @@ describe('batch helpers on the embedded store', () => {
     expect(items.map((item) => item?.value)).toEqual(asked);
     expect(requests).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
 
-    await writeItems(store, sks.map((sk) => ({ DeleteRequest: { Key: marshall(rawKey(sk)) } })), 'test rows');
+    await writeItems(
+      store,
+      sks.map((sk) => ({ DeleteRequest: { Key: marshall(rawKey(sk)) } })),
+      'test rows',
+    );
     expect(await getItems(store, sks.slice(0, 3).map(rawKey))).toEqual([undefined, undefined, undefined]);
   });
 
@@ -145,7 +153,9 @@ describe('batch helpers against DynamoDB answering in part (mocked SDK)', () => 
 
     sdk.reset();
     sdk.on(BatchWriteItemCommand).callsFake((input: { RequestItems: Record<string, unknown[]> }) => ({ UnprocessedItems: { [table]: input.RequestItems[table] } }));
-    await expect(writeItems({ hot, table }, [{ DeleteRequest: { Key: marshall(rawKey('a')) } }], 'rows', { pause })).rejects.toThrow('1 rows left unprocessed by the store after 6 attempts');
+    await expect(writeItems({ hot, table }, [{ DeleteRequest: { Key: marshall(rawKey('a')) } }], 'rows', { pause })).rejects.toThrow(
+      '1 rows left unprocessed by the store after 6 attempts',
+    );
     expect(sdk.commandCalls(BatchWriteItemCommand)).toHaveLength(6);
   });
 });

@@ -70,7 +70,13 @@ const withPause = (store: Partial<Pick<Store, 'pause'>>, options: BatchRetry = {
  * Items of one entity by key, through its ElectroDB batch get (which splits the keys into
  * requests of 100 itself): `get` is `(keys) => entity.get(keys).go(...)`. In no particular order.
  */
-export async function getAll<K, I>(store: Partial<Pick<Store, 'pause'>>, keys: readonly K[], get: (keys: K[]) => Promise<{ data: I[]; unprocessed: K[] }>, what: string, options?: BatchRetry): Promise<I[]> {
+export async function getAll<K, I>(
+  store: Partial<Pick<Store, 'pause'>>,
+  keys: readonly K[],
+  get: (keys: K[]) => Promise<{ data: I[]; unprocessed: K[] }>,
+  what: string,
+  options?: BatchRetry,
+): Promise<I[]> {
   const found: I[] = [];
   await untilProcessed(
     keys,

@@ -185,7 +185,10 @@ function memberships(ref: Record<string, unknown> | undefined): Membership | und
 }
 
 /** The lanes a listed ref with this mode and project is counted in. */
-export const checkLanes = (ref: { checkMode: string; projectId?: number | undefined }): string[] => [laneOf(undefined, ref.checkMode), ...(ref.projectId === undefined ? [] : [laneOf(ref.projectId, ref.checkMode)])];
+export const checkLanes = (ref: { checkMode: string; projectId?: number | undefined }): string[] => [
+  laneOf(undefined, ref.checkMode),
+  ...(ref.projectId === undefined ? [] : [laneOf(ref.projectId, ref.checkMode)]),
+];
 
 /** The lanes to move when a ref goes from `before` to `after` (-1 for each lane it leaves, +1 for each it joins). */
 function deltasOf(before: Membership | undefined, after: Membership | undefined): Record<string, number> {
@@ -241,7 +244,15 @@ export async function createCheckRef(store: Store, ref: CheckRefInput): Promise<
 
 const removeFromIndexes = (store: Store, checkId: number) => {
   const { Key } = store.entities.checkRef.get({ checkId }).params<{ Key: Record<string, string> }>();
-  return store.client.send(new UpdateCommand({ TableName: store.table, Key, UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk', ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' }));
+  return store.client.send(
+    new UpdateCommand({
+      TableName: store.table,
+      Key,
+      UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi3pk, gsi3sk',
+      ConditionExpression: 'attribute_exists(pk)',
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
 };
 
 /** Takes a deleted check's ref out of the list indexes and counts (it still maps id -> token for readers of deleted checks). */

@@ -19,9 +19,7 @@ export async function nextId(client: DynamoDBDocumentClient, table: string, enti
 
 /** The last id handed out for an entity (0 before the first): ids 1..n name every item, no Scan needed. */
 export async function currentId(client: DynamoDBDocumentClient, table: string, entity: string): Promise<number> {
-  const found = await client.send(
-    new GetCommand({ TableName: table, Key: { pk: `counter#${entity}`, sk: 'counter' }, ConsistentRead: true }),
-  );
+  const found = await client.send(new GetCommand({ TableName: table, Key: { pk: `counter#${entity}`, sk: 'counter' }, ConsistentRead: true }));
   const value: unknown = found.Item?.value;
   return typeof value === 'number' ? value : 0;
 }

@@ -16,7 +16,19 @@ async function dueDeployments(shard: string, offsets: number[]): Promise<number[
     const deploymentId = await t.deps.store.nextId('deployment');
     const iso = new Date(now + minutes * 60_000).toISOString();
     await t.deps.store.entities.deployment
-      .create({ deploymentId, workspaceId: 1, projectId: 1, status: 'ACTIVE', autoPause: false, autoPausedCheckIds: [], startedAt: iso, dueShard: shard, dueAt: iso, createdAt: iso, updatedAt: iso })
+      .create({
+        deploymentId,
+        workspaceId: 1,
+        projectId: 1,
+        status: 'ACTIVE',
+        autoPause: false,
+        autoPausedCheckIds: [],
+        startedAt: iso,
+        dueShard: shard,
+        dueAt: iso,
+        createdAt: iso,
+        updatedAt: iso,
+      })
       .go();
     ids.push(deploymentId);
   }
@@ -79,7 +91,10 @@ describe('sweepDue', () => {
     const now = t.clock.now();
     // Moved ahead in the table; a sweep that reads the index before it catches up still finds the entry.
     const stale = (await t.deps.store.entities.deployment.get({ deploymentId: moved ?? 0 }).go()).data;
-    await t.deps.store.entities.deployment.patch({ deploymentId: moved ?? 0 }).set({ dueAt: new Date(now.getTime() + 3_600_000).toISOString() }).go();
+    await t.deps.store.entities.deployment
+      .patch({ deploymentId: moved ?? 0 })
+      .set({ dueAt: new Date(now.getTime() + 3_600_000).toISOString() })
+      .go();
     const { sweep, handled } = sweepOf('due-test#3', now, new Set(), {
       page: async () => ({ data: [stale, (await t.deps.store.entities.deployment.get({ deploymentId: due ?? 0 }).go()).data].flatMap((d) => (d ? [d] : [])), cursor: null }),
     });

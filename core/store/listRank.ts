@@ -64,7 +64,11 @@ export async function readRuns(store: Pick<Store, 'client' | 'table'>, list: str
 }
 
 /** A run's items in the lanes asked for. */
-export const countOf = (run: Run, lanes: readonly string[]): number => Math.max(0, lanes.reduce((sum, lane) => sum + (run.counts[lane] ?? 0), 0));
+export const countOf = (run: Run, lanes: readonly string[]): number =>
+  Math.max(
+    0,
+    lanes.reduce((sum, lane) => sum + (run.counts[lane] ?? 0), 0),
+  );
 
 export type Span = {
   /** Items in the list (in the lanes asked for). */

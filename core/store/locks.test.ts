@@ -84,7 +84,13 @@ describe('isConditionalFailure', () => {
   it('recognises a failed ElectroDB create (attribute_not_exists)', async () => {
     const item = { scope: 'x', value: ulid(), ownerId: 'u1', createdAt: now.toISOString() };
     await store.entities.lock.create(item).go();
-    const err = await store.entities.lock.create(item).go().then(() => undefined, (e: unknown) => e);
+    const err = await store.entities.lock
+      .create(item)
+      .go()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeDefined();
     expect(isConditionalFailure(err)).toBe(true);
   });
@@ -104,7 +110,10 @@ describe('isConditionalFailure', () => {
         }),
       );
     await flip('OK', 'DOWN');
-    const err = await flip('OK', 'DOWN').then(() => undefined, (e: unknown) => e);
+    const err = await flip('OK', 'DOWN').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isConditionalFailure(err)).toBe(true);
   });
 
@@ -112,7 +121,10 @@ describe('isConditionalFailure', () => {
     const err = await store.entities.lock
       .get({ scope: 'x', value: 'y' })
       .go({ table: `missing_${ulid()}` })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeDefined();
     expect(isConditionalFailure(err)).toBe(false);
     expect(isConditionalFailure(new Error('boom'))).toBe(false);

@@ -58,11 +58,13 @@ function unverifiedSigner(region: string): NonNullable<DynamoDBClientConfig['sig
   return {
     sign: async (request) => {
       // The wall clock, as the SDK's own signer uses: a transport header, not a unit of work's time.
-      const stamp = systemClock.now().toISOString().replace(/[-:]|\.\d{3}/g, '');
+      const stamp = systemClock
+        .now()
+        .toISOString()
+        .replace(/[-:]|\.\d{3}/g, '');
       request.headers['x-amz-date'] = stamp;
       request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${stamp.slice(0, 8)}/${region}/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=unverified`;
       return request;
     },
   };
 }
-

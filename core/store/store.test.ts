@@ -113,7 +113,10 @@ describe('entities round-trip', () => {
         .where((attr, op) => op.eq(attr.plan, 'FREE'))
         .go();
     await upgrade();
-    const second = await upgrade().then(() => undefined, (e: unknown) => e);
+    const second = await upgrade().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isConditionalFailure(second)).toBe(true);
     expect((await store.entities.workspace.get({ workspaceId }).go({ consistent: true })).data?.plan).toBe('TEAM');
   });
@@ -123,7 +126,10 @@ describe('entities round-trip', () => {
       .patch({ workspaceId: 999_999_999 })
       .set({ name: 'ghost' })
       .go()
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isConditionalFailure(err)).toBe(true);
   });
 

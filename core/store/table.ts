@@ -19,11 +19,7 @@ export const TABLE_KEYS = {
 
 /** The CreateTable input for DynamoDB-compatible stores (dynalite, DynamoDB Local, DynamoDB). */
 export function createTableInput(tableName: string) {
-  const keyAttributes = [
-    TABLE_KEYS.partitionKey,
-    TABLE_KEYS.sortKey,
-    ...TABLE_KEYS.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
-  ];
+  const keyAttributes = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...TABLE_KEYS.indexes.flatMap((index) => [index.partitionKey, index.sortKey])];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,

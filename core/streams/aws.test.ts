@@ -187,11 +187,15 @@ describe('broadcast cleanup and closing', () => {
   it('a password change drops every connection of the user', async () => {
     const erin = await t.signup('ws-erin');
     const first = await connect({ stream: 'signals', access_token: erin.token });
-    const changed = await app.request('http://localhost/api/auth/password', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${erin.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ currentPassword: erin.password, newPassword: 'a brand new passphrase 9' }),
-    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    const changed = await app.request(
+      'http://localhost/api/auth/password',
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${erin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ currentPassword: erin.password, newPassword: 'a brand new passphrase 9' }),
+      },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
     expect(changed.status).toBe(200);
     expect(apiMock.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId)).toEqual([first.connectionId]);
     expect((await connect({ stream: 'signals', access_token: erin.token })).result.statusCode).toBe(401);
@@ -214,7 +218,8 @@ describe('$connect: the public status stream', () => {
   it('with core/statuspages’ own rules: a public page streams, a private one is 404 but to a member, a password page needs its session', async () => {
     const real = streamsHandler(deps);
     let n = 0;
-    const on = async (query: Record<string, string>) => (await real({ requestContext: { routeKey: '$connect', connectionId: `real-${++n}`, identity: { sourceIp: '192.0.2.40' } }, queryStringParameters: query })).statusCode;
+    const on = async (query: Record<string, string>) =>
+      (await real({ requestContext: { routeKey: '$connect', connectionId: `real-${++n}`, identity: { sourceIp: '192.0.2.40' } }, queryStringParameters: query })).statusCode;
     const page = async (body: Record<string, unknown>) => {
       const res = await app.request('http://localhost/api/status-pages', {
         method: 'POST',
@@ -234,11 +239,15 @@ describe('$connect: the public status stream', () => {
     expect(await on({ stream: 'status', slug: hidden.slug, session: alice.token })).toBe(200);
     const locked = await page({ visibility: 'PASSWORD_PROTECTED', password: 'open sesame 1' });
     expect(await on({ stream: 'status', slug: locked.slug })).toBe(401);
-    const auth = await app.request(`http://localhost/api/public/status/${locked.slug}/auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: 'open sesame 1' }),
-    }, { incoming: { socket: { remoteAddress: '192.0.2.41' } } });
+    const auth = await app.request(
+      `http://localhost/api/public/status/${locked.slug}/auth`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ password: 'open sesame 1' }),
+      },
+      { incoming: { socket: { remoteAddress: '192.0.2.41' } } },
+    );
     const { token } = (await auth.json()) as { token: string };
     expect(await on({ stream: 'status', slug: locked.slug, session: token })).toBe(200);
     expect(await on({ stream: 'status', slug: 'no-such-page-x' })).toBe(404);
@@ -271,11 +280,15 @@ describe('$default', () => {
 
 describe('open-connection caps and closes on AWS (issue 29 item 5)', () => {
   const json = (method: string, path: string, token: string, body?: unknown) =>
-    app.request(`http://localhost/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    app.request(
+      `http://localhost/api${path}`,
+      {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
 
   it(`refuses a $connect past ${STREAM_LIMITS.perAddress} live connections of an address with 429 and Retry-After; a $disconnect frees a place`, async () => {
     const ip = '198.51.100.77';
@@ -304,11 +317,15 @@ describe('open-connection caps and closes on AWS (issue 29 item 5)', () => {
 
   it('logout {refresh_token} deletes that session’s connections at API Gateway, not the other session’s', async () => {
     const frank = await t.signup('ws-frank');
-    const login = await app.request('http://localhost/api/oauth/token', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', username: frank.email, password: frank.password }),
-    }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    const login = await app.request(
+      'http://localhost/api/oauth/token',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'password', username: frank.email, password: frank.password }),
+      },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
     const other = (await login.json()) as { access_token: string };
     const mine = await connect({ stream: 'signals', access_token: frank.token }, '192.0.2.61');
     const theirs = await connect({ stream: 'signals', access_token: other.access_token }, '192.0.2.62');
@@ -326,7 +343,8 @@ describe('open-connection caps and closes on AWS (issue 29 item 5)', () => {
     const created = await json('POST', '/status-pages', owner.token, { name: 'Narrowed', slug });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    const on = (connectionId: string) => real({ requestContext: { routeKey: '$connect', connectionId, identity: { sourceIp: '192.0.2.70' } }, queryStringParameters: { stream: 'status', slug } });
+    const on = (connectionId: string) =>
+      real({ requestContext: { routeKey: '$connect', connectionId, identity: { sourceIp: '192.0.2.70' } }, queryStringParameters: { stream: 'status', slug } });
     expect((await on('narrow-1')).statusCode).toBe(200);
     expect((await on('narrow-2')).statusCode).toBe(200);
     const bystander = await connect({ stream: 'signals', access_token: owner.token }, '192.0.2.71');

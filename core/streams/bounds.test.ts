@@ -65,7 +65,11 @@ function openWs(query: Record<string, string>): Promise<Ws | WsRefusal> {
       response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
       response.on('end', () => {
         const retryAfter = response.headers['retry-after'];
-        resolve({ status: response.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: JSON.parse(text || '{}') as Record<string, unknown> });
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+          body: JSON.parse(text || '{}') as Record<string, unknown>,
+        });
       });
     });
     ws.once('error', (err) => (err.message.startsWith('Unexpected server response') ? undefined : reject(err)));
@@ -118,7 +122,11 @@ describe('open-connection caps', () => {
     expect(sse.map((s) => s.response.status)).toEqual(Array.from({ length: 10 }, () => 200));
 
     const refusedWs = await openWs(status(page.slug));
-    expect(refusedWs).toMatchObject({ status: 429, retryAfter: String(STREAM_LIMITS.retryAfterSeconds), body: { statusCode: 429, code: 'RATE_LIMITED', error: expect.any(String) } });
+    expect(refusedWs).toMatchObject({
+      status: 429,
+      retryAfter: String(STREAM_LIMITS.retryAfterSeconds),
+      body: { statusCode: 429, code: 'RATE_LIMITED', error: expect.any(String) },
+    });
     const refusedSse = await openSse(`/public/status/${page.slug}/events`);
     expect(refusedSse.response.status).toBe(429);
     expect(refusedSse.response.headers.get('retry-after')).toBe(String(STREAM_LIMITS.retryAfterSeconds));
@@ -138,7 +146,11 @@ describe('open-connection caps', () => {
     const ws = await Promise.all(Array.from({ length: 5 }, () => mustOpen(signals(viewer.token))));
     const sse = await Promise.all(Array.from({ length: 5 }, () => openSse('/signals/sse', { authorization: `Bearer ${viewer.token}` })));
     expect(sse.map((s) => s.response.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(await openWs(signals(viewer.token))).toMatchObject({ status: 429, retryAfter: String(STREAM_LIMITS.retryAfterSeconds), body: { message: expect.stringContaining('user') } });
+    expect(await openWs(signals(viewer.token))).toMatchObject({
+      status: 429,
+      retryAfter: String(STREAM_LIMITS.retryAfterSeconds),
+      body: { message: expect.stringContaining('user') },
+    });
     const refused = await openSse('/signals/sse', { authorization: `Bearer ${viewer.token}` });
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get('retry-after')).toBe(String(STREAM_LIMITS.retryAfterSeconds));
@@ -176,7 +188,9 @@ describe('streams end with the access they were opened under', () => {
   it('logout {refresh_token} closes that session’s streams, not the other session’s; its token opens no PRIVATE page or its stream', async () => {
     const carol = await t.signup('bounds-carol');
     const second = expectStatus(
-      await t.request<{ access_token: string; refresh_token: string }>('POST', '/oauth/token', { body: { grant_type: 'password', username: carol.email, password: carol.password } }),
+      await t.request<{ access_token: string; refresh_token: string }>('POST', '/oauth/token', {
+        body: { grant_type: 'password', username: carol.email, password: carol.password },
+      }),
       200,
     );
     expect((await t.request('POST', `/workspaces/${owner.workspaceId}/members`, { token: owner.token, body: { email: carol.email, role: 'VIEWER' } })).status).toBe(201);

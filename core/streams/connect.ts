@@ -38,12 +38,7 @@ export type ConnectOptions = {
  * validates the query, authenticates (401), applies the 30-per-60-s limit (429), and decides what
  * the connection may hear exactly as the SSE paths do (`resolveSignalScope`). Throws `HttpError`.
  */
-export async function connectStream(
-  deps: Deps,
-  rawQuery: Record<string, string | undefined>,
-  client: { ip: string },
-  options: ConnectOptions = {},
-): Promise<StreamScope> {
+export async function connectStream(deps: Deps, rawQuery: Record<string, string | undefined>, client: { ip: string }, options: ConnectOptions = {}): Promise<StreamScope> {
   const parsed = ConnectQuery.safeParse(rawQuery);
   if (!parsed.success) {
     throw badRequest(

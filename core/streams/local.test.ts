@@ -103,7 +103,11 @@ describe('ws://localhost:3000/api/ws', () => {
   it('closes a user’s streams, WebSocket and SSE, on logout everywhere', async () => {
     const carol = await t.signup('lws-carol');
     const client = await open(signals(carol));
-    const sse = await t.app.request('http://localhost/api/signals/sse', { headers: { authorization: `Bearer ${carol.token}` } }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+    const sse = await t.app.request(
+      'http://localhost/api/signals/sse',
+      { headers: { authorization: `Bearer ${carol.token}` } },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
     const reader = sse.body?.getReader();
     if (!reader) throw new Error('no SSE body');
     await reader.read(); // ': connected'

@@ -55,7 +55,17 @@ describe('wake entries of one instant', () => {
     const receivedAt = '2026-03-01T12:00:00.000Z';
     const [idA, idB] = collidingSignals(1_001, 1_002, receivedAt);
     expect(dynaliteSuffix(signalKey(1_001, receivedAt, idA))).toBe(dynaliteSuffix(signalKey(1_002, receivedAt, idB)));
-    const signal = (checkId: number, signalId: string) => ({ checkId, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS' as const, source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt });
+    const signal = (checkId: number, signalId: string) => ({
+      checkId,
+      signalId,
+      receivedAt,
+      workspaceId: 1,
+      type: 'SUCCESS' as const,
+      source: 'PING',
+      expiresAt: 1_900_000_000,
+      wakeShard: shard,
+      wakeAt,
+    });
     await t.deps.store.entities.signal.put(signal(1_001, idA)).go();
     await t.deps.store.entities.signal.put(signal(1_002, idB)).go();
 
@@ -73,7 +83,15 @@ describe('wake entries of one instant', () => {
     const receivedAt = '2026-03-02T12:00:00.000Z';
     const signalId = '01JOLDFORMAT0000000000000';
     const item = { checkId: 2_001, signalId, receivedAt, workspaceId: 1, type: 'SUCCESS', source: 'PING', expiresAt: 1_900_000_000, wakeShard: shard, wakeAt };
-    const old = { ...item, ...signalKey(2_001, receivedAt, signalId), gsi2pk: `$vigil#wakeshard_${shard}`, gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}#wakeid_${signalId.toLowerCase()}`, wakeId: signalId, __edb_e__: 'signal', __edb_v__: '1' };
+    const old = {
+      ...item,
+      ...signalKey(2_001, receivedAt, signalId),
+      gsi2pk: `$vigil#wakeshard_${shard}`,
+      gsi2sk: `$signal_1#wakeat_${wakeAt.toLowerCase()}#wakeid_${signalId.toLowerCase()}`,
+      wakeId: signalId,
+      __edb_e__: 'signal',
+      __edb_v__: '1',
+    };
     await t.deps.store.hot.send(new PutItemCommand({ TableName: t.deps.store.table, Item: marshall(old) }));
     expect((await dueWakes(t.deps, shard, new Date(wakeAt))).checkIds).toContain(2_001);
   });

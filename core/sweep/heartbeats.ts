@@ -122,11 +122,7 @@ async function writeIfUnchanged(deps: Deps, check: CheckItem, changes: StatusCha
   try {
     const written = await update
       .where((attr, op) =>
-        [
-          op.eq(attr.status, check.status),
-          check.dueAt === undefined ? op.notExists(attr.dueAt) : op.eq(attr.dueAt, check.dueAt),
-          op.notExists(attr.deletedAt),
-        ].join(' AND '),
+        [op.eq(attr.status, check.status), check.dueAt === undefined ? op.notExists(attr.dueAt) : op.eq(attr.dueAt, check.dueAt), op.notExists(attr.deletedAt)].join(' AND '),
       )
       .go({ response: 'all_new' });
     return written.data as CheckItem;

@@ -44,7 +44,9 @@ export async function sweepMissedRuns(deps: Deps, now: Date): Promise<MissedRunR
     const key = `${check.workspaceId}:${check.projectId ?? '-'}`;
     let held = holds.get(key);
     if (!held) {
-      held = windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now).then((effects) => effects.deploymentActive || effects.suppressIncidents);
+      held = windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, now).then(
+        (effects) => effects.deploymentActive || effects.suppressIncidents,
+      );
       holds.set(key, held);
     }
     return held;
@@ -153,17 +155,21 @@ async function removeMissedRun(
 async function moveEntry(deps: Deps, start: SignalItem, to: string | undefined): Promise<void> {
   const key = marshall(signalKey(start.checkId, start.receivedAt, start.signalId));
   const keys = to === undefined ? undefined : runDueKeys(start.runDueShard ?? '0', to);
-  await deps.store.hot.send(
-    new UpdateItemCommand({
-      TableName: deps.store.table,
-      Key: key,
-      UpdateExpression: keys ? 'SET #at = :at, #gsk = :gsk' : 'REMOVE #at, #shard, #gpk, #gsk',
-      // The signal may have expired meanwhile: never recreate it.
-      ConditionExpression: 'attribute_exists(#pk)',
-      ExpressionAttributeNames: keys ? { '#at': 'runDueAt', '#gsk': 'gsi5sk', '#pk': 'pk' } : { '#at': 'runDueAt', '#shard': 'runDueShard', '#gpk': 'gsi5pk', '#gsk': 'gsi5sk', '#pk': 'pk' },
-      ...(keys ? { ExpressionAttributeValues: marshall({ ':at': to, ':gsk': keys.gsi5sk }) } : {}),
-    }),
-  ).catch((err: unknown) => {
-    if (!isConditionalFailure(err)) throw err;
-  });
+  await deps.store.hot
+    .send(
+      new UpdateItemCommand({
+        TableName: deps.store.table,
+        Key: key,
+        UpdateExpression: keys ? 'SET #at = :at, #gsk = :gsk' : 'REMOVE #at, #shard, #gpk, #gsk',
+        // The signal may have expired meanwhile: never recreate it.
+        ConditionExpression: 'attribute_exists(#pk)',
+        ExpressionAttributeNames: keys
+          ? { '#at': 'runDueAt', '#gsk': 'gsi5sk', '#pk': 'pk' }
+          : { '#at': 'runDueAt', '#shard': 'runDueShard', '#gpk': 'gsi5pk', '#gsk': 'gsi5sk', '#pk': 'pk' },
+        ...(keys ? { ExpressionAttributeValues: marshall({ ':at': to, ':gsk': keys.gsi5sk }) } : {}),
+      }),
+    )
+    .catch((err: unknown) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
 }

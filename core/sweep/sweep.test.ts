@@ -139,7 +139,7 @@ describe('missed heartbeats', () => {
     expect(await Promise.all(jobs.map(async (job) => (await checkOf(t, job.token)).status))).toEqual(['DOWN', 'DOWN', ...Array(5).fill('OK'), ...Array(5).fill('LATE')]);
   });
 
-  it('a steady ping moves the check\'s own due entry in its one update, and its signal carries no wake', async () => {
+  it("a steady ping moves the check's own due entry in its one update, and its signal carries no wake", async () => {
     const { id, token } = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 30 });
     await t.request('GET', `/signals/ping/${token}`);
     t.clock.advanceSeconds(20);
@@ -252,7 +252,10 @@ describe('sweep steps', () => {
         { name: 'after', run: async (_deps, now) => seen.push(now.toISOString()) },
       ],
     });
-    expect(report.steps.map((s) => [s.name, s.ok])).toEqual([['broken', false], ['after', true]]);
+    expect(report.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['broken', false],
+      ['after', true],
+    ]);
     expect(seen).toEqual([report.at]);
     expect(logged).toHaveBeenCalledWith('sweep step broken failed', expect.any(Error));
     logged.mockRestore();

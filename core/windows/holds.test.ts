@@ -48,7 +48,15 @@ describe('windowEffects over the store', () => {
 
   it('reads one project partition; no project means no window; deleted holds stop at once', async () => {
     const now = at('2026-03-01T10:30:00.000Z');
-    await putHolds(t.deps, [501, 502], { kind: 'MAINTENANCE', windowId: 9, workspaceId: 7, startsAt: '2026-03-01T10:00:00.000Z', endsAt: '2026-03-01T11:00:00.000Z', suppressIncidents: true, suppressAlerts: true });
+    await putHolds(t.deps, [501, 502], {
+      kind: 'MAINTENANCE',
+      windowId: 9,
+      workspaceId: 7,
+      startsAt: '2026-03-01T10:00:00.000Z',
+      endsAt: '2026-03-01T11:00:00.000Z',
+      suppressIncidents: true,
+      suppressAlerts: true,
+    });
     await putHolds(t.deps, [502], { kind: 'DEPLOYMENT', windowId: 9, workspaceId: 7, startsAt: '2026-03-01T10:00:00.000Z', suppressIncidents: false, suppressAlerts: false });
     expect(await windowEffects(t.deps, { workspaceId: 7, projectId: 501 }, now)).toEqual({ deploymentActive: false, suppressIncidents: true, suppressAlerts: true });
     expect(await windowEffects(t.deps, { workspaceId: 7, projectId: 502 }, now)).toEqual({ deploymentActive: true, suppressIncidents: true, suppressAlerts: true });
@@ -61,7 +69,15 @@ describe('windowEffects over the store', () => {
     expect(await windowEffects(t.deps, { workspaceId: 7, projectId: 502 }, now)).toEqual({ deploymentActive: true, suppressIncidents: false, suppressAlerts: false });
     // Writing many projects at once goes through in batches.
     const many = Array.from({ length: 60 }, (_, i) => 1000 + i);
-    await putHolds(t.deps, many, { kind: 'MAINTENANCE', windowId: 10, workspaceId: 7, startsAt: '2026-03-01T10:00:00.000Z', endsAt: '2026-03-01T11:00:00.000Z', suppressIncidents: true, suppressAlerts: false });
+    await putHolds(t.deps, many, {
+      kind: 'MAINTENANCE',
+      windowId: 10,
+      workspaceId: 7,
+      startsAt: '2026-03-01T10:00:00.000Z',
+      endsAt: '2026-03-01T11:00:00.000Z',
+      suppressIncidents: true,
+      suppressAlerts: false,
+    });
     expect((await windowEffects(t.deps, { workspaceId: 7, projectId: 1059 }, now)).suppressIncidents).toBe(true);
     await deleteHolds(t.deps, many, { kind: 'MAINTENANCE', windowId: 10 });
     expect((await windowEffects(t.deps, { workspaceId: 7, projectId: 1059 }, now)).suppressIncidents).toBe(false);

@@ -40,14 +40,8 @@ export function effectsOf(holds: readonly WindowHoldItem[], workspaceId: number,
  * (core/windows/holdStore.ts writes the holds). A check without a project (a dependency's check)
  * is covered by no window: windows target projects.
  */
-export async function windowEffects(
-  deps: Deps,
-  target: { workspaceId: number; projectId: number | null },
-  now: Date,
-): Promise<WindowEffects> {
+export async function windowEffects(deps: Deps, target: { workspaceId: number; projectId: number | null }, now: Date): Promise<WindowEffects> {
   if (target.projectId === null) return NO_WINDOW;
-  const holds = await deps.store.entities.windowHold.query
-    .byProject({ projectId: target.projectId })
-    .go({ pages: 'all', consistent: true });
+  const holds = await deps.store.entities.windowHold.query.byProject({ projectId: target.projectId }).go({ pages: 'all', consistent: true });
   return effectsOf(holds.data, target.workspaceId, now);
 }

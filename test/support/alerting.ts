@@ -116,8 +116,7 @@ export async function timeline(t: TestContext, user: User, incidentId: number) {
   return res.body;
 }
 
-export const alertsSent = async (t: TestContext, user: User, incidentId: number) =>
-  (await timeline(t, user, incidentId)).filter((event) => event.type === 'ALERT_SENT');
+export const alertsSent = async (t: TestContext, user: User, incidentId: number) => (await timeline(t, user, incidentId)).filter((event) => event.type === 'ALERT_SENT');
 
 /** The message the incident worker would publish for an incident opening now. */
 export const openedMessage = (t: TestContext, user: User, incidentId: number, extra: Partial<IncidentAlertMessage> = {}): IncidentAlertMessage => ({

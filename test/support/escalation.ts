@@ -4,7 +4,10 @@ import type { TestUser } from './identity.js';
 
 /** Builders for the escalation HTTP tests: a channel, a schedule and a team through the API. */
 export async function channel(t: TestContext, user: TestUser, name = 'Hook', workspaceId = user.workspaceId): Promise<number> {
-  const res = await t.request<{ id: number }>('POST', '/alert-channels', { token: user.token, body: { workspaceId, name, type: 'WEBHOOK', config: { url: 'https://example.com/hook' } } });
+  const res = await t.request<{ id: number }>('POST', '/alert-channels', {
+    token: user.token,
+    body: { workspaceId, name, type: 'WEBHOOK', config: { url: 'https://example.com/hook' } },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.id;
 }

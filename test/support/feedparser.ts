@@ -27,7 +27,12 @@ export type ParsedEntry = {
   titleType: string;
   /** The title as a reader shows it: HTML rendered, so a tag that survived would be missing here. */
   titleShown: string;
-  link: string; links: { rel: string; href: string }[]; content: string[]; updated: string | null; published: string | null };
+  link: string;
+  links: { rel: string; href: string }[];
+  content: string[];
+  updated: string | null;
+  published: string | null;
+};
 export type ParsedFeed = {
   bozo: number;
   bozoException: string | null;

@@ -129,9 +129,7 @@ function unescape(text: string, quotes: boolean, fail: (why: string) => never): 
 
 /** The value of the one sample of `name` whose labels include `labels`; throws unless exactly one. */
 export function valueOf(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
-  const matches = [...families.values()]
-    .flatMap((f) => f.samples)
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const matches = [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (matches.length !== 1) throw new Error(`${matches.length} samples of ${name} ${JSON.stringify(labels)}`);
   return matches[0]?.value ?? Number.NaN;
 }

@@ -31,8 +31,7 @@ export function schedule(timezone: string, rotations: RotationSpec[], overrides:
 export const hoursOf = (shift: { startAt: string; endAt: string }): number => (Date.parse(shift.endAt) - Date.parse(shift.startAt)) / 3_600_000;
 
 /** `2026-03-08T09:00` style wall-clock time of an instant in a zone. */
-export const localOf = (at: string, timeZone: string): string =>
-  Temporal.Instant.from(at).toZonedDateTimeISO(timeZone).toPlainDateTime().toString({ smallestUnit: 'minute' });
+export const localOf = (at: string, timeZone: string): string => Temporal.Instant.from(at).toZonedDateTimeISO(timeZone).toPlainDateTime().toString({ smallestUnit: 'minute' });
 
 /** A compact view of shifts for table assertions. */
 export const brief = (shifts: Shift[]) => shifts.map((s) => ({ userId: s.userId, startAt: s.startAt, endAt: s.endAt, overrideId: s.overrideId }));

@@ -15,12 +15,38 @@ import type { Connect, ConnectRequest, ConnectResponse, ResolvedAddress, Resolve
 // Written out here on purpose (not imported from the implementation), so the test checks the
 // module against an independent list of the ranges an outbound request must never reach.
 export const SECURITY_MD_RANGES = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
-  '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15',
-  '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4', '255.255.255.255/32',
-  '::/128', '::1/128', '::ffff:0:0/96', '::/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64',
-  '2001::/32', '2001:10::/28', '2001:20::/28', '2001:db8::/32', '2002::/16', 'fc00::/7',
-  'fe80::/10', 'fec0::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '255.255.255.255/32',
+  '::/128',
+  '::1/128',
+  '::ffff:0:0/96',
+  '::/96',
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/32',
+  '2001:10::/28',
+  '2001:20::/28',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
 ] as const;
 
 export const LOOPBACK_RANGES: ReadonlySet<string> = new Set(['127.0.0.0/8', '::1/128']);
@@ -33,7 +59,7 @@ export function edges(cidr: string): string[] {
   const last = ipv4 ? ipaddr.IPv4.broadcastAddressFromCIDR(cidr) : ipaddr.IPv6.broadcastAddressFromCIDR(cidr);
   // The midpoint: the first address with the top host bit set (when the range has host bits).
   const bytes = first.toByteArray();
-  if (bits < bytes.length * 8) bytes[Math.floor(bits / 8)] = (bytes[Math.floor(bits / 8)] ?? 0) | (0x80 >> bits % 8);
+  if (bits < bytes.length * 8) bytes[Math.floor(bits / 8)] = (bytes[Math.floor(bits / 8)] ?? 0) | (0x80 >> (bits % 8));
   const middle = ipaddr.fromByteArray(bytes);
   return [...new Set([first.toString(), middle.toString(), last.toString()])];
 }
@@ -56,11 +82,7 @@ export type LoopbackServer = {
 
 export type Handler = (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void;
 
-function listen(
-  makeServer: (listener: http.RequestListener) => http.Server | https.Server,
-  handler: Handler,
-  scheme: 'http' | 'https',
-): Promise<LoopbackServer> {
+function listen(makeServer: (listener: http.RequestListener) => http.Server | https.Server, handler: Handler, scheme: 'http' | 'https'): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
   const server = makeServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -9,8 +9,7 @@ import { runSchedule } from '../../core/probes/scheduled.js';
 export const ALL_REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-1'] as const;
 
 /** A test context whose probes may reach the loopback test server (VIGIL_PROBE_ALLOW_PRIVATE). */
-export const probeContext = (overrides: Record<string, string> = {}): Promise<TestContext> =>
-  createTestContext({ VIGIL_PROBE_ALLOW_PRIVATE: '1', ...LONG_SESSIONS, ...overrides });
+export const probeContext = (overrides: Record<string, string> = {}): Promise<TestContext> => createTestContext({ VIGIL_PROBE_ALLOW_PRIVATE: '1', ...LONG_SESSIONS, ...overrides });
 
 /** A loopback HTTP server answering `status` (changeable between rounds). */
 export async function targetServer(): Promise<LoopbackServer & { status: number }> {

@@ -29,7 +29,11 @@ export async function changeStatus(t: TestContext, check: { id: number }, user: 
     { type: 'check.status_changed', checkId: check.id, workspaceId: user.workspaceId, projectId: user.projectId, from, to, at: t.clock.now().toISOString(), cause: 'SWEEP' },
   ]);
   const stored = await t.deps.store.entities.checkRef.get({ checkId: check.id }).go();
-  if (stored.data) await t.deps.store.entities.check.patch({ token: stored.data.token }).set({ status: to as 'OK' }).go();
+  if (stored.data)
+    await t.deps.store.entities.check
+      .patch({ token: stored.data.token })
+      .set({ status: to as 'OK' })
+      .go();
   await t.deps.queue.drain();
 }
 

@@ -18,23 +18,36 @@ import { statusPageRoutes } from './statuspages/routes';
 
 export const router = createBrowserRouter(
   [
-  { path: '/signin', element: <SignInPage /> },
-  { path: '/signup', element: <SignUpPage /> },
-  {
-    element: <RequireSession />,
-    children: [
-      {
-        path: '/',
-        // The live stream lives as long as the signed-in frame, and feeds its indicator.
-        element: (
-          <LiveProvider>
-            <Layout />
-          </LiveProvider>
-        ),
-        children: [{ index: true, element: <Navigate to="/checks" replace /> }, ...checkRoutes, ...incidentRoutes, ...scheduleRoutes, ...policyRoutes, ...channelRoutes, ...teamRoutes, ...windowRoutes, ...dependencyRoutes, ...statusPageRoutes, ...settingsRoutes, { path: '*', element: <NotFoundPage /> }],
-      },
-    ],
-  },
+    { path: '/signin', element: <SignInPage /> },
+    { path: '/signup', element: <SignUpPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        {
+          path: '/',
+          // The live stream lives as long as the signed-in frame, and feeds its indicator.
+          element: (
+            <LiveProvider>
+              <Layout />
+            </LiveProvider>
+          ),
+          children: [
+            { index: true, element: <Navigate to="/checks" replace /> },
+            ...checkRoutes,
+            ...incidentRoutes,
+            ...scheduleRoutes,
+            ...policyRoutes,
+            ...channelRoutes,
+            ...teamRoutes,
+            ...windowRoutes,
+            ...dependencyRoutes,
+            ...statusPageRoutes,
+            ...settingsRoutes,
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
   ],
   // React Router 7's behaviour now, so the upgrade changes nothing (and v6 stops warning).
   { future: { v7_relativeSplatPath: true, v7_fetcherPersist: true, v7_normalizeFormMethod: true, v7_partialHydration: true, v7_skipActionErrorRevalidation: true } },

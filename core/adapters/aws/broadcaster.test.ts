@@ -59,9 +59,7 @@ describe('WebSocketBroadcaster', () => {
     const second = `status:${ulid()}`;
     await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'gone', subscriptions: whole([channel, second]), now: clock.now() });
     await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'alive', subscriptions: whole([channel]), now: clock.now() });
-    apiMock
-      .on(PostToConnectionCommand, { ConnectionId: 'gone' })
-      .rejects(new GoneException({ message: 'gone', $metadata: { httpStatusCode: 410 } }));
+    apiMock.on(PostToConnectionCommand, { ConnectionId: 'gone' }).rejects(new GoneException({ message: 'gone', $metadata: { httpStatusCode: 410 } }));
 
     await new WebSocketBroadcaster(store, clock, api).publish({ channel, type: 't', data: null });
 

@@ -24,7 +24,16 @@ describe('connectionRows: the registry read and cleaned with plain requests', ()
   it('finds mixed-case connection ids (as API Gateway makes them) on a channel and a topic, and forgets every row of one', async () => {
     const channel = `workspace:${ulid()}`;
     // API Gateway ids are mixed-case; the entity lower-cases its keys but keeps the attribute.
-    await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'L0SM9cOFvHcCIhw=', subscriptions: [{ channel, topic: ALL_TOPICS }, { channel: 'other', topic: ALL_TOPICS }], userId: 7, now: clock.now() });
+    await subscribeConnection(store, {
+      address: '192.0.2.1',
+      connectionId: 'L0SM9cOFvHcCIhw=',
+      subscriptions: [
+        { channel, topic: ALL_TOPICS },
+        { channel: 'other', topic: ALL_TOPICS },
+      ],
+      userId: 7,
+      now: clock.now(),
+    });
     await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'Xy1=', subscriptions: [{ channel, topic: 'check:42' }], now: clock.now() });
     expect((await connectionsOf(store, channel, clock.now(), 'check:42')).sort()).toEqual(['L0SM9cOFvHcCIhw=', 'Xy1=']);
     expect(await connectionsOf(store, channel, clock.now(), 'check:43')).toEqual(['L0SM9cOFvHcCIhw=']);
@@ -44,7 +53,7 @@ describe('connectionRows: the registry read and cleaned with plain requests', ()
     expect(await connectionsOf(store, channel, clock.now())).toEqual(['new']);
   });
 
-  it('the ping Lambda\'s publisher posts to the listeners and forgets a Gone one', async () => {
+  it("the ping Lambda's publisher posts to the listeners and forgets a Gone one", async () => {
     const api = new ApiGatewayManagementApiClient({ region: 'us-east-1', endpoint: 'https://ws.example.com/test' });
     const apiMock = mockClient(api);
     apiMock.on(PostToConnectionCommand, { ConnectionId: 'Gone1' }).rejects(new GoneException({ message: 'gone', $metadata: {} }));
@@ -53,7 +62,12 @@ describe('connectionRows: the registry read and cleaned with plain requests', ()
     await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'Gone1', subscriptions: [{ channel, topic: ALL_TOPICS }], now: clock.now() });
     await subscribeConnection(store, { address: '192.0.2.1', connectionId: 'Live1', subscriptions: [{ channel, topic: 'check:1' }], now: clock.now() });
     await new WebSocketPublisher({ hot: store.hot, table: store.table }, clock, api).publish({ channel, topic: 'check:1', type: 'signal', data: { n: 1 } });
-    expect(apiMock.commandCalls(PostToConnectionCommand).map((call) => call.args[0].input.ConnectionId).sort()).toEqual(['Gone1', 'Live1']);
+    expect(
+      apiMock
+        .commandCalls(PostToConnectionCommand)
+        .map((call) => call.args[0].input.ConnectionId)
+        .sort(),
+    ).toEqual(['Gone1', 'Live1']);
     expect(await connectionsOf(store, channel, clock.now(), 'check:1')).toEqual(['Live1']);
     apiMock.restore();
   });

@@ -36,11 +36,7 @@ export function awsCoreDeps(env: Record<string, string | undefined> = process.en
       remove: () => Promise.reject(new Error(missing('VIGIL_SCHEDULE_GROUP', 'VIGIL_SCHEDULER_ROLE_ARN'))),
     },
     mailer: mailer ?? { send: () => Promise.reject(new Error(missing('VIGIL_MAIL_FROM'))) },
-    broadcaster: new WebSocketBroadcaster(
-      store,
-      systemClock,
-      aws.streamEndpoint ? new ApiGatewayManagementApiClient({ region, endpoint: aws.streamEndpoint }) : undefined,
-    ),
+    broadcaster: new WebSocketBroadcaster(store, systemClock, aws.streamEndpoint ? new ApiGatewayManagementApiClient({ region, endpoint: aws.streamEndpoint }) : undefined),
   };
 }
 

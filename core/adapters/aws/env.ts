@@ -56,4 +56,3 @@ export function readAwsEnv(env: Record<string, string | undefined>): AwsEnv {
     streamEndpoint: parsed.data.VIGIL_STREAM_ENDPOINT,
   };
 }
-

@@ -13,4 +13,3 @@ export const queueUrlVariable = (queue: QueueName): string => `VIGIL_QUEUE_URL_$
 
 /** The variable `stacks/` sets to a region's probe Lambda ARN, e.g. VIGIL_PROBE_FUNCTION_ARN_EU_WEST_1. */
 export const probeFunctionVariable = (region: string): string => `VIGIL_PROBE_FUNCTION_ARN_${regionEnvSuffix(region)}`;
-

@@ -51,8 +51,6 @@ describe('SesMailer', () => {
 
   it('surfaces SES failures to the caller (alert delivery retries them)', async () => {
     ses.on(SendEmailCommand).rejects(new Error('MessageRejected'));
-    await expect(new SesMailer(client, { from: 'a@vigil.example' }).send({ to: 'b@example.com', subject: 's', text: 't' })).rejects.toThrow(
-      'MessageRejected',
-    );
+    await expect(new SesMailer(client, { from: 'a@vigil.example' }).send({ to: 'b@example.com', subject: 's', text: 't' })).rejects.toThrow('MessageRejected');
   });
 });

@@ -46,10 +46,6 @@ export function awsPingDeps(env: Record<string, string | undefined> = process.en
     store,
     clock: systemClock,
     queue: new SqsQueue(new SQSClient({ region }), config.incidentsQueueUrl ? { incidents: config.incidentsQueueUrl } : {}),
-    broadcaster: new WebSocketPublisher(
-      store,
-      systemClock,
-      config.streamEndpoint ? new ApiGatewayManagementApiClient({ region, endpoint: config.streamEndpoint }) : undefined,
-    ),
+    broadcaster: new WebSocketPublisher(store, systemClock, config.streamEndpoint ? new ApiGatewayManagementApiClient({ region, endpoint: config.streamEndpoint }) : undefined),
   };
 }

@@ -64,7 +64,10 @@ describe('chunkEntries', () => {
     const big = JSON.stringify({ blob: 'x'.repeat(100 * 1024) });
     const chunks = chunkEntries([big, big, big, '{}']);
     expect(chunks.map((chunk) => chunk.length)).toEqual([2, 2]);
-    expect(chunks.map((chunk) => chunk.map((entry) => entry.Id))).toEqual([['0', '1'], ['0', '1']]);
+    expect(chunks.map((chunk) => chunk.map((entry) => entry.Id))).toEqual([
+      ['0', '1'],
+      ['0', '1'],
+    ]);
   });
 
   it('refuses a single body over the limit', () => {

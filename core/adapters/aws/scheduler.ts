@@ -1,10 +1,4 @@
-import {
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  SchedulerClient,
-  UpdateScheduleCommand,
-  type CreateScheduleInput,
-} from '@aws-sdk/client-scheduler';
+import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient, UpdateScheduleCommand, type CreateScheduleInput } from '@aws-sdk/client-scheduler';
 import type { ScheduleSpec, Scheduler } from '../../ports/index.js';
 import { probeFunctionVariable, regionEnvSuffix } from './env.js';
 
@@ -31,8 +25,7 @@ export function rateExpression(everySeconds: number): string {
 }
 
 /** SDK errors carry their modelled name; matching on it also survives duplicated SDK copies. */
-const isError = (err: unknown, name: 'ResourceNotFoundException' | 'ConflictException'): boolean =>
-  (err as { name?: string } | null)?.name === name;
+const isError = (err: unknown, name: 'ResourceNotFoundException' | 'ConflictException'): boolean => (err as { name?: string } | null)?.name === name;
 
 /**
  * The `Scheduler` port on EventBridge Scheduler: one schedule per (check, region) targeting that

@@ -17,13 +17,17 @@ type DynaliteFactory = (options: { path?: string; createTableMs?: number; delete
  */
 export const queueDataDir = (dataDir: string): string => (dataDir === ':memory:' ? dataDir : join(dataDir, 'queues'));
 
-export type EmbeddedStore = { endpoint: string; close(): Promise<void>; /** The child's process id when isolated. */ pid?: number };
+export type EmbeddedStore = { endpoint: string; close(): Promise<void> /** The child's process id when isolated. */; pid?: number };
 
 /**
  * Starts dynalite (a DynamoDB-compatible server in pure Node) on a loopback port. `dataDir`
  * `:memory:` keeps nothing; any other path keeps the data on disk across restarts.
  */
-export async function startEmbeddedStore(dataDir: string, port = 0, options: { isolate?: 'child'; /** Extra flags for the child (the bench's `--cpu-prof`). */ nodeFlags?: readonly string[] } = {}): Promise<EmbeddedStore> {
+export async function startEmbeddedStore(
+  dataDir: string,
+  port = 0,
+  options: { isolate?: 'child' /** Extra flags for the child (the bench's `--cpu-prof`). */; nodeFlags?: readonly string[] } = {},
+): Promise<EmbeddedStore> {
   if (options.isolate === 'child') return startInChild(dataDir, port, options.nodeFlags ?? []);
   const require = createRequire(import.meta.url);
   const dynalite = require('dynalite') as DynaliteFactory;

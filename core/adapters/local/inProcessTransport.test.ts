@@ -3,7 +3,16 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchWriteItemCommand, ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  ConditionalCheckFailedException,
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoClient, hotPathClient } from '../../store/client.js';
 import { localTransport } from '../../store/localTransports.js';
@@ -73,10 +82,20 @@ describe('the in-process transport', () => {
   });
 
   it('pages a query the same way', async () => {
-    await direct.send(new BatchWriteItemCommand({ RequestItems: { [TABLE]: Array.from({ length: 5 }, (_, i) => ({ PutRequest: { Item: { pk: { S: 'q' }, sk: { S: String(i) } } } })) } }));
+    await direct.send(
+      new BatchWriteItemCommand({ RequestItems: { [TABLE]: Array.from({ length: 5 }, (_, i) => ({ PutRequest: { Item: { pk: { S: 'q' }, sk: { S: String(i) } } } })) } }),
+    );
     const page = async (client: DynamoDBClient) => {
       const first = await client.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'q' } }, Limit: 2 }));
-      const second = await client.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'q' } }, Limit: 2, ExclusiveStartKey: first.LastEvaluatedKey }));
+      const second = await client.send(
+        new QueryCommand({
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': { S: 'q' } },
+          Limit: 2,
+          ExclusiveStartKey: first.LastEvaluatedKey,
+        }),
+      );
       return [first.Items, first.LastEvaluatedKey, second.Items];
     };
     expect(await page(direct)).toEqual(await page(overHttp));
@@ -87,7 +106,8 @@ describe('the in-process transport', () => {
   });
 
   it('raises a failed condition as the same typed error', async () => {
-    const put = (client: DynamoDBClient) => client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'a' }, sk: { S: '1' } }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    const put = (client: DynamoDBClient) =>
+      client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'a' }, sk: { S: '1' } }, ConditionExpression: 'attribute_not_exists(pk)' }));
     await expect(put(direct)).rejects.toBeInstanceOf(ConditionalCheckFailedException);
     await expect(put(overHttp)).rejects.toBeInstanceOf(ConditionalCheckFailedException);
   });
@@ -122,9 +142,25 @@ describe('a closed in-process store', () => {
     const dynalite = createRequire(import.meta.url)('dynalite') as (options: object) => Server;
     const server = dynalite({ createTableMs: 0 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    const client = new DynamoDBClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler: inProcessTransport(server), maxAttempts: 1 });
-    await client.send(new CreateTableCommand({ TableName: TABLE, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }));
+    const client = new DynamoDBClient({
+      endpoint: 'http://127.0.0.1:1',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      requestHandler: inProcessTransport(server),
+      maxAttempts: 1,
+    });
+    await client.send(
+      new CreateTableCommand({
+        TableName: TABLE,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      }),
+    );
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expect(client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'x' } } }))).rejects.toMatchObject({ name: 'InternalServerError', $metadata: { httpStatusCode: 500 } });
+    await expect(client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'x' } } }))).rejects.toMatchObject({
+      name: 'InternalServerError',
+      $metadata: { httpStatusCode: 500 },
+    });
   });
 });

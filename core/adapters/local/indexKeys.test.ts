@@ -124,7 +124,14 @@ describe('index entries of items with equal index keys', () => {
     expect((await listed()).sort()).toEqual([`${a}:first`, `${b}:first`].sort());
 
     // Rewritten, each still has its own entry; removing one leaves the other.
-    await client.send(new UpdateItemCommand({ TableName: TABLE, Key: { pk: { S: a }, sk: { S: 'check' } }, UpdateExpression: 'SET note = :n', ExpressionAttributeValues: { ':n': { S: 'second' } } }));
+    await client.send(
+      new UpdateItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: a }, sk: { S: 'check' } },
+        UpdateExpression: 'SET note = :n',
+        ExpressionAttributeValues: { ':n': { S: 'second' } },
+      }),
+    );
     expect((await listed()).sort()).toEqual([`${a}:second`, `${b}:first`].sort());
     await client.send(new DeleteItemCommand({ TableName: TABLE, Key: { pk: { S: a }, sk: { S: 'check' } } }));
     expect(await listed()).toEqual([`${b}:first`]);
@@ -166,7 +173,14 @@ describe('a store written before the patch', () => {
 
     await open();
     expect((await listed()).sort()).toEqual(['old#1:before', 'old#2:before']);
-    await client.send(new UpdateItemCommand({ TableName: TABLE, Key: { pk: { S: 'old#1' }, sk: { S: 'check' } }, UpdateExpression: 'SET note = :n', ExpressionAttributeValues: { ':n': { S: 'after' } } }));
+    await client.send(
+      new UpdateItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: 'old#1' }, sk: { S: 'check' } },
+        UpdateExpression: 'SET note = :n',
+        ExpressionAttributeValues: { ':n': { S: 'after' } },
+      }),
+    );
     expect((await listed()).sort()).toEqual(['old#1:after', 'old#2:before']);
     await client.send(new DeleteItemCommand({ TableName: TABLE, Key: { pk: { S: 'old#1' }, sk: { S: 'check' } } }));
     expect(await listed()).toEqual(['old#2:before']);

@@ -67,11 +67,22 @@ beforeAll(async () => {
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [{ IndexName: 'byAt', KeySchema: [{ AttributeName: 'lane', KeyType: 'HASH' }, { AttributeName: 'at', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byAt',
+          KeySchema: [
+            { AttributeName: 'lane', KeyType: 'HASH' },
+            { AttributeName: 'at', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
     }),
   );
   for (let i = 0; i < 30; i++) {
-    await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'lane' }, sk: { S: String(i).padStart(3, '0') }, lane: { S: 'a' }, at: { S: String(i).padStart(3, '0') } } }));
+    await client.send(
+      new PutItemCommand({ TableName: TABLE, Item: { pk: { S: 'lane' }, sk: { S: String(i).padStart(3, '0') }, lane: { S: 'a' }, at: { S: String(i).padStart(3, '0') } } }),
+    );
   }
 });
 
@@ -94,7 +105,14 @@ describe('the embedded store closes its iterators', () => {
     expect((await query({})).Count).toBe(30);
     expect((await query({ ScanIndexForward: false, Limit: 3 })).Count).toBe(3);
     const byIndex = await client.send(
-      new QueryCommand({ TableName: TABLE, IndexName: 'byAt', KeyConditionExpression: 'lane = :lane AND #at < :at', ExpressionAttributeNames: { '#at': 'at' }, ExpressionAttributeValues: { ':lane': { S: 'a' }, ':at': { S: '010' } }, Limit: 4 }),
+      new QueryCommand({
+        TableName: TABLE,
+        IndexName: 'byAt',
+        KeyConditionExpression: 'lane = :lane AND #at < :at',
+        ExpressionAttributeNames: { '#at': 'at' },
+        ExpressionAttributeValues: { ':lane': { S: 'a' }, ':at': { S: '010' } },
+        Limit: 4,
+      }),
     );
     expect(byIndex.Count).toBe(4);
     expect((await client.send(new ScanCommand({ TableName: TABLE, Limit: 7 }))).Count).toBe(7);

@@ -59,7 +59,7 @@ describe('the local queue keeps its messages in the store', () => {
     expect(await restarted.pending('alerts')).toEqual([]);
   });
 
-  it('lets a runtime that owns its store alone take back a dead runtime\'s leases at boot, without waiting out the timeout', async () => {
+  it("lets a runtime that owns its store alone take back a dead runtime's leases at boot, without waiting out the timeout", async () => {
     const dying = runtime();
     dying.consume('alerts', () => new Promise(() => undefined));
     await dying.publish('alerts', [{ marker: 'leased-at-crash' }]);
@@ -121,7 +121,11 @@ describe('the local queue keeps its messages in the store', () => {
     let calls = 0;
     const { seen, consumer } = recorder((messages) => {
       calls++;
-      return calls === 1 ? { failedIds: messages.map((m) => m.id), retryAfterSeconds: Object.fromEntries(messages.map((m) => [m.id, 120])) } : calls === 2 ? { failedIds: messages.map((m) => m.id) } : { failedIds: [] };
+      return calls === 1
+        ? { failedIds: messages.map((m) => m.id), retryAfterSeconds: Object.fromEntries(messages.map((m) => [m.id, 120])) }
+        : calls === 2
+          ? { failedIds: messages.map((m) => m.id) }
+          : { failedIds: [] };
     });
     const queue = runtime();
     queue.consume('alerts', consumer);
@@ -150,7 +154,10 @@ describe('the local queue keeps its messages in the store', () => {
     const second = recorder();
     a.consume('incidents', first.consumer);
     b.consume('incidents', second.consumer);
-    await a.publish('incidents', Array.from({ length: 12 }, (_, i) => ({ marker: 'race', i })));
+    await a.publish(
+      'incidents',
+      Array.from({ length: 12 }, (_, i) => ({ marker: 'race', i })),
+    );
     await Promise.all([a.deliverDue(), b.deliverDue(), a.deliverDue(), b.deliverDue()]);
     const received = [...mine(first.seen, 'race'), ...mine(second.seen, 'race')].map((m) => (m.body as { i: number }).i);
     expect(received.sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, i) => i));
@@ -159,7 +166,9 @@ describe('the local queue keeps its messages in the store', () => {
   it('keeps the test hooks: drain delivers retries at once, peek shows what waits', async () => {
     const queue = runtime();
     let failures = 2;
-    const { seen, consumer } = recorder((messages) => (failures-- > 0 ? { failedIds: messages.map((m) => m.id), retryAfterSeconds: { [messages[0]!.id]: 600 } } : { failedIds: [] }));
+    const { seen, consumer } = recorder((messages) =>
+      failures-- > 0 ? { failedIds: messages.map((m) => m.id), retryAfterSeconds: { [messages[0]!.id]: 600 } } : { failedIds: [] },
+    );
     await queue.publish('alerts', [{ marker: 'hooks' }]);
     expect(queue.peek('alerts')).toEqual([{ marker: 'hooks' }]);
     queue.consume('alerts', consumer);

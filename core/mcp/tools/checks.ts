@@ -177,4 +177,3 @@ const resumeCheck = defineTool({
 });
 
 export const checkTools: Tool[] = [listChecks, getCheck, createJob, createHttpCheck, pauseCheck, resumeCheck];
-

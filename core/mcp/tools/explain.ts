@@ -19,7 +19,6 @@ const OpenIncident = IncidentSummary.extend({
   events: z.array(TimelineEvent).describe(`the newest ${INCIDENT_EVENTS} timeline events, oldest first`),
 });
 
-
 const Explanation = z.object({
   summary: z.string(),
   status: z.enum(CHECK_STATUSES),
@@ -51,13 +50,7 @@ async function openIncidentOf(ctx: Ctx, checkId: number): Promise<OpenIncident |
 type Deadlines = { dueAt: string | null; lateAt: string | null; downAt: string | null };
 
 /** Why the check is where it is, in words: the cause first, then what is being done about it. */
-function summarize(
-  detail: CheckDetail,
-  since: Since,
-  incident: OpenIncident | null,
-  deadlines: Deadlines,
-  onCall: CheckOnCall,
-): string {
+function summarize(detail: CheckDetail, since: Since, incident: OpenIncident | null, deadlines: Deadlines, onCall: CheckOnCall): string {
   const c = detail.check;
   const kind = c.checkMode === 'INBOUND' ? 'heartbeat job' : 'HTTP check';
   const when = since.since === null ? '' : since.exact ? ` since ${since.since}` : ` since at least ${since.since}`;
@@ -81,7 +74,11 @@ function summarize(
   } else if (detail.probe) {
     const failing = detail.probe.regions.filter((r) => r.ok === false);
     const regions = detail.probe.regions.map((r) =>
-      r.lastRunAt === null ? `${r.region}: no run yet` : r.ok ? `${r.region}: ok (${r.statusCode ?? '-'}, ${r.latencyMs ?? '-'} ms)` : `${r.region}: ${r.failureReason ?? 'failed'}${r.statusCode ? ` (${r.statusCode})` : ''}`,
+      r.lastRunAt === null
+        ? `${r.region}: no run yet`
+        : r.ok
+          ? `${r.region}: ok (${r.statusCode ?? '-'}, ${r.latencyMs ?? '-'} ms)`
+          : `${r.region}: ${r.failureReason ?? 'failed'}${r.statusCode ? ` (${r.statusCode})` : ''}`,
     );
     parts.push(`Latest round per region: ${regions.join('; ')}.`);
     if (failing.length > 0) parts.push(`${detail.probe.consecutiveFailures} failing round(s) in a row.`);
@@ -93,7 +90,9 @@ function summarize(
       ? `Incident #${incident.id} (${incident.severity}, ${incident.state}) open since ${incident.startedAt}, ${incident.acknowledgedAt ? `acknowledged ${incident.acknowledgedAt}` : 'not acknowledged'}.`
       : 'No open incident.',
   );
-  parts.push(detail.holds.length > 0 ? `Held by ${detail.holds.map((h) => `${h.kind.toLowerCase()} #${h.id} (${h.effect})`).join('; ')}.` : 'No deployment or maintenance window holds it.');
+  parts.push(
+    detail.holds.length > 0 ? `Held by ${detail.holds.map((h) => `${h.kind.toLowerCase()} #${h.id} (${h.effect})`).join('; ')}.` : 'No deployment or maintenance window holds it.',
+  );
   parts.push(`On call: ${onCall.note}.`);
   return parts.join(' ');
 }

@@ -98,8 +98,7 @@ const declareIncidentTool = defineTool({
   area: 'incidents',
   title: 'Declare an incident',
   description:
-    'Declares an incident by hand (the body of POST /v1/incidents): a title, optionally a description, a severity ' +
-    '(P1-P4) and at most one of checkId, jobId, dependencyId.',
+    'Declares an incident by hand (the body of POST /v1/incidents): a title, optionally a description, a severity ' + '(P1-P4) and at most one of checkId, jobId, dependencyId.',
   input: IncidentCreate,
   output: Changed,
   effect: { destructive: false, idempotent: false },
@@ -141,7 +140,7 @@ const addIncidentNoteTool = defineTool({
   name: 'add_incident_note',
   area: 'incidents',
   title: 'Add a note to an incident',
-  description: 'Adds a note to an incident\'s notes, written by this API key (named on the note). Each call adds a note.',
+  description: "Adds a note to an incident's notes, written by this API key (named on the note). Each call adds a note.",
   input: z.object({ incidentId: Id, body: NoteBody.shape.body }),
   output: z.object({ note: z.object({ id: z.number().int(), incidentId: z.number().int(), body: z.string(), createdAt: z.string() }) }),
   effect: { destructive: false, idempotent: false },

@@ -2,7 +2,15 @@ import { z } from '@hono/zod-openapi';
 import { paginate } from '../../http/pagination.js';
 import { createAnnouncement, listAnnouncements, postAnnouncementEntry, toAnnouncementV1, withTimelines } from '../../statuspages/announcements.js';
 import { listStatusPages, toStatusPage } from '../../statuspages/pages.js';
-import { ANNOUNCEMENT_IMPACTS, ANNOUNCEMENT_LIST_STATUSES, ANNOUNCEMENT_STATUSES, AnnouncementCreateV1, AnnouncementEntryCreateV1, STATUS_PAGE_VISIBILITIES, type AnnouncementV1 } from '../../statuspages/schema.js';
+import {
+  ANNOUNCEMENT_IMPACTS,
+  ANNOUNCEMENT_LIST_STATUSES,
+  ANNOUNCEMENT_STATUSES,
+  AnnouncementCreateV1,
+  AnnouncementEntryCreateV1,
+  STATUS_PAGE_VISIBILITIES,
+  type AnnouncementV1,
+} from '../../statuspages/schema.js';
 import { StaleRead } from '../../store/conditional.js';
 import { keyWorkspace } from '../key.js';
 import { Id, PageArgs, PageInfo } from '../schema.js';
@@ -54,8 +62,7 @@ function announcementSummary(a: AnnouncementV1): AnnouncementSummary {
   };
 }
 
-const pageLine = (p: PageSummary): string =>
-  `#${p.id} "${p.name}" /${p.slug} ${p.visibility}${p.enabled ? '' : ' (disabled)'}${p.customDomain ? `, ${p.customDomain}` : ''}`;
+const pageLine = (p: PageSummary): string => `#${p.id} "${p.name}" /${p.slug} ${p.visibility}${p.enabled ? '' : ' (disabled)'}${p.customDomain ? `, ${p.customDomain}` : ''}`;
 
 const announcementLine = (a: AnnouncementSummary): string =>
   `#${a.id} ${a.status}${a.impact ? ` ${a.impact}` : ''} "${a.title}" since ${a.createdAt}` +
@@ -84,9 +91,7 @@ const listAnnouncementsTool = defineTool({
   name: 'list_announcements',
   area: 'statuspages',
   title: 'List announcements',
-  description:
-    'Announcements of a status page, newest first, with their latest update; status "open" or "resolved" filters. ' +
-    'Paginated: the answer says how many remain.',
+  description: 'Announcements of a status page, newest first, with their latest update; status "open" or "resolved" filters. ' + 'Paginated: the answer says how many remain.',
   input: z.object({ statusPageId: Id, status: z.enum(ANNOUNCEMENT_LIST_STATUSES).optional(), ...PageArgs }),
   output: z.object({ items: z.array(AnnouncementSummary), ...PageInfo }),
   effect: 'read',

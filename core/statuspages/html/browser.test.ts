@@ -63,7 +63,11 @@ describe.skipIf(!hasBrowser)('the status page in Chromium', () => {
     ];
     const created = [];
     for (const part of parts) {
-      const { check, component } = await checkComponent(t, user, page.id, { name: part.name, groupName: part.groupName, description: part.name === 'API' ? 'REST and webhooks' : null });
+      const { check, component } = await checkComponent(t, user, page.id, {
+        name: part.name,
+        groupName: part.groupName,
+        description: part.name === 'API' ? 'REST and webhooks' : null,
+      });
       await t.deps.store.entities.statusComponent.patch({ statusPageId: page.id, componentId: component.id }).set({ createdAt: backdate }).go();
       await seedYear(check.id, 90, part.every, part.down);
       await changeStatus(t, check, user, 'NEW', 'OK');
@@ -76,7 +80,12 @@ describe.skipIf(!hasBrowser)('the status page in Chromium', () => {
     expectStatus(
       await t.request('POST', `/status-pages/${page.id}/announcements`, {
         token: user.token,
-        body: { title: 'Elevated API latency', body: 'We are seeing **slow responses** from the API in one region and are investigating.', impact: 'MINOR', componentIds: [api.component.id] },
+        body: {
+          title: 'Elevated API latency',
+          body: 'We are seeing **slow responses** from the API in one region and are investigating.',
+          impact: 'MINOR',
+          componentIds: [api.component.id],
+        },
       }),
       201,
     );

@@ -105,7 +105,10 @@ describe('the HTML status page', () => {
     expect(locked.text).toContain(`action="/status/${page.slug}/auth"`);
     expect(locked.text).not.toContain('Secret status');
     const post = (password: string) =>
-      t.request('POST', `http://localhost/status/${page.slug}/auth`, { rawBody: `password=${encodeURIComponent(password)}`, headers: { ...fresh(), 'content-type': 'application/x-www-form-urlencoded' } });
+      t.request('POST', `http://localhost/status/${page.slug}/auth`, {
+        rawBody: `password=${encodeURIComponent(password)}`,
+        headers: { ...fresh(), 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const wrong = await post('nope nope nope');
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Wrong password');
@@ -131,7 +134,10 @@ describe('the HTML status page', () => {
     expect(stored.headerHtml).toContain('click');
     const { component } = await checkComponent(t, user, page.id, { name: '<img src=x onerror=alert(1)>' });
     expectStatus(
-      await t.request('POST', `/status-pages/${page.id}/announcements`, { token: user.token, body: { title: '<script>alert("t")</script>', body: MARKDOWN_XSS, componentIds: [component.id] } }),
+      await t.request('POST', `/status-pages/${page.id}/announcements`, {
+        token: user.token,
+        body: { title: '<script>alert("t")</script>', body: MARKDOWN_XSS, componentIds: [component.id] },
+      }),
       201,
     );
     // A row written before sanitising existed is cleaned on render too.

@@ -147,7 +147,9 @@ export function StatusPageView(props: { view: PublicPage; bars: Bars; nonce: str
               })}
             </div>
           ))}
-          {view.page.showUptimeHistory ? <p class="meta">Uptime is per UTC day. Planned maintenance does not count against uptime; days without data are shown as “no data”.</p> : null}
+          {view.page.showUptimeHistory ? (
+            <p class="meta">Uptime is per UTC day. Planned maintenance does not count against uptime; days without data are shown as “no data”.</p>
+          ) : null}
         </section>
         {view.page.showIncidentHistory ? (
           <p>

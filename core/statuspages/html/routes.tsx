@@ -4,7 +4,18 @@ import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../http/env.js';
 import { errorBody, HttpError } from '../../http/errors.js';
-import { DATA_RULE, accessOf, inMemory, limitPasswordAttempt, limitPublic, passwordLogin, PAGE_SESSION_SECONDS, sessionCookie, snapshotByDomain, snapshotBySlug } from '../public/access.js';
+import {
+  DATA_RULE,
+  accessOf,
+  inMemory,
+  limitPasswordAttempt,
+  limitPublic,
+  passwordLogin,
+  PAGE_SESSION_SECONDS,
+  sessionCookie,
+  snapshotByDomain,
+  snapshotBySlug,
+} from '../public/access.js';
 import { componentBar, pageHistory, publicPage } from '../public/view.js';
 import type { PageSnapshot } from '../store/snapshot.js';
 import { cachedHtml, rememberHtml } from '../store/viewCache.js';

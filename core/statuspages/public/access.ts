@@ -175,7 +175,8 @@ export async function passwordLogin(deps: Deps, slug: string, password: string, 
   const logN = deps.config.passwordHashLogN;
   const current = await withHashSlot(deps, async (slot) => {
     const snapshot = await snapshotBySlug(deps, slug);
-    const page = snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
+    const page =
+      snapshot?.page.enabled && snapshot.page.visibility === 'PASSWORD_PROTECTED' ? (await deps.store.entities.statusPage.get({ statusPageId: snapshot.page.id }).go()).data : null;
     if (!snapshot || !page?.passwordHash) {
       // The same work as a real check, so timing does not tell an unknown page from a wrong password.
       await verifyPassword(slot, password, await dummyHash(slot, logN), logN);
@@ -186,7 +187,6 @@ export async function passwordLogin(deps: Deps, slug: string, password: string, 
   });
   return { token: await issuePageSession(deps, current, now), expiresIn: PAGE_SESSION_SECONDS, snapshot: current };
 }
-
 
 /**
  * The public status stream's visibility, decided at connect (SSE and WebSocket alike): a page

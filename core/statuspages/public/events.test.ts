@@ -214,14 +214,20 @@ describe('public status events', () => {
       if (event.channel === `statuspage:${page.id}`) heard.push(event);
     });
     const ref = (await t.deps.store.entities.checkRef.get({ checkId: check.id }).go()).data;
-    await t.deps.store.entities.check.patch({ token: ref?.token ?? '' }).set({ status: 'DOWN' }).go();
+    await t.deps.store.entities.check
+      .patch({ token: ref?.token ?? '' })
+      .set({ status: 'DOWN' })
+      .go();
     await Promise.all([refreshSnapshot(t.deps, page.id), refreshSnapshot(t.deps, page.id), refreshSnapshot(t.deps, page.id)]);
     expect(heard.map((e) => [e.type, (e.data as { status: string }).status])).toEqual([['component.status_changed', 'MAJOR_OUTAGE']]);
 
     // The relay right after the write fails (the stream hub is down): the change stays owed.
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const publish = vi.spyOn(hub, 'publish').mockRejectedValueOnce(new Error('hub down'));
-    await t.deps.store.entities.check.patch({ token: ref?.token ?? '' }).set({ status: 'OK' }).go();
+    await t.deps.store.entities.check
+      .patch({ token: ref?.token ?? '' })
+      .set({ status: 'OK' })
+      .go();
     await refreshSnapshot(t.deps, page.id);
     publish.mockRestore();
     logged.mockRestore();

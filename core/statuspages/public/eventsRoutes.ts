@@ -48,7 +48,10 @@ export async function statusEvents(c: Context<AppEnv>, slug: string): Promise<Re
       backlog++;
       writing = writing
         .then(write)
-        .then(() => undefined, () => undefined)
+        .then(
+          () => undefined,
+          () => undefined,
+        )
         .finally(() => backlog--);
     };
     let end: () => void = () => undefined;

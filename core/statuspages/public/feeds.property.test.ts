@@ -17,14 +17,64 @@ const config = { publicUrl: 'https://status.example.com' };
 const links = { rss: 'https://status.example.com/api/public/status/acme/feed.rss', atom: 'https://status.example.com/api/public/status/acme/feed.atom' };
 
 const HOSTILE = [
-  '<script>alert(1)</script>', ']]>', ']]]]><![CDATA[>', '<![CDATA[', '&amp;', '&lt;i&gt;', '&#0;', '&', '<', '>', '"', "'", '<b>bold</b>', '</title>', '</entry>',
-  '<img src=x onerror=alert(1)>', '[x](javascript:alert(1))', '<a href="javascript:alert(1)">x</a>', '<iframe src="https://evil.example"></iframe>', '<svg onload=alert(1)>',
-  '\u0000', '\u0001', '\u0008', '\u000b', '\u001f', '\u007f', '\u0085', '\ufffe', '\uffff', '\ud800', '\udfff', '\u202e', '\u2028', '\ue000', '\n', '\r\n', '\t', ' ',
-  'é', '😀', '漢字', '**bold**', '`code ]]>`', '\n```\n]]> <script>\n```\n', '> quote', '# heading', '- item', '\\', '%00',
+  '<script>alert(1)</script>',
+  ']]>',
+  ']]]]><![CDATA[>',
+  '<![CDATA[',
+  '&amp;',
+  '&lt;i&gt;',
+  '&#0;',
+  '&',
+  '<',
+  '>',
+  '"',
+  "'",
+  '<b>bold</b>',
+  '</title>',
+  '</entry>',
+  '<img src=x onerror=alert(1)>',
+  '[x](javascript:alert(1))',
+  '<a href="javascript:alert(1)">x</a>',
+  '<iframe src="https://evil.example"></iframe>',
+  '<svg onload=alert(1)>',
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u000b',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
+  '\u202e',
+  '\u2028',
+  '\ue000',
+  '\n',
+  '\r\n',
+  '\t',
+  ' ',
+  'é',
+  '😀',
+  '漢字',
+  '**bold**',
+  '`code ]]>`',
+  '\n```\n]]> <script>\n```\n',
+  '> quote',
+  '# heading',
+  '- item',
+  '\\',
+  '%00',
 ];
 const hostile = fc.array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 12 })), { maxLength: 14 }).map((parts) => parts.join(''));
 /** Titles from characters XML can carry, so what the reader shows is exactly the one-line title. */
-const printable = fc.array(fc.oneof(fc.constantFrom('<b>x</b>', ']]>', '&amp;', '&', '<', '>', '"', "'", 'é', '😀', ' ', '<script>alert(1)</script>'), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 10 }).map((p) => p.join(''));
+const printable = fc
+  .array(
+    fc.oneof(fc.constantFrom('<b>x</b>', ']]>', '&amp;', '&', '<', '>', '"', "'", 'é', '😀', ' ', '<script>alert(1)</script>'), fc.string({ unit: 'grapheme', maxLength: 8 })),
+    { maxLength: 10 },
+  )
+  .map((p) => p.join(''));
 
 const announcement = (title: string, bodies: string[], i: number): SnapshotAnnouncement => ({
   id: i + 1,
@@ -43,13 +93,37 @@ const announcement = (title: string, bodies: string[], i: number): SnapshotAnnou
 
 const snapshotNamed = (name: string): PageSnapshot => ({
   page: {
-    id: 1, workspaceId: 1, name, slug: 'acme', visibility: 'PUBLIC', passwordVersion: 1, enabled: true, customDomain: null, customDomainVerifiedAt: null, logoUrl: null, faviconUrl: null,
-    primaryColor: null, backgroundColor: null, headerHtml: null, footerHtml: null, showUptimeHistory: true, uptimeHistoryDays: 90, showIncidentHistory: true,
+    id: 1,
+    workspaceId: 1,
+    name,
+    slug: 'acme',
+    visibility: 'PUBLIC',
+    passwordVersion: 1,
+    enabled: true,
+    customDomain: null,
+    customDomainVerifiedAt: null,
+    logoUrl: null,
+    faviconUrl: null,
+    primaryColor: null,
+    backgroundColor: null,
+    headerHtml: null,
+    footerHtml: null,
+    showUptimeHistory: true,
+    uptimeHistoryDays: 90,
+    showIncidentHistory: true,
   },
-  components: [], checks: [], dependenciesDown: [], maintenance: [], announcements: [], uptime: {}, statuses: { overall: 'OPERATIONAL', components: [] }, builtAt: NOW,
+  components: [],
+  checks: [],
+  dependenciesDown: [],
+  maintenance: [],
+  announcements: [],
+  uptime: {},
+  statuses: { overall: 'OPERATIONAL', components: [] },
+  builtAt: NOW,
 });
 
-const caseOf = (title: fc.Arbitrary<string>) => fc.record({ name: hostile, items: fc.array(fc.record({ title, bodies: fc.array(hostile, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 4 }) });
+const caseOf = (title: fc.Arbitrary<string>) =>
+  fc.record({ name: hostile, items: fc.array(fc.record({ title, bodies: fc.array(hostile, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 4 }) });
 
 function check(cases: { name: string; items: { title: string; bodies: string[] }[] }[], expectedTitle: (title: string) => string): void {
   const built = cases.map(({ name, items }) => {
@@ -67,7 +141,10 @@ function check(cases: { name: string; items: { title: string; bodies: string[] }
       expect(feed.feed.link).toBe('https://status.example.com/status/acme');
       expect(feed.entries.map((e) => e.id.replace('urn:vigil:announcement:', ''))).toEqual(announcements.map((a) => a.publicId));
       expect(feed.entries.map((e) => e.link)).toEqual(announcements.map(() => 'https://status.example.com/status/acme'));
-      expect(feed.entries.map((e) => e.titleShown), context).toEqual(announcements.map((a) => expectedTitle(a.title)));
+      expect(
+        feed.entries.map((e) => e.titleShown),
+        context,
+      ).toEqual(announcements.map((a) => expectedTitle(a.title)));
       for (const entry of feed.entries) {
         const content = entry.content.join('');
         // Live markup only: the same words as escaped text are harmless and may stay.

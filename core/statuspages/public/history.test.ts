@@ -53,7 +53,20 @@ async function addAnnouncements(pageId: number, componentId: number, count: numb
   nextAnnouncementId += count;
   const items = Array.from({ length: count }, (_, i) => {
     const at = new Date(t.clock.now().getTime() - (count - i) * 24 * 3600_000).toISOString();
-    return { statusPageId: pageId, announcementId: base + i, publicId: ulid(), workspaceId: user.workspaceId, title: `Note ${base + i}`, status: 'RESOLVED' as const, impact: 'MINOR' as const, componentIds: [componentId], resolvedAt: at, revision: 1, createdAt: at, updatedAt: at };
+    return {
+      statusPageId: pageId,
+      announcementId: base + i,
+      publicId: ulid(),
+      workspaceId: user.workspaceId,
+      title: `Note ${base + i}`,
+      status: 'RESOLVED' as const,
+      impact: 'MINOR' as const,
+      componentIds: [componentId],
+      resolvedAt: at,
+      revision: 1,
+      createdAt: at,
+      updatedAt: at,
+    };
   });
   await t.deps.store.entities.announcement.put(items).go();
 }

@@ -30,10 +30,12 @@ beforeEach(() => {
   freshRateWindow(t);
 });
 
-const attempt = (slug: string, password: string, headers: Record<string, string> = fresh()) =>
-  t.request('POST', `/public/status/${slug}/auth`, { headers, body: { password } });
+const attempt = (slug: string, password: string, headers: Record<string, string> = fresh()) => t.request('POST', `/public/status/${slug}/auth`, { headers, body: { password } });
 const formAttempt = (slug: string, password: string, headers: Record<string, string> = fresh()) =>
-  t.request('POST', `http://localhost/status/${slug}/auth`, { rawBody: `password=${encodeURIComponent(password)}`, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+  t.request('POST', `http://localhost/status/${slug}/auth`, {
+    rawBody: `password=${encodeURIComponent(password)}`,
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+  });
 
 /**
  * What a client can compare of two answers: status, body and every header but the date. The HTML
@@ -125,7 +127,9 @@ describe('concurrent hashes past the bound', () => {
     // A real cost that lasts: each hash holds its slot while the other attempts arrive.
     const slow = await createTestContext({ VIGIL_PASSWORD_HASH_LOG_N: '15', VIGIL_PASSWORD_HASH_CONCURRENCY: '2' });
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => slow.request('POST', `/public/status/${uniqueSlug('flood')}/auth`, { headers: { 'x-test-ip': `198.51.100.${100 + i}` }, body: { password: 'a guess at it' } })),
+      Array.from({ length: 12 }, (_, i) =>
+        slow.request('POST', `/public/status/${uniqueSlug('flood')}/auth`, { headers: { 'x-test-ip': `198.51.100.${100 + i}` }, body: { password: 'a guess at it' } }),
+      ),
     );
     const statuses = answers.map((res) => res.status);
     expect(statuses.filter((status) => status === 401).length).toBeGreaterThanOrEqual(1);

@@ -22,7 +22,13 @@ describe('public status JSON', () => {
     const page = await createPage(t, user, { headerHtml: '<p>Hello</p>' });
     const { check, component } = await checkComponent(t, user, page.id, { name: 'Checkout', description: 'Pay here' });
     await changeStatus(t, check, user, 'NEW', 'OK');
-    expectStatus(await t.request('POST', `/status-pages/${page.id}/announcements`, { token: user.token, body: { title: 'Slow payments', body: 'Investigating', impact: 'MAJOR', componentIds: [component.id] } }), 201);
+    expectStatus(
+      await t.request('POST', `/status-pages/${page.id}/announcements`, {
+        token: user.token,
+        body: { title: 'Slow payments', body: 'Investigating', impact: 'MAJOR', componentIds: [component.id] },
+      }),
+      201,
+    );
     const view = expectStatus(await t.request<PublicPage>('GET', `/public/status/${page.slug}`, { headers: fresh() }), 200);
     expect(view.status).toEqual({ indicator: 'major', description: 'Partial System Outage' });
     expect(view.components).toEqual([{ id: component.id, name: 'Checkout', description: 'Pay here', groupName: null, position: 0, status: 'PARTIAL_OUTAGE', showUptimeBar: true }]);
@@ -41,7 +47,14 @@ describe('public status JSON', () => {
     const { check } = await checkComponent(t, user, page.id);
     const report = async (status: 'ok' | 'down') => {
       await t.deps.queue.publish('incidents', [
-        { type: 'dependencies.reported', checkId: check.id, workspaceId: user.workspaceId, projectId: user.projectId, dependencies: [{ name: 'Payments-DB', status }], at: t.clock.now().toISOString() },
+        {
+          type: 'dependencies.reported',
+          checkId: check.id,
+          workspaceId: user.workspaceId,
+          projectId: user.projectId,
+          dependencies: [{ name: 'Payments-DB', status }],
+          at: t.clock.now().toISOString(),
+        },
       ]);
       await t.deps.queue.drain();
     };
@@ -49,7 +62,10 @@ describe('public status JSON', () => {
     const { lockOwner } = await import('../../store/locks.js');
     const dependencyId = Number(await lockOwner(t.deps.store, `dependency-name#${user.workspaceId}`, 'payments-db'));
     expect(dependencyId).toBeGreaterThan(0);
-    const component = expectStatus(await t.request<{ id: number }>('POST', `/status-pages/${page.id}/components`, { token: user.token, body: { name: 'Payments', dependencyId } }), 201);
+    const component = expectStatus(
+      await t.request<{ id: number }>('POST', `/status-pages/${page.id}/components`, { token: user.token, body: { name: 'Payments', dependencyId } }),
+      201,
+    );
     await report('down');
     const view = expectStatus(await t.request<PublicPage>('GET', `/public/status/${page.slug}`, { headers: fresh() }), 200);
     expect(view.components.find((c) => c.id === component.id)?.status).toBe('MAJOR_OUTAGE');
@@ -72,7 +88,8 @@ describe('public status JSON', () => {
     expectError(await get(privatePage.slug, await t.apiKey(user)), 404);
     expectError(await get(disabled.slug, user.token), 404);
 
-    const auth = (slug: string, password: string) => t.request<{ token: string; expiresIn: number }>('POST', `/public/status/${slug}/auth`, { headers: fresh(), body: { password } });
+    const auth = (slug: string, password: string) =>
+      t.request<{ token: string; expiresIn: number }>('POST', `/public/status/${slug}/auth`, { headers: fresh(), body: { password } });
     const wrong = expectError(await auth(protectedPage.slug, 'not the password'), 401);
     const unknown = expectError(await auth('no-such-page', 'not the password'), 401);
     expect(unknown.message).toBe(wrong.message);
@@ -129,7 +146,11 @@ describe('public status JSON', () => {
     t.clock.advanceSeconds(600);
     await changeStatus(t, check, user, 'DOWN', 'OK');
     const uptime = expectStatus(
-      await t.request<{ componentId: number; days: { date: string; uptime: number | null; downSeconds: number }[]; uptime: number | null }>('GET', `/public/status/${page.slug}/components/${component.id}/uptime?days=3`, { headers: fresh() }),
+      await t.request<{ componentId: number; days: { date: string; uptime: number | null; downSeconds: number }[]; uptime: number | null }>(
+        'GET',
+        `/public/status/${page.slug}/components/${component.id}/uptime?days=3`,
+        { headers: fresh() },
+      ),
       200,
     );
     expect(uptime.componentId).toBe(component.id);
@@ -140,7 +161,10 @@ describe('public status JSON', () => {
     expectError(await t.request('GET', `/public/status/${page.slug}/components/${component.id}/uptime?days=0`, { headers: fresh() }), 400);
     expectError(await t.request('GET', `/public/status/${page.slug}/components/999999/uptime`, { headers: fresh() }), 404);
     expectError(await t.request('GET', `/public/status/${page.slug}/history?months=13`, { headers: fresh() }), 400);
-    const history = expectStatus(await t.request<{ months: { month: string; incidents: unknown[] }[] }>('GET', `/public/status/${page.slug}/history?months=2`, { headers: fresh() }), 200);
+    const history = expectStatus(
+      await t.request<{ months: { month: string; incidents: unknown[] }[] }>('GET', `/public/status/${page.slug}/history?months=2`, { headers: fresh() }),
+      200,
+    );
     expect(history.months.map((m) => m.month)).toEqual(['2026-03', '2026-02']);
     expectStatus(await t.request('PATCH', `/status-pages/${page.id}`, { token: user.token, body: { showIncidentHistory: false } }), 200);
     expect(expectStatus(await t.request<{ months: unknown[] }>('GET', `/public/status/${page.slug}/history`, { headers: fresh() }), 200).months).toEqual([]);

@@ -62,7 +62,13 @@ export function publicStatusRoutes(verify: EndpointVerifier) {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/components/{componentId}/uptime', tags, request: { params: ComponentParam, query: UptimeQuery }, responses: { 200: jsonResponse(Anything, 'Daily uptime, UTC days, newest last') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/components/{componentId}/uptime',
+      tags,
+      request: { params: ComponentParam, query: UptimeQuery },
+      responses: { 200: jsonResponse(Anything, 'Daily uptime, UTC days, newest last') },
+    }),
     async (c) => {
       const { deps } = c.var;
       const { slug, componentId } = c.req.valid('param');
@@ -82,7 +88,18 @@ export function publicStatusRoutes(verify: EndpointVerifier) {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/history', tags, request: { params: SlugParam, query: HistoryQuery }, responses: { 200: jsonResponse(Anything, 'Past announcements and incidents by month; `truncated` when the bounded read (newest 100 announcements, 20 shown, newest 200 incidents) left some unread') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/history',
+      tags,
+      request: { params: SlugParam, query: HistoryQuery },
+      responses: {
+        200: jsonResponse(
+          Anything,
+          'Past announcements and incidents by month; `truncated` when the bounded read (newest 100 announcements, 20 shown, newest 200 incidents) left some unread',
+        ),
+      },
+    }),
     async (c) => {
       const { deps } = c.var;
       const { slug } = c.req.valid('param');

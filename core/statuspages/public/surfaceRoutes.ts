@@ -24,7 +24,10 @@ import { WIDGET_JS } from './widget.js';
  * and get the check badge's 600 per 60 s.
  */
 
-export const FEED_RULES = { rss: { name: 'sp-rss', limit: 10, windowSeconds: 60 }, atom: { name: 'sp-atom', limit: 10, windowSeconds: 60 } } as const satisfies Record<string, RateLimitRule>;
+export const FEED_RULES = { rss: { name: 'sp-rss', limit: 10, windowSeconds: 60 }, atom: { name: 'sp-atom', limit: 10, windowSeconds: 60 } } as const satisfies Record<
+  string,
+  RateLimitRule
+>;
 export const BADGE_RULE: RateLimitRule = { name: 'sp-badge', limit: 600, windowSeconds: 60 };
 export const WIDGET_RULE: RateLimitRule = { name: 'sp-widget', limit: 600, windowSeconds: 60 };
 const SHORT_CACHE = 'public, max-age=60';
@@ -82,7 +85,8 @@ export function publicSurfaceRoutes() {
         let body = cacheKey === null ? undefined : cachedHtml(deps.store, cacheKey, now.getTime())?.[0];
         if (body === undefined) {
           const announcements = await feedAnnouncements(deps, snapshot);
-          const xml = format === 'rss' ? rssFeed(deps.config, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps.config, snapshot, announcements, feedLinks(deps, slug));
+          const xml =
+            format === 'rss' ? rssFeed(deps.config, snapshot, announcements, feedLinks(deps, slug)) : atomFeed(deps.config, snapshot, announcements, feedLinks(deps, slug));
           body = new TextEncoder().encode(xml);
           if (cacheKey !== null) rememberHtml(deps.store, cacheKey, [body], now.getTime());
         }
@@ -97,7 +101,14 @@ export function publicSurfaceRoutes() {
     );
   }
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/badge.svg', tags, summary: 'SVG badge of the overall status', request: { params: SlugParam, query: BadgeQuery }, responses: { 200: text('image/svg+xml', 'SVG badge') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/badge.svg',
+      tags,
+      summary: 'SVG badge of the overall status',
+      request: { params: SlugParam, query: BadgeQuery },
+      responses: { 200: text('image/svg+xml', 'SVG badge') },
+    }),
     async (c) => {
       const { slug } = c.req.valid('param');
       const { style } = c.req.valid('query');
@@ -111,7 +122,14 @@ export function publicSurfaceRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/widget.js', tags, summary: 'Script rendering a status pill into <div data-vigil-status="slug">', request: { params: SlugParam }, responses: { 200: text('text/javascript', 'The widget script') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/widget.js',
+      tags,
+      summary: 'Script rendering a status pill into <div data-vigil-status="slug">',
+      request: { params: SlugParam },
+      responses: { 200: text('text/javascript', 'The widget script') },
+    }),
     async (c) => {
       const { slug } = c.req.valid('param');
       const { snapshot } = await pageFor(c, WIDGET_RULE, slug);
@@ -124,7 +142,14 @@ export function publicSurfaceRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/summary', tags, summary: "The widget's summary (CORS for public pages)", request: { params: SlugParam }, responses: { 200: jsonResponse(Anything, 'Name, link and overall status') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/summary',
+      tags,
+      summary: "The widget's summary (CORS for public pages)",
+      request: { params: SlugParam },
+      responses: { 200: jsonResponse(Anything, 'Name, link and overall status') },
+    }),
     async (c) => {
       const { deps } = c.var;
       const { slug } = c.req.valid('param');
@@ -135,7 +160,14 @@ export function publicSurfaceRoutes() {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/summary.json', tags, summary: "Atlassian Statuspage's /api/v2/summary.json shape", request: { params: SlugParam }, responses: { 200: jsonResponse(Anything, 'page, status, components, incidents, scheduled_maintenances') } }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/summary.json',
+      tags,
+      summary: "Atlassian Statuspage's /api/v2/summary.json shape",
+      request: { params: SlugParam },
+      responses: { 200: jsonResponse(Anything, 'page, status, components, incidents, scheduled_maintenances') },
+    }),
     async (c) => {
       const { deps } = c.var;
       const { slug } = c.req.valid('param');

@@ -29,9 +29,20 @@ describe('feeds', () => {
   it.skipIf(!hasFeedparser)('RSS and Atom parse in feedparser: one entry per announcement, guid its publicId, the timeline as content, links back to the page', async () => {
     const page = await createPage(t, user, { name: 'Acme <Cloud> & "friends"' });
     const { component } = await checkComponent(t, user, page.id);
-    const first = await announce(page.id, { title: 'Slow <b>payments</b> ]]> & more', body: 'We are **investigating**.\n\n<script>alert(1)</script><img src=x onerror=alert(2)>', impact: 'MAJOR', componentIds: [component.id] });
+    const first = await announce(page.id, {
+      title: 'Slow <b>payments</b> ]]> & more',
+      body: 'We are **investigating**.\n\n<script>alert(1)</script><img src=x onerror=alert(2)>',
+      impact: 'MAJOR',
+      componentIds: [component.id],
+    });
     t.clock.advanceSeconds(60);
-    expectStatus(await t.request('POST', `/status-pages/${page.id}/announcements/${first.id}/updates`, { token: user.token, body: { body: 'Fixed by [a rollback](https://example.com/x) ]]> done', status: 'RESOLVED' } }), 201);
+    expectStatus(
+      await t.request('POST', `/status-pages/${page.id}/announcements/${first.id}/updates`, {
+        token: user.token,
+        body: { body: 'Fixed by [a rollback](https://example.com/x) ]]> done', status: 'RESOLVED' },
+      }),
+      201,
+    );
     t.clock.advanceSeconds(60);
     const second = await announce(page.id, { title: 'Database upgrade', body: 'Read-only for a while.' });
 
@@ -45,7 +56,10 @@ describe('feeds', () => {
     const [r, a] = parseFeeds([rss.text, atom.text]);
     if (!r || !a) throw new Error('feedparser returned too little');
     const home = `${t.config.publicUrl}/status/${page.slug}`;
-    for (const [feed, version] of [[r, 'rss20'], [a, 'atom10']] as const) {
+    for (const [feed, version] of [
+      [r, 'rss20'],
+      [a, 'atom10'],
+    ] as const) {
       expect(feed.bozo, feed.bozoException ?? '').toBe(0);
       expect(feed.version).toBe(version);
       expect(feed.feed.link).toBe(home);
@@ -163,10 +177,23 @@ describe('summaries', () => {
     expect(summary.status).toEqual({ indicator: 'minor', description: 'Degraded Performance' });
     const group = summary.components.find((c) => c.group);
     expect(group).toMatchObject({ name: 'Core', status: 'degraded_performance', components: [String(component.id), String(web.id)] });
-    expect(summary.components.find((c) => c.id === String(component.id))).toMatchObject({ name: 'API', status: 'degraded_performance', group: false, group_id: group?.id, page_id: page.slug });
+    expect(summary.components.find((c) => c.id === String(component.id))).toMatchObject({
+      name: 'API',
+      status: 'degraded_performance',
+      group: false,
+      group_id: group?.id,
+      page_id: page.slug,
+    });
     expect(summary.components.find((c) => c.id === String(web.id))?.status).toBe('operational');
     expect(summary.incidents).toHaveLength(1);
-    expect(summary.incidents[0]).toMatchObject({ id: incident.publicId, name: 'Slow API', status: 'investigating', impact: 'minor', resolved_at: null, incident_updates: [{ body: 'Looking into it', status: 'investigating' }] });
+    expect(summary.incidents[0]).toMatchObject({
+      id: incident.publicId,
+      name: 'Slow API',
+      status: 'investigating',
+      impact: 'minor',
+      resolved_at: null,
+      incident_updates: [{ body: 'Looking into it', status: 'investigating' }],
+    });
     expect(summary.incidents[0]?.components.map((c) => c.id)).toEqual([String(component.id)]);
     expect(summary.scheduled_maintenances).toHaveLength(1);
     expect(summary.scheduled_maintenances[0]).toMatchObject({ id: maintenance.publicId, status: 'scheduled', scheduled_for: start, scheduled_until: end });
@@ -193,7 +220,10 @@ describe('summaries', () => {
     expect(member.status).toBe(200);
     expect(member.headers.get('access-control-allow-origin')).toBeNull();
     const protectedPage = await createPage(t, user, { visibility: 'PASSWORD_PROTECTED', password: 'let me in please' });
-    const session = expectStatus(await t.request<{ token: string }>('POST', `/public/status/${protectedPage.slug}/auth`, { headers: fresh(), body: { password: 'let me in please' } }), 200);
+    const session = expectStatus(
+      await t.request<{ token: string }>('POST', `/public/status/${protectedPage.slug}/auth`, { headers: fresh(), body: { password: 'let me in please' } }),
+      200,
+    );
     for (const path of ['summary', 'summary.json']) {
       const withSession = await t.request('GET', `/public/status/${protectedPage.slug}/${path}`, { token: session.token, headers: fresh() });
       expect(withSession.status).toBe(200);
@@ -272,7 +302,10 @@ describe('rate limits, exact under concurrency (per page and address; 429 with R
   it('badge and widget.js: 600 per 60 s each (the window filled to 590 first, then a burst)', async () => {
     const page = await createPage(t, user);
     const address = '198.51.100.23';
-    for (const [path, rule] of [['badge.svg', BADGE_RULE], ['widget.js', WIDGET_RULE]] as const) {
+    for (const [path, rule] of [
+      ['badge.svg', BADGE_RULE],
+      ['widget.js', WIDGET_RULE],
+    ] as const) {
       expect(rule).toMatchObject({ limit: 600, windowSeconds: 60 });
       // 590 requests' worth written straight into this window's counter (the table's RL# item), so
       // the test pays for 15 requests, not 605, and still crosses the limit under concurrency.

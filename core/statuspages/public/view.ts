@@ -15,14 +15,23 @@ import { mergeRollups, readUptime, rollupDeltas, worstRollups, type DayRollup, t
 
 export { publicAnnouncement, type PublicAnnouncement };
 
-
 export type PublicComponent = { id: number; name: string; description: string | null; groupName: string | null; position: number; status: ComponentStatus; showUptimeBar: boolean };
 
 export type PublicPage = {
   /** What a page shows the public of itself: never its visibility, password version or domain state. */
   page: Pick<
     SnapshotPage,
-    'name' | 'slug' | 'logoUrl' | 'faviconUrl' | 'primaryColor' | 'backgroundColor' | 'headerHtml' | 'footerHtml' | 'showUptimeHistory' | 'uptimeHistoryDays' | 'showIncidentHistory'
+    | 'name'
+    | 'slug'
+    | 'logoUrl'
+    | 'faviconUrl'
+    | 'primaryColor'
+    | 'backgroundColor'
+    | 'headerHtml'
+    | 'footerHtml'
+    | 'showUptimeHistory'
+    | 'uptimeHistoryDays'
+    | 'showIncidentHistory'
   >;
   status: { indicator: string; description: string };
   components: PublicComponent[];
@@ -30,7 +39,6 @@ export type PublicPage = {
   scheduledMaintenance: PublicAnnouncement[];
   updatedAt: string;
 };
-
 
 export function publicPage(snapshot: PageSnapshot, now: Date): PublicPage {
   const { page } = snapshot;

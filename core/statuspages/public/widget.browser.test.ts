@@ -69,7 +69,14 @@ describe.skipIf(!hasBrowser)('the widget in Chromium', () => {
         });
 
       const shown = await read(down.slug);
-      expect(shown).toMatchObject({ ready: 'true', lightDom: '', name: 'Acme Cloud', status: 'Major System Outage', indicator: 'critical', href: `${t.config.publicUrl}/status/${down.slug}` });
+      expect(shown).toMatchObject({
+        ready: 'true',
+        lightDom: '',
+        name: 'Acme Cloud',
+        status: 'Major System Outage',
+        indicator: 'critical',
+        href: `${t.config.publicUrl}/status/${down.slug}`,
+      });
       // The pill is drawn: the dot took its colour through the CSSOM (the host's CSP allows no inline style).
       expect(await tab.$eval(`[data-vigil-status="${down.slug}"]`, (el) => getComputedStyle(el.shadowRoot?.querySelector('[part="pill"]') as Element).display)).toBe('inline-flex');
 

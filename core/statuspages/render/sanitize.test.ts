@@ -78,14 +78,18 @@ describe('sanitizeTenantHtml', () => {
   });
 
   it('keeps the harmless markup a header or footer needs', () => {
-    const html = '<p>Questions? <a href="mailto:ops@example.com">Mail us</a> or see <a href="https://example.com/sla">our SLA</a>.</p><img src="https://cdn.example.com/logo.png" alt="Logo">';
+    const html =
+      '<p>Questions? <a href="mailto:ops@example.com">Mail us</a> or see <a href="https://example.com/sla">our SLA</a>.</p><img src="https://cdn.example.com/logo.png" alt="Logo">';
     expect(sanitizeTenantHtml(html)).toBe(
       '<p>Questions? <a href="mailto:ops@example.com" rel="nofollow noopener noreferrer">Mail us</a> or see <a href="https://example.com/sla" rel="nofollow noopener noreferrer">our SLA</a>.</p><img src="https://cdn.example.com/logo.png" alt="Logo" />',
     );
   });
 
   it('is idempotent and inert for any mix of hostile fragments', () => {
-    const fragment = fc.oneof(fc.constantFrom(...HOSTILE_HTML, '<p>', '</p>', '<a href="https://ok.example">', '</a>', '"', "'", '<', '>', '&', '&#', 'javascript:', ' on', '='), fc.string({ maxLength: 8 }));
+    const fragment = fc.oneof(
+      fc.constantFrom(...HOSTILE_HTML, '<p>', '</p>', '<a href="https://ok.example">', '</a>', '"', "'", '<', '>', '&', '&#', 'javascript:', ' on', '='),
+      fc.string({ maxLength: 8 }),
+    );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 12 }), (parts) => {
         const once = sanitizeTenantHtml(parts.join(''));
@@ -134,7 +138,10 @@ describe('renderMarkdown', () => {
   });
 
   it('is inert for any Markdown, and its output is stable under sanitising again', () => {
-    const piece = fc.oneof(fc.constantFrom('[a](', ')', '![b](', '<', '>', 'javascript:', 'data:', 'https://ok.example', '\n', '`', '*', '<script>', '" onerror="'), fc.string({ maxLength: 6 }));
+    const piece = fc.oneof(
+      fc.constantFrom('[a](', ')', '![b](', '<', '>', 'javascript:', 'data:', 'https://ok.example', '\n', '`', '*', '<script>', '" onerror="'),
+      fc.string({ maxLength: 6 }),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
         const html = renderMarkdown(parts.join(''));

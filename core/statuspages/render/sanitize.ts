@@ -11,7 +11,32 @@ import sanitizeHtml from 'sanitize-html';
  * own UI); links http, https or mailto only; images https only (the CSP's `img-src`).
  */
 
-const TEXT_TAGS = ['p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'code', 'pre', 'kbd', 'blockquote', 'q', 'abbr', 'time', 'span', 'div'];
+const TEXT_TAGS = [
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'del',
+  'ins',
+  'mark',
+  'small',
+  'sub',
+  'sup',
+  'code',
+  'pre',
+  'kbd',
+  'blockquote',
+  'q',
+  'abbr',
+  'time',
+  'span',
+  'div',
+];
 const BLOCK_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'figure', 'figcaption'];
 const TABLE_TAGS = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
 export const ALLOWED_TAGS: readonly string[] = [...TEXT_TAGS, ...BLOCK_TAGS, ...TABLE_TAGS, 'a', 'img'];
@@ -87,7 +112,10 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch
  */
 export function singleLine(text: string, maxLength = 255): string {
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length <= maxLength ? flat : `${flat.slice(0, maxLength - 1)}…`;
 }
 

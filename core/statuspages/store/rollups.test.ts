@@ -32,7 +32,10 @@ describe('uptime rollups in the store', () => {
     const page = await createPage(t, user, { uptimeHistoryDays: 365 });
     const { check, component } = await checkComponent(t, user, page.id);
     // The component existed for the whole year: backdate it, and a year of closed days.
-    await t.deps.store.entities.statusComponent.patch({ statusPageId: page.id, componentId: component.id }).set({ createdAt: new Date(t.clock.now().getTime() - 400 * DAY_MS).toISOString() }).go();
+    await t.deps.store.entities.statusComponent
+      .patch({ statusPageId: page.id, componentId: component.id })
+      .set({ createdAt: new Date(t.clock.now().getTime() - 400 * DAY_MS).toISOString() })
+      .go();
     const today = Math.floor(t.clock.now().getTime() / DAY_MS);
     const items = Array.from({ length: 365 }, (_, i) => ({
       checkId: check.id,
@@ -71,7 +74,10 @@ describe('uptime rollups in the store', () => {
     // The same messages again, and a replay from before the cursor moved (a crash between the ADDs and the cursor).
     await recordStatusInterval(t.deps, down);
     await recordStatusInterval(t.deps, up);
-    await t.deps.store.entities.uptimeCursor.patch({ checkId: check.id }).set({ state: 'DOWN', since: at(600) }).go();
+    await t.deps.store.entities.uptimeCursor
+      .patch({ checkId: check.id })
+      .set({ state: 'DOWN', since: at(600) })
+      .go();
     await recordStatusInterval(t.deps, up);
     const again = await rollupsOf(check.id);
     const counters = (items: typeof once) => items.map(({ date, observedSeconds, downSeconds }) => ({ date, observedSeconds, downSeconds }));
@@ -85,7 +91,16 @@ describe('uptime rollups in the store', () => {
     const now = t.clock.now().getTime();
     const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
     await t.deps.store.entities.windowHold
-      .create({ projectId: user.projectId, kind: 'MAINTENANCE', windowId: 424242, workspaceId: user.workspaceId, startsAt: at(0), endsAt: at(3600), suppressAlerts: true, suppressIncidents: true })
+      .create({
+        projectId: user.projectId,
+        kind: 'MAINTENANCE',
+        windowId: 424242,
+        workspaceId: user.workspaceId,
+        startsAt: at(0),
+        endsAt: at(3600),
+        suppressAlerts: true,
+        suppressIncidents: true,
+      })
       .go();
     const base = { checkId: check.id, projectId: user.projectId };
     await recordStatusInterval(t.deps, { ...base, from: 'NEW', to: 'DOWN', at: at(0) });

@@ -20,10 +20,7 @@ export async function maintenanceSpans(deps: Deps, projectId: number | null | un
  * redelivery: each day's `ADD` is conditional on the interval's start not being recorded there
  * yet, and a message at or before the cursor is already in.
  */
-export async function recordStatusInterval(
-  deps: Deps,
-  change: { checkId: number; projectId: number | null; from: CheckStatus; to: CheckStatus; at: string },
-): Promise<boolean> {
+export async function recordStatusInterval(deps: Deps, change: { checkId: number; projectId: number | null; from: CheckStatus; to: CheckStatus; at: string }): Promise<boolean> {
   const { uptimeCursor } = deps.store.entities;
   const cursor = (await uptimeCursor.get({ checkId: change.checkId }).go({ consistent: true })).data;
   const nextState = observedState(change.to);
@@ -42,7 +39,12 @@ async function moveCursor(deps: Deps, checkId: number, previous: UptimeCursorIte
   const { uptimeCursor } = deps.store.entities;
   try {
     if (previous === null) await uptimeCursor.create({ checkId, state, since }).go();
-    else await uptimeCursor.patch({ checkId }).set({ state, since }).where((attr, op) => op.eq(attr.since, previous.since)).go();
+    else
+      await uptimeCursor
+        .patch({ checkId })
+        .set({ state, since })
+        .where((attr, op) => op.eq(attr.since, previous.since))
+        .go();
   } catch (err) {
     // Another delivery of the same change (or a later one) moved it first: its interval is in.
     if (!isConditionalFailure(err)) throw err;
@@ -53,15 +55,15 @@ async function addToDay(deps: Deps, checkId: number, intervalStart: string, delt
   const { uptimeRollup } = deps.store.entities;
   try {
     await uptimeRollup
-    .update({ checkId, date: delta.date })
-    .add({
-      observedSeconds: delta.observedSeconds,
-      downSeconds: delta.downSeconds,
-      maintenanceSeconds: delta.maintenanceSeconds,
-      maintenanceDownSeconds: delta.maintenanceDownSeconds,
-      intervals: [intervalStart],
-    })
-    .set({ expiresAt: Math.floor((rollupDayStart(delta.date) + KEEP_DAYS * DAY_MS) / 1000) })
+      .update({ checkId, date: delta.date })
+      .add({
+        observedSeconds: delta.observedSeconds,
+        downSeconds: delta.downSeconds,
+        maintenanceSeconds: delta.maintenanceSeconds,
+        maintenanceDownSeconds: delta.maintenanceDownSeconds,
+        intervals: [intervalStart],
+      })
+      .set({ expiresAt: Math.floor((rollupDayStart(delta.date) + KEEP_DAYS * DAY_MS) / 1000) })
       .where((attr, op) => op.notContains(attr.intervals, intervalStart))
       .go();
   } catch (err) {
@@ -70,7 +72,12 @@ async function addToDay(deps: Deps, checkId: number, intervalStart: string, delt
 }
 
 /** A check's closed days over `[first, last]` (one query) and its open interval (one get). */
-export async function readCheckRollups(deps: Deps, checkId: number, first: string, last: string): Promise<{ days: DayRollup[]; cursor: { state: ObservedState; since: string } | null }> {
+export async function readCheckRollups(
+  deps: Deps,
+  checkId: number,
+  first: string,
+  last: string,
+): Promise<{ days: DayRollup[]; cursor: { state: ObservedState; since: string } | null }> {
   const [items, cursor] = await Promise.all([
     deps.store.entities.uptimeRollup.query.byCheck({ checkId }).between({ date: first }, { date: last }).go({ pages: 'all' }),
     deps.store.entities.uptimeCursor.get({ checkId }).go(),

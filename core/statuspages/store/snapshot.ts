@@ -143,7 +143,13 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
 
 export const statusesAt = (snapshot: Pick<PageSnapshot, 'components' | 'checks' | 'dependenciesDown' | 'maintenance' | 'announcements'>, now: Date): PageStatusSnapshot =>
   computePageStatus(
-    { components: snapshot.components, checks: snapshot.checks, dependenciesDown: snapshot.dependenciesDown, maintenance: snapshot.maintenance, announcements: snapshot.announcements },
+    {
+      components: snapshot.components,
+      checks: snapshot.checks,
+      dependenciesDown: snapshot.dependenciesDown,
+      maintenance: snapshot.maintenance,
+      announcements: snapshot.announcements,
+    },
     now,
   );
 

@@ -29,7 +29,8 @@ beforeEach(() => freshRateWindow(t));
 
 type Hook = { id: number; secret: string; unsubscribeUrl: string; status: string };
 const subscribe = (slug: string, body: Record<string, unknown>) => t.request<Record<string, unknown>>('POST', `/public/status/${slug}/subscribe`, { body, headers: fresh() });
-const listed = async (pageId: number) => expectStatus(await t.request<{ id: number; status: string; webhookUrl: string | null }[]>('GET', `/status-pages/${pageId}/subscribers`, { token: owner.token }), 200);
+const listed = async (pageId: number) =>
+  expectStatus(await t.request<{ id: number; status: string; webhookUrl: string | null }[]>('GET', `/status-pages/${pageId}/subscribers`, { token: owner.token }), 200);
 
 describe('webhook subscribers verify their endpoint', () => {
   it('ACTIVE only when the endpoint echoes the signed challenge; one that does not stays PENDING_VERIFICATION and receives nothing until a retry passes', async () => {
@@ -46,7 +47,11 @@ describe('webhook subscribers verify their endpoint', () => {
     expect(payload.type).toBe('subscription.verification');
     expect(payload.data.challenge.length).toBeGreaterThanOrEqual(20);
     const headers = verification?.headers ?? {};
-    const signed = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+    const signed = {
+      'webhook-id': String(headers['webhook-id']),
+      'webhook-timestamp': String(headers['webhook-timestamp']),
+      'webhook-signature': String(headers['webhook-signature']),
+    };
     expect(verifyWebhook(hook.secret, signed, verification?.body ?? '', Math.floor(t.clock.now().getTime() / 1000))).toBe(true);
 
     // Answers 200 without the challenge: stored, but pending, and a change reaches it not.
@@ -167,7 +172,7 @@ describe('the page-wide fan-out runs through the queue in bounded batches', () =
   }, 180_000);
 });
 
-describe('a page holds at most its plan\'s subscribers', () => {
+describe("a page holds at most its plan's subscribers", () => {
   it(`a FREE workspace's page takes ${PLAN_LIMITS.FREE.statusPageSubscribers} subscribers, then 403 PLAN_LIMIT_EXCEEDED for e-mail and webhook alike, until one leaves`, async () => {
     const free = await t.signup('cannon-free');
     await t.deps.store.entities.workspace.patch({ workspaceId: free.workspaceId }).set({ plan: 'FREE' }).go();

@@ -28,7 +28,8 @@ const pathOf = (text: string, marker: RegExp): string => {
 };
 const confirmPath = (text: string) => pathOf(text, /https?:\/\/\S+\/subscriptions\/confirm\?token=\S+/);
 const unsubscribePath = (text: string) => pathOf(text, /https?:\/\/\S+\/unsubscribe\?token=\S+/);
-const states = async (pageId: number) => expectStatus(await t.request<{ status: string }[]>('GET', `/status-pages/${pageId}/subscribers`, { token: owner.token }), 200).map((s) => s.status);
+const states = async (pageId: number) =>
+  expectStatus(await t.request<{ status: string }[]>('GET', `/status-pages/${pageId}/subscribers`, { token: owner.token }), 200).map((s) => s.status);
 
 /** A page, not an action: HTML under the status pages' CSP, one form that POSTs to this same address. */
 function expectButtonPage(res: TestResponse<unknown>): void {
@@ -82,7 +83,10 @@ describe('pages behind mailed links', () => {
 
   it("an e-mail alert channel's confirmation link: GET renders a button page and confirms nothing; the POST confirms once", async () => {
     const address = `channel-links-${Date.now()}@example.com`;
-    const created = expectStatus(await t.request<{ id: number }>('POST', '/alert-channels', { token: owner.token, body: { name: 'links', type: 'EMAIL', config: { email: address } } }), 201);
+    const created = expectStatus(
+      await t.request<{ id: number }>('POST', '/alert-channels', { token: owner.token, body: { name: 'links', type: 'EMAIL', config: { email: address } } }),
+      201,
+    );
     const link = /\/api(\/alert-channels\/confirm\/\S+)/.exec(mailTo(t, address)[0]?.text ?? '')?.[1] ?? '';
     for (let i = 0; i < 3; i++) expectButtonPage(await t.request('GET', link));
     const confirmed = async () => expectStatus(await t.request<{ emailConfirmed: boolean }>('GET', `/alert-channels/${created.id}`, { token: owner.token }), 200).emailConfirmed;

@@ -51,11 +51,30 @@ export function publicSubscriberRoutes(verify: EndpointVerifier) {
   // Mail scanners follow links: GET renders a page whose button POSTs; only the POST acts.
   const html = { 200: { description: 'A small page with a button that POSTs to this same address; nothing changes', content: { 'text/html': { schema: z.string() } } } };
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/subscriptions/confirm', tags, summary: 'The confirmation link: a page with a Confirm button (acts on nothing)', request: { params: SlugParam, query: TokenQuery }, responses: html }),
-    (c) => renderLinkPage(c, { title: 'Confirm your subscription', text: 'Press the button to receive status updates of this page at this address. If you did not ask for them, close this page and nothing will be sent.', button: 'Confirm subscription' }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/subscriptions/confirm',
+      tags,
+      summary: 'The confirmation link: a page with a Confirm button (acts on nothing)',
+      request: { params: SlugParam, query: TokenQuery },
+      responses: html,
+    }),
+    (c) =>
+      renderLinkPage(c, {
+        title: 'Confirm your subscription',
+        text: 'Press the button to receive status updates of this page at this address. If you did not ask for them, close this page and nothing will be sent.',
+        button: 'Confirm subscription',
+      }),
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/{slug}/subscriptions/confirm', tags, summary: 'Confirm an e-mail subscription', request: { params: SlugParam, query: TokenQuery }, responses: { 200: jsonOrHtml('The subscription is active') } }),
+    createRoute({
+      method: 'post',
+      path: '/{slug}/subscriptions/confirm',
+      tags,
+      summary: 'Confirm an e-mail subscription',
+      request: { params: SlugParam, query: TokenQuery },
+      responses: { 200: jsonOrHtml('The subscription is active') },
+    }),
     async (c) => {
       await confirmSubscription(c.var.deps, c.req.valid('param').slug, c.req.valid('query').token);
       if (wantsHtml(c)) return renderLinkDone(c, 'Subscription confirmed', 'This address will receive status updates of this page. Every mail has a link to unsubscribe.');
@@ -63,7 +82,14 @@ export function publicSubscriberRoutes(verify: EndpointVerifier) {
     },
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/{slug}/unsubscribe', tags, summary: 'The unsubscribe link: a page with an Unsubscribe button (acts on nothing)', request: { params: SlugParam, query: TokenQuery }, responses: html }),
+    createRoute({
+      method: 'get',
+      path: '/{slug}/unsubscribe',
+      tags,
+      summary: 'The unsubscribe link: a page with an Unsubscribe button (acts on nothing)',
+      request: { params: SlugParam, query: TokenQuery },
+      responses: html,
+    }),
     (c) => renderLinkPage(c, { title: 'Unsubscribe', text: 'Press the button to stop status updates of this page to this address.', button: 'Unsubscribe' }),
   );
   r.openapi(
@@ -71,7 +97,7 @@ export function publicSubscriberRoutes(verify: EndpointVerifier) {
       method: 'post',
       path: '/{slug}/unsubscribe',
       tags,
-      summary: 'End a subscription (the page\'s button, RFC 8058 one-click, or an API client)',
+      summary: "End a subscription (the page's button, RFC 8058 one-click, or an API client)",
       request: { params: SlugParam, query: TokenQuery },
       responses: { 200: jsonOrHtml('The subscription has ended') },
     }),
@@ -88,11 +114,25 @@ export function publicSubscriberRoutes(verify: EndpointVerifier) {
 export function subscriberDashboardRoutes() {
   const r = createRouter();
   r.openapi(
-    createRoute({ method: 'get', path: '/{id}/subscribers', tags: ['status-pages'], security: sessionSecurity, request: { params: StatusPageIdParam }, responses: { 200: jsonResponse(z.array(Subscriber), 'Subscribers') } }),
+    createRoute({
+      method: 'get',
+      path: '/{id}/subscribers',
+      tags: ['status-pages'],
+      security: sessionSecurity,
+      request: { params: StatusPageIdParam },
+      responses: { 200: jsonResponse(z.array(Subscriber), 'Subscribers') },
+    }),
     async (c) => c.json(await listSubscribers(requestCtx(c), c.req.valid('param').id), 200),
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/{id}/subscribers/{subscriberId}', tags: ['status-pages'], security: sessionSecurity, request: { params: SubscriberIdParam }, responses: { 204: { description: 'Deleted' } } }),
+    createRoute({
+      method: 'delete',
+      path: '/{id}/subscribers/{subscriberId}',
+      tags: ['status-pages'],
+      security: sessionSecurity,
+      request: { params: SubscriberIdParam },
+      responses: { 204: { description: 'Deleted' } },
+    }),
     async (c) => {
       const { id, subscriberId } = c.req.valid('param');
       await deleteSubscriber(requestCtx(c), id, subscriberId);

@@ -20,7 +20,9 @@ export const WebhookAnswer = z
     unsubscribeUrl: z.string(),
     status: z
       .enum(['ACTIVE', 'PENDING_VERIFICATION'])
-      .describe('ACTIVE when the endpoint echoed the `subscription.verification` challenge within this request; PENDING_VERIFICATION receives nothing (subscribe the same URL again to retry)'),
+      .describe(
+        'ACTIVE when the endpoint echoed the `subscription.verification` challenge within this request; PENDING_VERIFICATION receives nothing (subscribe the same URL again to retry)',
+      ),
   })
   .openapi('WebhookSubscription');
 export const TokenQuery = z.object({ token: z.string().min(3).max(200) });
@@ -41,4 +43,7 @@ export const Subscriber = z
   })
   .openapi('StatusSubscriber');
 export type Subscriber = z.infer<typeof Subscriber>;
-export const SubscriberIdParam = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER), subscriberId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
+export const SubscriberIdParam = z.object({
+  id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  subscriberId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});

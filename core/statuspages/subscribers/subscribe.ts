@@ -41,7 +41,12 @@ export type SubscribeResult = { status: 202; body: { status: 'PENDING_CONFIRMATI
 export async function subscribe(deps: Deps, snapshot: PageSnapshot, body: SubscribeBody, verify: EndpointVerifier, outbound: GuardedRequestDeps = {}): Promise<SubscribeResult> {
   const componentIds = pageComponents(snapshot, body.componentIds);
   if (body.channel === 'WEBHOOK') {
-    const hooks = { scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id), verify, read: (id: number) => readSubscriber(deps, id), remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s) };
+    const hooks = {
+      scope: SUBSCRIBER_LOCK_SCOPE(snapshot.page.id),
+      verify,
+      read: (id: number) => readSubscriber(deps, id),
+      remove: (s: StatusSubscriberItem) => removeSubscriber(deps, s),
+    };
     return { status: 201, body: await subscribeWebhook(deps, snapshot, body.webhookUrl, componentIds, outbound, hooks) };
   }
   await subscribeEmail(deps, snapshot, body.email.toLowerCase(), componentIds);
@@ -52,8 +57,7 @@ async function subscribeEmail(deps: Deps, snapshot: PageSnapshot, email: string,
   const now = deps.clock.now();
   const scope = SUBSCRIBER_LOCK_SCOPE(snapshot.page.id);
   const subscriberId = await deps.store.nextId('statusSubscriber');
-  const alive = async (owner: string, lockedAt: string) =>
-    now.getTime() - Date.parse(lockedAt) < LOCK_SETTLE_MS || (await readSubscriber(deps, Number(owner))) !== null;
+  const alive = async (owner: string, lockedAt: string) => now.getTime() - Date.parse(lockedAt) < LOCK_SETTLE_MS || (await readSubscriber(deps, Number(owner))) !== null;
   if (await acquireLock(deps.store, scope, emailLockValue(email), String(subscriberId), now, alive)) {
     const token = `${subscriberId}.${randomToken()}`;
     const unsubscribeKey = randomToken(24);
@@ -105,7 +109,12 @@ const NEVER_SENT = new Date(0).toISOString();
  * on the condition that it is still this send's, so the client's retry mails a link instead of
  * answering 202 with nothing sent.
  */
-async function mailConfirmation(deps: Deps, snapshot: PageSnapshot, to: { subscriberId: number; unsubscribeKey: string; email: string; sentAt: string }, token: string): Promise<void> {
+async function mailConfirmation(
+  deps: Deps,
+  snapshot: PageSnapshot,
+  to: { subscriberId: number; unsubscribeKey: string; email: string; sentAt: string },
+  token: string,
+): Promise<void> {
   const name = oneLine(snapshot.page.name);
   // The confirmation is subscriber mail too: whoever did not ask for it can say no in one click.
   const { footer, headers } = subscriberMailParts(deps, snapshot.page.slug, to);
@@ -135,7 +144,13 @@ export const readSubscriber = async (deps: Deps, subscriberId: number): Promise<
   Number.isSafeInteger(subscriberId) && subscriberId > 0 ? (await deps.store.entities.statusSubscriber.get({ subscriberId }).go({ consistent: true })).data : null;
 
 /** The subscriber a `<id>.<secret>` token names on this page, or 404 (unknown, foreign page, wrong secret alike). */
-async function byToken(deps: Deps, slug: string, token: string, secretOf: (s: StatusSubscriberItem) => string | undefined, digest: (t: string) => string): Promise<StatusSubscriberItem> {
+async function byToken(
+  deps: Deps,
+  slug: string,
+  token: string,
+  secretOf: (s: StatusSubscriberItem) => string | undefined,
+  digest: (t: string) => string,
+): Promise<StatusSubscriberItem> {
   const subscriber = await readSubscriber(deps, Number(token.split('.')[0]));
   const page = subscriber ? (await deps.store.entities.statusPage.get({ statusPageId: subscriber.statusPageId }).go()).data : null;
   const stored = Buffer.from((subscriber && secretOf(subscriber)) ?? '');
@@ -161,7 +176,13 @@ export async function confirmSubscription(deps: Deps, slug: string, token: strin
 
 /** `POST /public/status/:slug/unsubscribe?token=` (the page's button or RFC 8058 one-click): the subscription ends (the address may subscribe again). */
 export async function unsubscribe(deps: Deps, slug: string, token: string): Promise<void> {
-  const subscriber = await byToken(deps, slug, token, (s) => `${s.subscriberId}.${s.unsubscribeKey}`, (t) => t);
+  const subscriber = await byToken(
+    deps,
+    slug,
+    token,
+    (s) => `${s.subscriberId}.${s.unsubscribeKey}`,
+    (t) => t,
+  );
   await removeSubscriber(deps, subscriber);
 }
 

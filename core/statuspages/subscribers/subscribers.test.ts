@@ -27,7 +27,8 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 beforeEach(() => freshRateWindow(t));
 
-const subscribe = (slug: string, body: Record<string, unknown>, headers = fresh()) => t.request<Record<string, unknown>>('POST', `/public/status/${slug}/subscribe`, { body, headers });
+const subscribe = (slug: string, body: Record<string, unknown>, headers = fresh()) =>
+  t.request<Record<string, unknown>>('POST', `/public/status/${slug}/subscribe`, { body, headers });
 const linkIn = (text: string, path: string): string => {
   const found = new RegExp(`https?://[^\\s]+${path}\\?token=[^\\s]+`).exec(text)?.[0];
   if (!found) throw new Error(`no ${path} link in ${text}`);
@@ -73,7 +74,9 @@ describe('status page subscribers', () => {
     expect(masked[0]?.email).toBe(`r***@example.com`);
 
     // One-click unsubscribe (RFC 8058 POST); afterwards nothing more arrives.
-    expect(expectStatus(await t.request('POST', unsubscribe, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 200)).toEqual({ status: 'UNSUBSCRIBED' });
+    expect(
+      expectStatus(await t.request('POST', unsubscribe, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 200),
+    ).toEqual({ status: 'UNSUBSCRIBED' });
     expectError(await t.request('POST', unsubscribe), 404);
     await flip(check, 'OK', 'DOWN');
     expect(mailTo(t, address)).toHaveLength(2);
@@ -105,7 +108,11 @@ describe('status page subscribers', () => {
     await flip(one.check, 'NEW', 'OK');
     await flip(two.check, 'NEW', 'OK');
     const path = `/filter-${page.id}`;
-    const hook = expectStatus(await subscribe(page.slug, { channel: 'WEBHOOK', webhookUrl: receiver.url(path), componentIds: [two.component.id] }), 201) as { id: number; secret: string; unsubscribeUrl: string };
+    const hook = expectStatus(await subscribe(page.slug, { channel: 'WEBHOOK', webhookUrl: receiver.url(path), componentIds: [two.component.id] }), 201) as {
+      id: number;
+      secret: string;
+      unsubscribeUrl: string;
+    };
     expect(hook.secret).toMatch(/^whsec_/);
     expect(hook.unsubscribeUrl).toContain(`/api/public/status/${page.slug}/unsubscribe?token=`);
     const email = `filter-${page.id}@example.com`;
@@ -117,9 +124,16 @@ describe('status page subscribers', () => {
     expect(receiver.at(path)).toHaveLength(1);
     const request = receiver.at(path)[0];
     const headers = request?.headers ?? {};
-    const signed = { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+    const signed = {
+      'webhook-id': String(headers['webhook-id']),
+      'webhook-timestamp': String(headers['webhook-timestamp']),
+      'webhook-signature': String(headers['webhook-signature']),
+    };
     expect(verifyWebhook(hook.secret, signed, request?.body ?? '', Math.floor(t.clock.now().getTime() / 1000))).toBe(true);
-    expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ type: 'component.status_changed', data: { componentId: two.component.id, status: 'MAJOR_OUTAGE', previous: 'OPERATIONAL' } });
+    expect(JSON.parse(request?.body ?? '{}')).toMatchObject({
+      type: 'component.status_changed',
+      data: { componentId: two.component.id, status: 'MAJOR_OUTAGE', previous: 'OPERATIONAL' },
+    });
 
     await flip(one.check, 'OK', 'DOWN');
     expect(mailTo(t, email)).toHaveLength(2);

@@ -45,7 +45,14 @@ type Hooks = {
   read: (subscriberId: number) => Promise<StatusSubscriberItem | null>;
 };
 
-export async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, rawUrl: string, componentIds: number[], outbound: GuardedRequestDeps, hooks: Hooks): Promise<WebhookAnswer> {
+export async function subscribeWebhook(
+  deps: Deps,
+  snapshot: PageSnapshot,
+  rawUrl: string,
+  componentIds: number[],
+  outbound: GuardedRequestDeps,
+  hooks: Hooks,
+): Promise<WebhookAnswer> {
   const parsed = parseTargetUrl(rawUrl);
   const refuse = (message: string) => badRequest(`Validation failed: webhookUrl: ${message}`, [{ path: 'webhookUrl', message }]);
   if (!parsed.ok) throw refuse(parsed.message);
@@ -93,7 +100,12 @@ export async function subscribeWebhook(deps: Deps, snapshot: PageSnapshot, rawUr
   const subscriber = created.data;
   const verified = await hooks.verify(deps, { subscriberId, url, secret: subscriber.secret ?? '', page: { name: snapshot.page.name, slug: snapshot.page.slug } }, outbound);
   if (verified) await activate(deps, subscriber);
-  return { id: subscriberId, secret: subscriber.secret ?? '', unsubscribeUrl: unsubscribeUrl(deps, snapshot.page.slug, subscriber), status: verified ? 'ACTIVE' : 'PENDING_VERIFICATION' };
+  return {
+    id: subscriberId,
+    secret: subscriber.secret ?? '',
+    unsubscribeUrl: unsubscribeUrl(deps, snapshot.page.slug, subscriber),
+    status: verified ? 'ACTIVE' : 'PENDING_VERIFICATION',
+  };
 }
 
 async function activate(deps: Deps, subscriber: StatusSubscriberItem): Promise<void> {

@@ -128,7 +128,11 @@ export const createCheckRefEntity = (config: EntityConfiguration) =>
          * sort by it, so their text order is the id order and a page is a key range
          * (core/store/checkLists.ts).
          */
-        listOrder: { type: 'string', watch: ['checkId'], set: (_value: unknown, item: { checkId?: number }) => (item.checkId === undefined ? undefined : listOrderOf(item.checkId)) },
+        listOrder: {
+          type: 'string',
+          watch: ['checkId'],
+          set: (_value: unknown, item: { checkId?: number }) => (item.checkId === undefined ? undefined : listOrderOf(item.checkId)),
+        },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['checkId'] }, sk: { field: 'sk', composite: [] } },

@@ -30,10 +30,7 @@ const LATENCY_BIN_NAMES: readonly LatencyBinName[] = Array.from({ length: LATENC
 
 // One top-level number per latency bin, so one `ADD` creates or bumps a bin (a nested map would
 // have to exist before it can be added to). Only bins that were hit are stored.
-const latencyBins = Object.fromEntries(LATENCY_BIN_NAMES.map((name) => [name, { type: 'number' as const }])) as Record<
-  LatencyBinName,
-  { type: 'number' }
->;
+const latencyBins = Object.fromEntries(LATENCY_BIN_NAMES.map((name) => [name, { type: 'number' as const }])) as Record<LatencyBinName, { type: 'number' }>;
 
 /**
  * Counters of an outbound check's runs per 5-minute bucket (grain `5m`, kept 8 days) and per UTC

@@ -16,7 +16,11 @@ export const createProjectEntity = (config: EntityConfiguration) =>
          * The id zero-padded to 16 digits, derived on every write: the workspace index sorts by
          * it, so a page of projects is a key range in id order (core/store/projectLists.ts).
          */
-        listOrder: { type: 'string', watch: ['projectId'], set: (_value: unknown, item: { projectId?: number }) => (item.projectId === undefined ? undefined : listOrderOf(item.projectId)) },
+        listOrder: {
+          type: 'string',
+          watch: ['projectId'],
+          set: (_value: unknown, item: { projectId?: number }) => (item.projectId === undefined ? undefined : listOrderOf(item.projectId)),
+        },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['projectId'] }, sk: { field: 'sk', composite: [] } },

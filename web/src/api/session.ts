@@ -70,8 +70,7 @@ export async function signIn(email: string, password: string): Promise<void> {
 let refreshing: Promise<boolean> | null = null;
 
 /** Other tabs of the dashboard share the cookie: one refresh at a time across all of them (Web Locks). */
-const oneTabAtATime = <T>(work: () => Promise<T>): Promise<T> =>
-  typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('vigil-refresh', work) : work();
+const oneTabAtATime = <T>(work: () => Promise<T>): Promise<T> => (typeof navigator !== 'undefined' && navigator.locks ? navigator.locks.request('vigil-refresh', work) : work());
 
 /**
  * One refresh by cookie, shared by every request that saw a 401 meanwhile: the server rotates the

@@ -5,7 +5,19 @@ import { AuthError } from '../api/session';
 export type Field = { name: string; label: string; type: string; autoComplete: string; required?: boolean; minLength?: number };
 
 /** The sign-in and sign-up form: labelled fields, the API's message per field or for the form. */
-export function AuthForm({ title, fields, submitLabel, onSubmit, footer }: { title: string; fields: Field[]; submitLabel: string; onSubmit: (values: Record<string, string>) => Promise<void>; footer: ReactNode }) {
+export function AuthForm({
+  title,
+  fields,
+  submitLabel,
+  onSubmit,
+  footer,
+}: {
+  title: string;
+  fields: Field[];
+  submitLabel: string;
+  onSubmit: (values: Record<string, string>) => Promise<void>;
+  footer: ReactNode;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<{ form: string; fields: Record<string, string> } | null>(null);
   const [pending, setPending] = useState(false);

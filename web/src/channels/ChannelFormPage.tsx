@@ -19,7 +19,12 @@ export function ChannelFormPage() {
 function EditChannel({ id }: { id: number }) {
   const channel = useChannel(id);
   if (channel.isPending) return <Skeleton label="Loading the channel" lines={4} />;
-  if (channel.isError) return <p className="form-error" role="alert">The channel could not be loaded: {explainError(channel.error)}</p>;
+  if (channel.isError)
+    return (
+      <p className="form-error" role="alert">
+        The channel could not be loaded: {explainError(channel.error)}
+      </p>
+    );
   return <ChannelForm existing={channel.data} />;
 }
 

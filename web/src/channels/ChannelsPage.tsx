@@ -45,7 +45,8 @@ export function ChannelsPage() {
         </p>
       ) : channels.data.length === 0 ? (
         <EmptyState title="No alert channels yet">
-          A channel is where alerts go: an e-mail address, a Slack webhook or your own webhook. {canAdmin ? <Link to="/channels/new">Add the first one</Link> : 'An admin of the workspace can add one.'}
+          A channel is where alerts go: an e-mail address, a Slack webhook or your own webhook.{' '}
+          {canAdmin ? <Link to="/channels/new">Add the first one</Link> : 'An admin of the workspace can add one.'}
         </EmptyState>
       ) : (
         <div className="table-wrap">

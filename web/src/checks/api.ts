@@ -102,7 +102,8 @@ export type BulkAction = 'pause' | 'resume' | 'delete';
 export function useBulk() {
   const invalidate = useInvalidateChecks();
   return useMutation({
-    mutationFn: ({ workspaceId, action, ids }: { workspaceId: number; action: BulkAction; ids: number[] }) => unwrap(api.POST('/checks/bulk', { body: { workspaceId, action, ids } })),
+    mutationFn: ({ workspaceId, action, ids }: { workspaceId: number; action: BulkAction; ids: number[] }) =>
+      unwrap(api.POST('/checks/bulk', { body: { workspaceId, action, ids } })),
     onSuccess: invalidate,
   });
 }

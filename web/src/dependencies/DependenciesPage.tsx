@@ -27,7 +27,9 @@ export function DependenciesPage() {
           Dependencies could not be loaded: {explainError(list.error)}
         </p>
       ) : list.data.items.length === 0 ? (
-        <EmptyState title="No dependencies yet">A dependency is a service yours relies on (a database, a payment API). Link checks to it to see what breaks when it does; pings can report them too.</EmptyState>
+        <EmptyState title="No dependencies yet">
+          A dependency is a service yours relies on (a database, a payment API). Link checks to it to see what breaks when it does; pings can report them too.
+        </EmptyState>
       ) : (
         <>
           <div className="table-wrap">
@@ -81,7 +83,13 @@ export function DependenciesPage() {
           error={create.error}
           onSubmit={(v) =>
             create.mutate(
-              { workspaceId, name: v.name, ...(v.description ? { description: v.description } : {}), ...(v.category ? { category: v.category } : {}), ...(v.url ? { url: v.url } : {}) },
+              {
+                workspaceId,
+                name: v.name,
+                ...(v.description ? { description: v.description } : {}),
+                ...(v.category ? { category: v.category } : {}),
+                ...(v.url ? { url: v.url } : {}),
+              },
               {
                 onSuccess: (d) => {
                   toast({ title: `Added “${d.name}”` });

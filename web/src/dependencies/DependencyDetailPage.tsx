@@ -14,7 +14,12 @@ export function DependencyDetailPage() {
   const id = Number(useParams().id);
   const dependency = useDependency(id);
   if (dependency.isPending) return <Skeleton label="Loading the dependency" lines={5} />;
-  if (dependency.isError) return <p className="form-error" role="alert">The dependency could not be loaded: {explainError(dependency.error)}</p>;
+  if (dependency.isError)
+    return (
+      <p className="form-error" role="alert">
+        The dependency could not be loaded: {explainError(dependency.error)}
+      </p>
+    );
   return <DependencyView dependency={dependency.data} />;
 }
 
@@ -43,7 +48,15 @@ function DependencyView({ dependency }: { dependency: DependencyDetail }) {
         </div>
         <div>
           <dt>URL</dt>
-          <dd>{dependency.url ? <a href={dependency.url} rel="noreferrer noopener" target="_blank">{dependency.url}</a> : '—'}</dd>
+          <dd>
+            {dependency.url ? (
+              <a href={dependency.url} rel="noreferrer noopener" target="_blank">
+                {dependency.url}
+              </a>
+            ) : (
+              '—'
+            )}
+          </dd>
         </div>
         <div>
           <dt>Description</dt>

@@ -7,7 +7,15 @@ import { CATEGORIES, CATEGORY_LABEL, type Category, type Dependency } from './ap
 export type DependencyValues = { name: string; description: string | null; category: Category | null; url: string | null };
 
 /** Name, description, category and URL: the create form and the edit form are this one. */
-export function DependencyForm({ title, initial, submitLabel, pending, error, onSubmit, children }: {
+export function DependencyForm({
+  title,
+  initial,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  children,
+}: {
   title: string;
   initial: Dependency | null;
   submitLabel: string;

@@ -21,7 +21,12 @@ export function IncidentDetailPage() {
     );
   }
   if (incident.isPending) return <Skeleton label="Loading the incident" lines={6} />;
-  if (incident.isError) return <p className="form-error" role="alert">The incident could not be loaded: {incident.error.message}</p>;
+  if (incident.isError)
+    return (
+      <p className="form-error" role="alert">
+        The incident could not be loaded: {incident.error.message}
+      </p>
+    );
   return <Detail incident={incident.data} />;
 }
 

@@ -30,12 +30,22 @@ export function IncidentsPage() {
       <h1>Incidents</h1>
       <div className="button-row tabs" role="group" aria-label="Which incidents">
         {TABS.map((tab) => (
-          <button key={tab.state} type="button" className={`button${tab.state === state ? ' primary' : ''}`} aria-pressed={tab.state === state} onClick={() => go({ state: tab.state })}>
+          <button
+            key={tab.state}
+            type="button"
+            className={`button${tab.state === state ? ' primary' : ''}`}
+            aria-pressed={tab.state === state}
+            onClick={() => go({ state: tab.state })}
+          >
             {tab.label}
           </button>
         ))}
       </div>
-      {workspaceId === null ? <Skeleton label="Loading incidents" lines={5} /> : <IncidentTable filters={{ workspaceId, projectId, state, page }} onPage={(p) => go({ page: p })} />}
+      {workspaceId === null ? (
+        <Skeleton label="Loading incidents" lines={5} />
+      ) : (
+        <IncidentTable filters={{ workspaceId, projectId, state, page }} onPage={(p) => go({ page: p })} />
+      )}
     </>
   );
 }
@@ -43,7 +53,12 @@ export function IncidentsPage() {
 function IncidentTable({ filters, onPage }: { filters: IncidentFilters; onPage: (page: number) => void }) {
   const list = useIncidentList(filters);
   if (list.isPending) return <Skeleton label="Loading incidents" lines={5} />;
-  if (list.isError) return <p className="form-error" role="alert">Incidents could not be loaded: {list.error.message}</p>;
+  if (list.isError)
+    return (
+      <p className="form-error" role="alert">
+        Incidents could not be loaded: {list.error.message}
+      </p>
+    );
   const { items, page, pageCount, total } = list.data;
   if (items.length === 0) {
     return filters.state === 'ACTIVE' ? (

@@ -22,9 +22,13 @@ export function Notes({ incidentId, canWrite }: { incidentId: number; canWrite: 
       {notes.isPending ? (
         <Skeleton label="Loading the notes" lines={2} />
       ) : notes.isError ? (
-        <p className="form-error" role="alert">The notes could not be loaded: {notes.error.message}</p>
+        <p className="form-error" role="alert">
+          The notes could not be loaded: {notes.error.message}
+        </p>
       ) : notes.data.length === 0 ? (
-        <EmptyState title="No notes yet">{canWrite ? 'Write what you found or did below, so the next person knows.' : 'Members add notes as they work on the incident.'}</EmptyState>
+        <EmptyState title="No notes yet">
+          {canWrite ? 'Write what you found or did below, so the next person knows.' : 'Members add notes as they work on the incident.'}
+        </EmptyState>
       ) : (
         <ul className="notes">
           {notes.data.map((note) => (
@@ -59,7 +63,15 @@ function AddNote({ incidentId }: { incidentId: number }) {
       <label className="field" htmlFor={fieldId}>
         <span>Add a note</span>
       </label>
-      <textarea id={fieldId} value={body} maxLength={MAX_NOTE} required aria-invalid={error !== null} aria-describedby={error ? `${fieldId}-error` : undefined} onChange={(e) => setBody(e.target.value)} />
+      <textarea
+        id={fieldId}
+        value={body}
+        maxLength={MAX_NOTE}
+        required
+        aria-invalid={error !== null}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        onChange={(e) => setBody(e.target.value)}
+      />
       {error ? (
         <p id={`${fieldId}-error`} className="field-error" role="alert">
           {error}

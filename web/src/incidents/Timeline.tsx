@@ -32,7 +32,9 @@ export function Timeline({ incident }: { incident: Incident }) {
       {timeline.isPending ? (
         <Skeleton label="Loading the timeline" lines={4} />
       ) : timeline.isError ? (
-        <p className="form-error" role="alert">The timeline could not be loaded: {timeline.error.message}</p>
+        <p className="form-error" role="alert">
+          The timeline could not be loaded: {timeline.error.message}
+        </p>
       ) : (
         <ol className="timeline">
           {timeline.data.map((event) => {

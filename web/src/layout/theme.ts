@@ -25,13 +25,10 @@ export function setTheme(choice: ThemeChoice): void {
 }
 
 export const useTheme = (): ThemeChoice =>
-  useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    read,
-  );
+  useSyncExternalStore((listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, read);
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
 

@@ -67,7 +67,8 @@ export function PoliciesPage() {
         </p>
       ) : list.length === 0 ? (
         <EmptyState title="No escalation policies yet">
-          A policy says who is told about an incident, and when: channels, people, teams and whoever is on call. {canAdmin ? <Link to="/policies/new">Create the first one</Link> : null}
+          A policy says who is told about an incident, and when: channels, people, teams and whoever is on call.{' '}
+          {canAdmin ? <Link to="/policies/new">Create the first one</Link> : null}
         </EmptyState>
       ) : (
         <div className="table-wrap">
@@ -88,13 +89,27 @@ export function PoliciesPage() {
                   <td>
                     {canAdmin ? (
                       <div className="button-row reorder">
-                        <button type="button" className="button handle" data-handle={policy.id} aria-label={`Reorder ${policy.name}, position ${i + 1} of ${list.length}`} aria-keyshortcuts="ArrowUp ArrowDown" aria-describedby="reorder-hint" onKeyDown={onHandleKey(i)}>
+                        <button
+                          type="button"
+                          className="button handle"
+                          data-handle={policy.id}
+                          aria-label={`Reorder ${policy.name}, position ${i + 1} of ${list.length}`}
+                          aria-keyshortcuts="ArrowUp ArrowDown"
+                          aria-describedby="reorder-hint"
+                          onKeyDown={onHandleKey(i)}
+                        >
                           <span aria-hidden="true">⇅</span> {i + 1}
                         </button>
                         <button type="button" className="button ghost" aria-label={`Move ${policy.name} up`} disabled={i === 0 || swap.isPending} onClick={() => move(i, -1)}>
                           <span aria-hidden="true">↑</span>
                         </button>
-                        <button type="button" className="button ghost" aria-label={`Move ${policy.name} down`} disabled={i === list.length - 1 || swap.isPending} onClick={() => move(i, 1)}>
+                        <button
+                          type="button"
+                          className="button ghost"
+                          aria-label={`Move ${policy.name} down`}
+                          disabled={i === list.length - 1 || swap.isPending}
+                          onClick={() => move(i, 1)}
+                        >
                           <span aria-hidden="true">↓</span>
                         </button>
                       </div>

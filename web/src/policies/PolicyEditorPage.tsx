@@ -22,7 +22,12 @@ export function PolicyEditorPage() {
   const policies = usePolicies(workspaceId);
   const fromProject = Number(params.get('fromProject')) || null;
   if (workspaceId === null || policies.isPending) return <Skeleton label="Loading the policy" lines={6} />;
-  if (policies.isError) return <p className="form-error" role="alert">{explainError(policies.error)}</p>;
+  if (policies.isError)
+    return (
+      <p className="form-error" role="alert">
+        {explainError(policies.error)}
+      </p>
+    );
   const free = Math.max(-1, ...policies.data.map((p) => p.priority)) + 1;
   if (id !== undefined) return <Existing id={Number(id)} workspaceId={workspaceId} />;
   if (fromProject !== null) return <FromRules projectId={fromProject} workspaceId={workspaceId} priority={free} />;
@@ -33,7 +38,12 @@ function Existing({ id, workspaceId }: { id: number; workspaceId: number }) {
   const policy = usePolicy(id);
   const { canAdmin } = useAccess();
   if (policy.isPending) return <Skeleton label="Loading the policy" lines={6} />;
-  if (policy.isError) return <p className="form-error" role="alert">The policy could not be loaded: {explainError(policy.error)}</p>;
+  if (policy.isError)
+    return (
+      <p className="form-error" role="alert">
+        The policy could not be loaded: {explainError(policy.error)}
+      </p>
+    );
   if (!canAdmin) return <PolicySummary policy={policy.data} />;
   return <PolicyForm key={policy.data.updatedAt} workspaceId={workspaceId} existing={policy.data} initial={fromPolicy(policy.data)} />;
 }
@@ -42,7 +52,12 @@ function FromRules({ projectId, workspaceId, priority }: { projectId: number; wo
   const rules = useRules(projectId);
   const projects = useProjects(workspaceId);
   if (rules.isPending || projects.isPending) return <Skeleton label="Loading the legacy rules" lines={4} />;
-  if (rules.isError) return <p className="form-error" role="alert">{explainError(rules.error)}</p>;
+  if (rules.isError)
+    return (
+      <p className="form-error" role="alert">
+        {explainError(rules.error)}
+      </p>
+    );
   const name = projects.data?.find((p) => p.id === projectId)?.name ?? `Project ${projectId}`;
   return <PolicyForm workspaceId={workspaceId} existing={null} initial={fromRules(name, projectId, rules.data, priority)} legacyRuleIds={rules.data.map((r) => r.id)} />;
 }
@@ -107,7 +122,9 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
             {(aria) => <input {...aria} name="repeatCount" type="number" min={0} max={10} value={draft.repeatCount} onChange={(e) => set({ repeatCount: e.target.value })} />}
           </Field>
           <Field label="Acknowledgement timeout (minutes)" hint="Escalate again when acknowledged but not resolved after this long; empty: never" error={errors.ackTimeoutMinutes}>
-            {(aria) => <input {...aria} name="ackTimeoutMinutes" type="number" min={1} max={10080} value={draft.ackTimeout} onChange={(e) => set({ ackTimeout: e.target.value })} />}
+            {(aria) => (
+              <input {...aria} name="ackTimeoutMinutes" type="number" min={1} max={10080} value={draft.ackTimeout} onChange={(e) => set({ ackTimeout: e.target.value })} />
+            )}
           </Field>
           <Field label="Priority" hint="0 is tried first; unique in the workspace" error={errors.priority}>
             {(aria) => <input {...aria} name="priority" type="number" min={0} max={10000} required value={draft.priority} onChange={(e) => set({ priority: e.target.value })} />}
@@ -118,7 +135,8 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
         </label>
         {legacyRuleIds.length > 0 ? (
           <label className="check-row">
-            <input type="checkbox" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} /> Delete the project's {legacyRuleIds.length} legacy rule{legacyRuleIds.length === 1 ? '' : 's'} once the policy is saved
+            <input type="checkbox" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} /> Delete the project's {legacyRuleIds.length} legacy rule
+            {legacyRuleIds.length === 1 ? '' : 's'} once the policy is saved
           </label>
         ) : null}
         {save.error ? (

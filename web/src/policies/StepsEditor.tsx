@@ -32,7 +32,16 @@ export function StepsEditor({ steps, options, onChange }: { steps: DraftStep[]; 
               </div>
               <label className="inline-field">
                 <span>Step {n}: minutes after the incident opened</span>
-                <input name={`step-${i}-delay`} type="number" inputMode="numeric" min={0} max={10080} required value={step.delay} onChange={(e) => update(i, { ...step, delay: e.target.value })} />
+                <input
+                  name={`step-${i}-delay`}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={10080}
+                  required
+                  value={step.delay}
+                  onChange={(e) => update(i, { ...step, delay: e.target.value })}
+                />
               </label>
               <ul className="target-list">
                 {step.targets.map((target, j) => {
@@ -40,14 +49,24 @@ export function StepsEditor({ steps, options, onChange }: { steps: DraftStep[]; 
                   const choices = options[target.kind];
                   return (
                     <li key={j} className="target-row">
-                      <select aria-label={`Step ${n}, target ${j + 1}: kind`} name={`step-${i}-target-${j}-kind`} value={target.kind} onChange={(e) => setTarget({ kind: e.target.value as Target['targetType'], id: 0 })}>
+                      <select
+                        aria-label={`Step ${n}, target ${j + 1}: kind`}
+                        name={`step-${i}-target-${j}-kind`}
+                        value={target.kind}
+                        onChange={(e) => setTarget({ kind: e.target.value as Target['targetType'], id: 0 })}
+                      >
                         {KINDS.map((kind) => (
                           <option key={kind} value={kind}>
                             {KIND_LABEL[kind]}
                           </option>
                         ))}
                       </select>
-                      <select aria-label={`Step ${n}, target ${j + 1}: which ${KIND_LABEL[target.kind].toLowerCase()}`} name={`step-${i}-target-${j}`} value={target.id} onChange={(e) => setTarget({ ...target, id: Number(e.target.value) })}>
+                      <select
+                        aria-label={`Step ${n}, target ${j + 1}: which ${KIND_LABEL[target.kind].toLowerCase()}`}
+                        name={`step-${i}-target-${j}`}
+                        value={target.id}
+                        onChange={(e) => setTarget({ ...target, id: Number(e.target.value) })}
+                      >
                         <option value={0}>{choices.length === 0 ? `No ${KIND_LABEL[target.kind].toLowerCase()} yet` : 'Choose…'}</option>
                         {choices.map((o) => (
                           <option key={o.id} value={o.id}>
@@ -56,7 +75,12 @@ export function StepsEditor({ steps, options, onChange }: { steps: DraftStep[]; 
                         ))}
                       </select>
                       {step.targets.length > 1 ? (
-                        <button type="button" className="button ghost" aria-label={`Remove target ${j + 1} of step ${n}`} onClick={() => update(i, { ...step, targets: step.targets.filter((_, k) => k !== j) })}>
+                        <button
+                          type="button"
+                          className="button ghost"
+                          aria-label={`Remove target ${j + 1} of step ${n}`}
+                          onClick={() => update(i, { ...step, targets: step.targets.filter((_, k) => k !== j) })}
+                        >
                           Remove
                         </button>
                       ) : null}

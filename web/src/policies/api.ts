@@ -21,7 +21,10 @@ export const usePolicies = (workspaceId: number | null) =>
   useQuery({
     queryKey: policyKeys.list(workspaceId ?? 0),
     enabled: workspaceId !== null,
-    queryFn: async () => (await unwrap(api.GET('/escalation-policies', { params: { query: { workspaceId: workspaceId ?? 0, limit: 100 } } }))).items.sort((a, b) => a.priority - b.priority || a.id - b.id),
+    queryFn: async () =>
+      (await unwrap(api.GET('/escalation-policies', { params: { query: { workspaceId: workspaceId ?? 0, limit: 100 } } }))).items.sort(
+        (a, b) => a.priority - b.priority || a.id - b.id,
+      ),
   });
 
 export const usePolicy = (id: number) =>

@@ -83,6 +83,8 @@ export function toBody(draft: Draft): PolicyDraft {
     ackTimeoutMinutes: draft.ackTimeout.trim() === '' ? null : Number(draft.ackTimeout),
     repeatCount: Number(draft.repeatCount || '0'),
     enabled: draft.enabled,
-    steps: toSteps(draft) ?? draft.steps.map((s, position) => ({ position, delayMinutes: Number(s.delay), targets: s.targets.filter((t) => t.id !== 0).map((t) => makeTarget(t.kind, t.id)) })),
+    steps:
+      toSteps(draft) ??
+      draft.steps.map((s, position) => ({ position, delayMinutes: Number(s.delay), targets: s.targets.filter((t) => t.id !== 0).map((t) => makeTarget(t.kind, t.id)) })),
   };
 }

@@ -39,7 +39,15 @@ export function toRotationInput(draft: RotationDraft, timezone: string): Rotatio
   };
 }
 
-type Props = { draft: RotationDraft; timezone: string; members: readonly Member[]; errors: Record<string, string>; index: number; onChange: (draft: RotationDraft) => void; onRemove: () => void };
+type Props = {
+  draft: RotationDraft;
+  timezone: string;
+  members: readonly Member[];
+  errors: Record<string, string>;
+  index: number;
+  onChange: (draft: RotationDraft) => void;
+  onRemove: () => void;
+};
 
 /** One rotation's fields, its participants in turn order, and its next handoffs in the schedule's zone. */
 export function RotationFields({ draft, timezone, members, errors, index, onChange, onRemove }: Props) {
@@ -62,7 +70,17 @@ export function RotationFields({ draft, timezone, members, errors, index, onChan
           {(aria) => <input {...aria} name="rotationName" value={draft.name} onChange={(e) => set({ name: e.target.value })} />}
         </Field>
         <Field label="Layer" hint="1 is the highest: it wins where layers overlap." error={err('layerPosition')}>
-          {(aria) => <input {...aria} type="number" name="layer" min={1} max={20} value={draft.layerPosition + 1} onChange={(e) => set({ layerPosition: Math.max(0, Number(e.target.value) - 1) })} />}
+          {(aria) => (
+            <input
+              {...aria}
+              type="number"
+              name="layer"
+              min={1}
+              max={20}
+              value={draft.layerPosition + 1}
+              onChange={(e) => set({ layerPosition: Math.max(0, Number(e.target.value) - 1) })}
+            />
+          )}
         </Field>
         <Field label="Shifts" error={err('type')}>
           {(aria) => (
@@ -75,7 +93,17 @@ export function RotationFields({ draft, timezone, members, errors, index, onChan
         </Field>
         {draft.type === 'custom' ? (
           <Field label="Hours per shift" error={err('customShiftHours')}>
-            {(aria) => <input {...aria} type="number" name="customShiftHours" min={1} max={8784} value={draft.customShiftHours} onChange={(e) => set({ customShiftHours: Number(e.target.value) })} />}
+            {(aria) => (
+              <input
+                {...aria}
+                type="number"
+                name="customShiftHours"
+                min={1}
+                max={8784}
+                value={draft.customShiftHours}
+                onChange={(e) => set({ customShiftHours: Number(e.target.value) })}
+              />
+            )}
           </Field>
         ) : (
           <Field label={`Handoff time (${timezone})`} error={err('handoffTime')}>
@@ -112,10 +140,21 @@ export function RotationFields({ draft, timezone, members, errors, index, onChan
               <button type="button" className="button ghost" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move ${personName(members, userId)} earlier`}>
                 ↑
               </button>
-              <button type="button" className="button ghost" disabled={i === draft.userIds.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move ${personName(members, userId)} later`}>
+              <button
+                type="button"
+                className="button ghost"
+                disabled={i === draft.userIds.length - 1}
+                onClick={() => move(i, i + 1)}
+                aria-label={`Move ${personName(members, userId)} later`}
+              >
                 ↓
               </button>
-              <button type="button" className="button ghost danger" onClick={() => set({ userIds: draft.userIds.filter((id) => id !== userId) })} aria-label={`Remove ${personName(members, userId)}`}>
+              <button
+                type="button"
+                className="button ghost danger"
+                onClick={() => set({ userIds: draft.userIds.filter((id) => id !== userId) })}
+                aria-label={`Remove ${personName(members, userId)}`}
+              >
                 Remove
               </button>
             </li>
@@ -163,7 +202,10 @@ function HandoffPreview({ draft, timezone, members }: { draft: RotationDraft; ti
     if (input.participants.length === 0) return { problem: 'Add a participant to see the handoffs.' };
     if (input.type !== 'custom' && !/^\d{2}:\d{2}/.test(input.handoffTime)) return { problem: 'Give a handoff time.' };
     try {
-      const source = turnSource({ ...input, id: 0, effectiveUntil: input.effectiveUntil ?? null, handoffDay: input.handoffDay ?? 1, participants: input.participants ?? [] }, timezone);
+      const source = turnSource(
+        { ...input, id: 0, effectiveUntil: input.effectiveUntil ?? null, handoffDay: input.handoffDay ?? 1, participants: input.participants ?? [] },
+        timezone,
+      );
       const from = Math.max(Date.parse(input.effectiveFrom), Date.now());
       // Enough time for a few more than the handoffs shown, whatever the shift length.
       const shiftHours = input.type === 'daily' ? 24 : input.type === 'weekly' ? 168 : (input.customShiftHours ?? 24);

@@ -117,7 +117,9 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
           <Skeleton label="Loading the timeline" lines={5} />
         )}
       </section>
-      {span && members ? <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} /> : null}
+      {span && members ? (
+        <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} />
+      ) : null}
       <section aria-labelledby="overrides-title">
         <h2 id="overrides-title">Overrides in these two weeks</h2>
         {overrides.data?.items.length ? (
@@ -125,10 +127,16 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
             {overrides.data.items.map((o) => (
               <li key={o.id} data-override={o.id}>
                 <strong>{personName(members, o.overrideUserId)}</strong>
-                {o.replacedUserId === null ? '' : ` instead of ${personName(members, o.replacedUserId)}`}, {formatIn(Date.parse(o.startAt), tz)} to {formatIn(Date.parse(o.endAt), tz)}
+                {o.replacedUserId === null ? '' : ` instead of ${personName(members, o.replacedUserId)}`}, {formatIn(Date.parse(o.startAt), tz)} to{' '}
+                {formatIn(Date.parse(o.endAt), tz)}
                 {o.reason ? <span className="muted"> · {o.reason}</span> : null}
                 {admin || (allows(role, 'MEMBER') && o.overrideUserId === me?.id) ? (
-                  <button type="button" className="button ghost danger" onClick={() => dropOverride(o.id)} aria-label={`Remove the override of ${personName(members, o.overrideUserId)} from ${formatIn(Date.parse(o.startAt), tz)}`}>
+                  <button
+                    type="button"
+                    className="button ghost danger"
+                    onClick={() => dropOverride(o.id)}
+                    aria-label={`Remove the override of ${personName(members, o.overrideUserId)} from ${formatIn(Date.parse(o.startAt), tz)}`}
+                  >
                     Remove
                   </button>
                 ) : null}
@@ -156,7 +164,8 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
                       <strong>
                         Layer {r.layerPosition + 1}: {r.name ?? r.type}
                       </strong>{' '}
-                      · {r.type === 'custom' ? `${r.customShiftHours} h shifts` : `${r.type} at ${r.handoffTime.slice(0, 5)}`} · {r.participants.length} {r.participants.length === 1 ? 'person' : 'people'}
+                      · {r.type === 'custom' ? `${r.customShiftHours} h shifts` : `${r.type} at ${r.handoffTime.slice(0, 5)}`} · {r.participants.length}{' '}
+                      {r.participants.length === 1 ? 'person' : 'people'}
                     </li>
                   ))}
               </ul>

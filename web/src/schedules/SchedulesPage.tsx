@@ -40,7 +40,9 @@ function ScheduleList({ workspaceId }: { workspaceId: number }) {
       </p>
     );
   if (list.data.items.length === 0)
-    return <EmptyState title="No schedules yet">A schedule says who is on call, in layers of rotations, with overrides for swaps. Escalation policies page whoever it names.</EmptyState>;
+    return (
+      <EmptyState title="No schedules yet">A schedule says who is on call, in layers of rotations, with overrides for swaps. Escalation policies page whoever it names.</EmptyState>
+    );
   return (
     <div className="table-wrap">
       <table className="schedules-table">

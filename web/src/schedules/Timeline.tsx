@@ -42,10 +42,7 @@ export function Timeline({ timezone, from, days, rotations, overrides, shifts, g
     return { left: `${left}%`, width: `${Math.max(right - left, 0.15)}%` };
   };
   const layers = useMemo(
-    () =>
-      [...rotations]
-        .sort((a, b) => a.layerPosition - b.layerPosition)
-        .map((rotation) => ({ rotation, turns: turnSource(rotation, timezone)?.turnsIn(start, end) ?? [] })),
+    () => [...rotations].sort((a, b) => a.layerPosition - b.layerPosition).map((rotation) => ({ rotation, turns: turnSource(rotation, timezone)?.turnsIn(start, end) ?? [] })),
     [rotations, timezone, start, end],
   );
   const name = (userId: number) => personName(members, userId);
@@ -72,7 +69,13 @@ export function Timeline({ timezone, from, days, rotations, overrides, shifts, g
           </span>
           <ul className="tl-track">
             {turns.map((turn) => (
-              <li key={turn.index} className={`tl-block ${who(turn.userId)}`} style={place(turn.start, turn.end)} data-layer={rotation.layerPosition} data-start={new Date(turn.start).toISOString()}>
+              <li
+                key={turn.index}
+                className={`tl-block ${who(turn.userId)}`}
+                style={place(turn.start, turn.end)}
+                data-layer={rotation.layerPosition}
+                data-start={new Date(turn.start).toISOString()}
+              >
                 <span className="tl-name">{name(turn.userId)}</span>
                 <span className="visually-hidden">, {when(turn.start, turn.end)}</span>
               </li>
@@ -173,7 +176,12 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
             'data-source': shift.overrideId === null ? `layer-${shift.layerPosition}` : 'override',
           };
           return (
-            <li key={`${shift.startAt}-${shift.userId}`} className={`tl-block tl-shift ${who(shift.userId)}${shift.overrideId === null ? '' : ' tl-override'}`} style={place(a, b)} {...data}>
+            <li
+              key={`${shift.startAt}-${shift.userId}`}
+              className={`tl-block tl-shift ${who(shift.userId)}${shift.overrideId === null ? '' : ' tl-override'}`}
+              style={place(a, b)}
+              {...data}
+            >
               {onTake ? (
                 <button
                   type="button"

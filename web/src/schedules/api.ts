@@ -36,16 +36,27 @@ export const useShifts = (id: number, range: Range) =>
   useQuery({ queryKey: scheduleKeys.view(id, 'shifts', range), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/shifts', { params: { path: { id }, query: range } })) });
 
 export const useOverrides = (id: number, range: Range) =>
-  useQuery({ queryKey: scheduleKeys.view(id, 'overrides', range), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/overrides', { params: { path: { id }, query: range } })) });
+  useQuery({
+    queryKey: scheduleKeys.view(id, 'overrides', range),
+    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/overrides', { params: { path: { id }, query: range } })),
+  });
 
 export const useGaps = (id: number, range: Range) =>
   useQuery({ queryKey: scheduleKeys.view(id, 'gaps', range), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/gaps', { params: { path: { id }, query: range } })) });
 
 export const useHoursReport = (id: number, range: Range, enabled: boolean) =>
-  useQuery({ queryKey: scheduleKeys.view(id, 'report', range), enabled, queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/report', { params: { path: { id }, query: range } })) });
+  useQuery({
+    queryKey: scheduleKeys.view(id, 'report', range),
+    enabled,
+    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/report', { params: { path: { id }, query: range } })),
+  });
 
 export const useMembers = (workspaceId: number) =>
-  useQuery({ queryKey: scheduleKeys.members(workspaceId), enabled: workspaceId > 0, queryFn: () => unwrap(api.GET('/workspaces/{id}/members', { params: { path: { id: workspaceId } } })) });
+  useQuery({
+    queryKey: scheduleKeys.members(workspaceId),
+    enabled: workspaceId > 0,
+    queryFn: () => unwrap(api.GET('/workspaces/{id}/members', { params: { path: { id: workspaceId } } })),
+  });
 
 /** A member's name as the schedule shows it: the name, else the address. */
 export const personName = (members: readonly Member[] | undefined, userId: number): string => {

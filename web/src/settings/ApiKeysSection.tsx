@@ -84,12 +84,24 @@ export function ApiKeysSection({ workspaceId }: { workspaceId: number }) {
                 <td>{k.permission === 'read_only' ? 'Read only' : 'Read and write'}</td>
                 <td>{k.lastUsedAt ? <When iso={k.lastUsedAt} /> : 'Never'}</td>
                 <td className="button-row">
-                  <button type="button" className="button" aria-label={`${k.enabled ? 'Disable' : 'Enable'} ${k.name}`} onClick={() => writes.setEnabled.mutate({ id: k.id, enabled: !k.enabled }, { onSuccess: () => toast({ title: `${k.name} ${k.enabled ? 'disabled' : 'enabled'}` }) })}>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`${k.enabled ? 'Disable' : 'Enable'} ${k.name}`}
+                    onClick={() =>
+                      writes.setEnabled.mutate({ id: k.id, enabled: !k.enabled }, { onSuccess: () => toast({ title: `${k.name} ${k.enabled ? 'disabled' : 'enabled'}` }) })
+                    }
+                  >
                     {k.enabled ? 'Disable' : 'Enable'}
                   </button>
                   {confirming === k.id ? (
                     <>
-                      <button type="button" className="button danger" aria-label={`Delete ${k.name} for good`} onClick={() => writes.remove.mutate(k.id, { onSuccess: () => (toast({ title: `Deleted ${k.name}` }), setConfirming(null)) })}>
+                      <button
+                        type="button"
+                        className="button danger"
+                        aria-label={`Delete ${k.name} for good`}
+                        onClick={() => writes.remove.mutate(k.id, { onSuccess: () => (toast({ title: `Deleted ${k.name}` }), setConfirming(null)) })}
+                      >
                         Delete for good
                       </button>
                       <button type="button" className="button ghost" onClick={() => setConfirming(null)}>

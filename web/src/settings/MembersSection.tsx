@@ -52,11 +52,15 @@ export function MembersSection({ workspaceId }: { workspaceId: number }) {
                   <td>{m.email}</td>
                   <td>
                     {editable ? (
-                      <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => {
+                      <select
+                        aria-label={`Role of ${m.email}`}
+                        value={m.role}
+                        onChange={(e) => {
                           // Read now: the controlled select shows the old role until the refetch.
                           const chosen = e.target.value as Role;
                           writes.setRole.mutate({ userId: m.userId, role: chosen }, { onSuccess: () => toast({ title: `${m.email} is now ${chosen}` }) });
-                        }}>
+                        }}
+                      >
                         {grantable.map((r) => (
                           <option key={r} value={r}>
                             {r}
@@ -70,7 +74,12 @@ export function MembersSection({ workspaceId }: { workspaceId: number }) {
                   {canAdmin ? (
                     <td>
                       {editable ? (
-                        <button type="button" className="button ghost" aria-label={`Remove ${m.email}`} onClick={() => writes.remove.mutate(m.userId, { onSuccess: () => toast({ title: `Removed ${m.email}` }) })}>
+                        <button
+                          type="button"
+                          className="button ghost"
+                          aria-label={`Remove ${m.email}`}
+                          onClick={() => writes.remove.mutate(m.userId, { onSuccess: () => toast({ title: `Removed ${m.email}` }) })}
+                        >
                           Remove
                         </button>
                       ) : null}

@@ -41,7 +41,9 @@ export function PlanSection({ workspaceId }: { workspaceId: number }) {
           <tr>
             <th scope="row">Shortest check interval</th>
             <td>—</td>
-            <td>{l.intervalFloorSeconds} s (outbound {l.outboundIntervalFloorSeconds} s)</td>
+            <td>
+              {l.intervalFloorSeconds} s (outbound {l.outboundIntervalFloorSeconds} s)
+            </td>
           </tr>
           <tr>
             <th scope="row">Subscribers per status page</th>

@@ -58,10 +58,14 @@ export function ProfileSection() {
       </p>
       <form className="inline-form" aria-label="Change password" onSubmit={(e) => void change(e)}>
         <Field label="Current password" error={fields.currentPassword}>
-          {(aria) => <input {...aria} type="password" name="currentPassword" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}
+          {(aria) => (
+            <input {...aria} type="password" name="currentPassword" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          )}
         </Field>
         <Field label="New password" hint="At least 8 characters." error={fields.newPassword}>
-          {(aria) => <input {...aria} type="password" name="newPassword" autoComplete="new-password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} />}
+          {(aria) => (
+            <input {...aria} type="password" name="newPassword" autoComplete="new-password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} />
+          )}
         </Field>
         <button type="submit" className="button primary" disabled={busy}>
           Change password

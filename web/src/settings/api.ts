@@ -40,7 +40,8 @@ export function useMemberWrites(workspaceId: number) {
   return {
     invite: useMutation({ mutationFn: (body: Schemas['MemberCreate']) => unwrap(api.POST('/workspaces/{id}/members', { params: { path: { id } }, body })), onSuccess }),
     setRole: useMutation({
-      mutationFn: ({ userId, role }: { userId: number; role: Role }) => unwrap(api.PATCH('/workspaces/{id}/members/{userId}', { params: { path: { id, userId } }, body: { role } })),
+      mutationFn: ({ userId, role }: { userId: number; role: Role }) =>
+        unwrap(api.PATCH('/workspaces/{id}/members/{userId}', { params: { path: { id, userId } }, body: { role } })),
       onSuccess,
     }),
     remove: useMutation({ mutationFn: (userId: number) => unwrap(api.DELETE('/workspaces/{id}/members/{userId}', { params: { path: { id, userId } } })), onSuccess }),
@@ -52,7 +53,10 @@ export function useKeyWrites(workspaceId: number) {
   const onSuccess = () => queryClient.invalidateQueries({ queryKey: settingsKeys.keys(workspaceId) });
   return {
     create: useMutation({ mutationFn: (body: Schemas['ApiKeyCreate']) => unwrap(api.POST('/api-keys', { body: { ...body, workspaceId } })), onSuccess }),
-    setEnabled: useMutation({ mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) => unwrap(api.PATCH('/api-keys/{id}', { params: { path: { id } }, body: { enabled } })), onSuccess }),
+    setEnabled: useMutation({
+      mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) => unwrap(api.PATCH('/api-keys/{id}', { params: { path: { id } }, body: { enabled } })),
+      onSuccess,
+    }),
     remove: useMutation({ mutationFn: (id: number) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } } })), onSuccess }),
   };
 }

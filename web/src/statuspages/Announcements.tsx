@@ -86,7 +86,12 @@ function NewAnnouncement({ pageId, components }: { pageId: number; components: P
             <legend>Affected components</legend>
             {components.map((c) => (
               <label key={c.id} className="check-row">
-                <input type="checkbox" checked={affected.includes(c.id)} onChange={(e) => setAffected(e.target.checked ? [...affected, c.id] : affected.filter((id) => id !== c.id))} /> {c.name}
+                <input
+                  type="checkbox"
+                  checked={affected.includes(c.id)}
+                  onChange={(e) => setAffected(e.target.checked ? [...affected, c.id] : affected.filter((id) => id !== c.id))}
+                />{' '}
+                {c.name}
               </label>
             ))}
           </fieldset>

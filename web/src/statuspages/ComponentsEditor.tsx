@@ -66,7 +66,11 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
   return (
     <section className="card section" aria-labelledby="components-title">
       <h2 id="components-title">Components</h2>
-      {canWrite ? <p id="reorder-help" className="muted">Drag a row, or focus its handle and press the up or down arrow key, to change the order on the public page.</p> : null}
+      {canWrite ? (
+        <p id="reorder-help" className="muted">
+          Drag a row, or focus its handle and press the up or down arrow key, to change the order on the public page.
+        </p>
+      ) : null}
       {order.length === 0 ? <p className="muted">No components yet.</p> : null}
       <ol className="component-list">
         {order.map((c, index) => (

@@ -18,7 +18,10 @@ export function DomainPanel({ page, canWrite }: { page: StatusPage; canWrite: bo
   const v = page.customDomainVerification;
   const save = (event: FormEvent) => {
     event.preventDefault();
-    writes.update.mutate({ customDomain: domain.trim() === '' ? null : domain.trim().toLowerCase() }, { onSuccess: () => toast({ title: domain.trim() === '' ? 'Custom domain removed' : 'Custom domain saved' }) });
+    writes.update.mutate(
+      { customDomain: domain.trim() === '' ? null : domain.trim().toLowerCase() },
+      { onSuccess: () => toast({ title: domain.trim() === '' ? 'Custom domain removed' : 'Custom domain saved' }) },
+    );
   };
   const failed = writes.update.error ?? writes.verify.error;
   return (
@@ -87,7 +90,12 @@ export function DomainPanel({ page, canWrite }: { page: StatusPage; canWrite: bo
             </tbody>
           </table>
           {canWrite && v.status !== 'VERIFIED' ? (
-            <button type="button" className="button primary" disabled={writes.verify.isPending} onClick={() => writes.verify.mutate(undefined, { onSuccess: () => toast({ title: 'Domain verified' }) })}>
+            <button
+              type="button"
+              className="button primary"
+              disabled={writes.verify.isPending}
+              onClick={() => writes.verify.mutate(undefined, { onSuccess: () => toast({ title: 'Domain verified' }) })}
+            >
               Verify domain
             </button>
           ) : null}

@@ -10,13 +10,13 @@ export function LinksPanel({ page, showSubscribers }: { page: StatusPage; showSu
     <section className="card section" aria-labelledby="links-title">
       <h2 id="links-title">Public page and subscribers</h2>
       {showSubscribers ? (
-      <p data-subscribers={active ?? ''}>
-        {subscribers.isPending
-          ? 'Counting subscribers…'
-          : subscribers.isError
-            ? `Subscribers could not be counted: ${subscribers.error.message}`
-            : `${active} active subscriber${active === 1 ? '' : 's'} (${subscribers.data.length} including pending and disabled).`}
-      </p>
+        <p data-subscribers={active ?? ''}>
+          {subscribers.isPending
+            ? 'Counting subscribers…'
+            : subscribers.isError
+              ? `Subscribers could not be counted: ${subscribers.error.message}`
+              : `${active} active subscriber${active === 1 ? '' : 's'} (${subscribers.data.length} including pending and disabled).`}
+        </p>
       ) : null}
       <ul className="link-list">
         <li>

@@ -43,7 +43,19 @@ function SlugStatus({ slug, current }: { slug: string; current: string | undefin
  * as typed), visibility with its password, colours and the header markup (sanitised by the server
  * on save). An empty password on an already protected page keeps the old one.
  */
-export function PageForm({ page, submitLabel, busy, error, onSubmit }: { page?: StatusPage; submitLabel: string; busy: boolean; error: Error | null; onSubmit: (fields: PageFields & { name: string; slug: string }) => void }) {
+export function PageForm({
+  page,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+}: {
+  page?: StatusPage;
+  submitLabel: string;
+  busy: boolean;
+  error: Error | null;
+  onSubmit: (fields: PageFields & { name: string; slug: string }) => void;
+}) {
   const [name, setName] = useState(page?.name ?? '');
   const [slug, setSlug] = useState(page?.slug ?? '');
   const [visibility, setVisibility] = useState<Visibility>(page?.visibility ?? 'PUBLIC');
@@ -79,13 +91,24 @@ export function PageForm({ page, submitLabel, busy, error, onSubmit }: { page?: 
         <legend>Visibility</legend>
         {VISIBILITY.map((v) => (
           <label key={v.value}>
-            <input type="radio" name="visibility" value={v.value} checked={visibility === v.value} onChange={() => setVisibility(v.value)} /> {v.label} <span className="muted">({v.hint})</span>
+            <input type="radio" name="visibility" value={v.value} checked={visibility === v.value} onChange={() => setVisibility(v.value)} /> {v.label}{' '}
+            <span className="muted">({v.hint})</span>
           </label>
         ))}
       </fieldset>
       {visibility === 'PASSWORD_PROTECTED' ? (
         <Field label="Password" hint={page?.hasPassword ? 'Leave empty to keep the current password.' : 'Visitors need it to see the page.'} error={fields.password}>
-          {(aria) => <input {...aria} name="password" type="password" autoComplete="new-password" required={!page?.hasPassword} value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(aria) => (
+            <input
+              {...aria}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required={!page?.hasPassword}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
       ) : null}
       <div className="two-col">

@@ -14,7 +14,11 @@ export function StatusPagesPage() {
     <>
       <h1>Status pages</h1>
       <PageList workspaceId={workspaceId} />
-      {canAdmin ? <NewPage workspaceId={workspaceId} /> : <p className="muted">Your role ({role}) can view status pages; an admin or owner creates them and changes their settings.</p>}
+      {canAdmin ? (
+        <NewPage workspaceId={workspaceId} />
+      ) : (
+        <p className="muted">Your role ({role}) can view status pages; an admin or owner creates them and changes their settings.</p>
+      )}
     </>
   );
 }
@@ -23,13 +27,22 @@ function PageList({ workspaceId }: { workspaceId: number }) {
   const pages = usePages(workspaceId);
   const { role } = useAccess();
   if (pages.isPending) return <Skeleton label="Loading status pages" lines={4} />;
-  if (pages.isError) return <p className="form-error" role="alert">Status pages could not be loaded: {explainError(pages.error, role)}</p>;
+  if (pages.isError)
+    return (
+      <p className="form-error" role="alert">
+        Status pages could not be loaded: {explainError(pages.error, role)}
+      </p>
+    );
   if (pages.data.length === 0) return <EmptyState title="No status pages yet">A status page tells your customers what works and what does not. Create one below.</EmptyState>;
   return (
     <ul className="page-list">
       {pages.data.map((p) => (
         <li key={p.id}>
-          <Link to={`/status-pages/${p.id}`}>{p.name}</Link> <span className="muted">/status/{p.slug} · {p.visibility.toLowerCase().replace('_', ' ')}{p.enabled ? '' : ' · disabled'}</span>
+          <Link to={`/status-pages/${p.id}`}>{p.name}</Link>{' '}
+          <span className="muted">
+            /status/{p.slug} · {p.visibility.toLowerCase().replace('_', ' ')}
+            {p.enabled ? '' : ' · disabled'}
+          </span>
         </li>
       ))}
     </ul>

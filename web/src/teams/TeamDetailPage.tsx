@@ -14,7 +14,12 @@ export function TeamDetailPage() {
   const id = Number(useParams().id);
   const team = useTeam(id);
   if (team.isPending) return <Skeleton label="Loading the team" lines={5} />;
-  if (team.isError) return <p className="form-error" role="alert">The team could not be loaded: {explainError(team.error)}</p>;
+  if (team.isError)
+    return (
+      <p className="form-error" role="alert">
+        The team could not be loaded: {explainError(team.error)}
+      </p>
+    );
   return <TeamView team={team.data} />;
 }
 
@@ -137,7 +142,10 @@ function EditTeam({ team }: { team: Team }) {
   const errors = update.error instanceof ApiError ? update.error.fieldErrors() : {};
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    update.mutate({ id: team.id, body: { name, description: description.trim() === '' ? null : description } }, { onSuccess: (saved) => toast({ title: `Saved “${saved.name}”` }) });
+    update.mutate(
+      { id: team.id, body: { name, description: description.trim() === '' ? null : description } },
+      { onSuccess: (saved) => toast({ title: `Saved “${saved.name}”` }) },
+    );
   };
   return (
     <form className="card stack-form" onSubmit={submit} aria-label="Edit the team">

@@ -24,7 +24,9 @@ export function TeamsPage() {
           Teams could not be loaded: {explainError(teams.error)}
         </p>
       ) : teams.data.length === 0 ? (
-        <EmptyState title="No teams yet">A team is a group of people an escalation step can page at once. {canAdmin ? 'Create one below.' : 'An admin of the workspace can create one.'}</EmptyState>
+        <EmptyState title="No teams yet">
+          A team is a group of people an escalation step can page at once. {canAdmin ? 'Create one below.' : 'An admin of the workspace can create one.'}
+        </EmptyState>
       ) : (
         <div className="table-wrap">
           <table className="data-table teams-table">

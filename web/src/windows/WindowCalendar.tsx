@@ -22,11 +22,20 @@ export function WindowCalendar({ year, month, windows, deployments }: { year: nu
     const entries: Entry[] = [];
     for (const w of windows) {
       const stop = Date.parse(w.cancelledAt ?? w.completedAt ?? '') || Number.POSITIVE_INFINITY;
-      for (const o of occurrencesOf(w, from, to, 62, stop)) entries.push({ key: `w${w.id}-${o.startAt}`, kind: 'window', label: w.name, at: o.startAt, end: o.endAt, state: w.state });
+      for (const o of occurrencesOf(w, from, to, 62, stop))
+        entries.push({ key: `w${w.id}-${o.startAt}`, kind: 'window', label: w.name, at: o.startAt, end: o.endAt, state: w.state });
     }
     for (const d of deployments) {
       const at = Date.parse(d.startedAt);
-      if (at >= from && at < to) entries.push({ key: `d${d.id}`, kind: 'deployment', label: [d.name ?? 'Deployment', d.version].filter(Boolean).join(' '), at, end: Date.parse(d.endedAt ?? '') || at + 1, state: d.status });
+      if (at >= from && at < to)
+        entries.push({
+          key: `d${d.id}`,
+          kind: 'deployment',
+          label: [d.name ?? 'Deployment', d.version].filter(Boolean).join(' '),
+          at,
+          end: Date.parse(d.endedAt ?? '') || at + 1,
+          state: d.status,
+        });
     }
     return Array.from({ length: 6 }, (_, w) =>
       days.slice(w * 7, w * 7 + 7).map((day) => {
@@ -53,7 +62,11 @@ export function WindowCalendar({ year, month, windows, deployments }: { year: nu
           {weeks.map((week) => (
             <tr key={week[0]?.day.toISOString()}>
               {week.map(({ day, items }) => (
-                <td key={day.toISOString()} className={day.getMonth() === month ? '' : 'other-month'} data-date={`${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`}>
+                <td
+                  key={day.toISOString()}
+                  className={day.getMonth() === month ? '' : 'other-month'}
+                  data-date={`${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`}
+                >
                   <span className="day-number">{day.getDate()}</span>
                   <ul>
                     {items.map((e) => (

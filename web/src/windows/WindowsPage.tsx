@@ -59,7 +59,12 @@ function Views({ workspaceId, projectIds, role, view, year, monthIndex, shift }:
   const windows = useMaintenanceWindows(workspaceId);
   const deployments = useDeployments(projectIds);
   if (windows.isPending || deployments.pending) return <Skeleton label="Loading windows" lines={5} />;
-  if (windows.isError) return <p className="form-error" role="alert">Windows could not be loaded: {windows.error.message}</p>;
+  if (windows.isError)
+    return (
+      <p className="form-error" role="alert">
+        Windows could not be loaded: {windows.error.message}
+      </p>
+    );
   if (view === 'calendar')
     return (
       <section aria-label="Calendar">
@@ -123,7 +128,11 @@ function WindowTable({ windows, workspaceId, role }: { windows: MaintenanceWindo
                       {w.state.charAt(0) + w.state.slice(1).toLowerCase()}
                     </span>
                   </td>
-                  <td>{w.occurrenceStartAt && w.occurrenceEndAt ? `${formatIn(Date.parse(w.occurrenceStartAt), w.timezone)} to ${formatIn(Date.parse(w.occurrenceEndAt), w.timezone)} (${w.timezone})` : '—'}</td>
+                  <td>
+                    {w.occurrenceStartAt && w.occurrenceEndAt
+                      ? `${formatIn(Date.parse(w.occurrenceStartAt), w.timezone)} to ${formatIn(Date.parse(w.occurrenceEndAt), w.timezone)} (${w.timezone})`
+                      : '—'}
+                  </td>
                   <td>{w.recurringCron ? <code>{w.recurringCron}</code> : 'Once'}</td>
                   <td>{[w.suppressAlerts ? 'alerts' : null, w.suppressIncidents ? 'incidents' : null].filter(Boolean).join(', ') || 'nothing'}</td>
                   {canAct ? (

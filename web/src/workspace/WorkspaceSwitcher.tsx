@@ -52,9 +52,7 @@ function CreateForm({ kind, onDone }: { kind: 'workspace' | 'project'; onDone: (
   const [name, setName] = useState('');
   const create = useMutation({
     mutationFn: async () =>
-      kind === 'workspace'
-        ? unwrap(api.POST('/workspaces', { body: { name } }))
-        : unwrap(api.POST('/projects', { body: { name, workspaceId: workspaceId ?? undefined } })),
+      kind === 'workspace' ? unwrap(api.POST('/workspaces', { body: { name } })) : unwrap(api.POST('/projects', { body: { name, workspaceId: workspaceId ?? undefined } })),
     onSuccess: async (created) => {
       toast({ title: `${kind === 'workspace' ? 'Workspace' : 'Project'} “${created.name}” created` });
       if (kind === 'workspace') {

@@ -38,7 +38,12 @@ function Detail({ check }: { check: CheckDetail }) {
           <h1>{check.name}</h1>
           <p className="status-line">
             <StatusBadge status={check.status} /> <Since check={check} /> · {KIND_LABEL[check.checkType]}
-            {isHttp && check.outbound ? <span className="mono"> · {check.outbound.method} {check.outbound.url}</span> : null}
+            {isHttp && check.outbound ? (
+              <span className="mono">
+                {' '}
+                · {check.outbound.method} {check.outbound.url}
+              </span>
+            ) : null}
           </p>
         </div>
         <CheckActions check={check} />

@@ -2,7 +2,15 @@ import { Skeleton } from '../../ui/Skeleton';
 import { Time } from '../../ui/time';
 import { useSignals, type CheckDetail } from '../api';
 
-const TYPE_LABEL: Record<string, string> = { SUCCESS: 'Success', FAIL: 'Failed', START: 'Started', LOG: 'Log', SUSPECT: 'Suspect', DEPLOYMENT: 'Deployment', TOO_FREQUENT: 'Too frequent' };
+const TYPE_LABEL: Record<string, string> = {
+  SUCCESS: 'Success',
+  FAIL: 'Failed',
+  START: 'Started',
+  LOG: 'Log',
+  SUSPECT: 'Suspect',
+  DEPLOYMENT: 'Deployment',
+  TOO_FREQUENT: 'Too frequent',
+};
 
 const duration = (ms: number | null): string => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 

@@ -24,7 +24,12 @@ export function CheckFormPage() {
 function EditLoader({ id }: { id: number }) {
   const check = useCheck(id);
   if (check.isPending) return <Skeleton lines={10} label="Loading the check" />;
-  if (check.isError) return <EmptyState title="Check not found">It may have been deleted. <Link to="/checks">Back to the checks</Link>.</EmptyState>;
+  if (check.isError)
+    return (
+      <EmptyState title="Check not found">
+        It may have been deleted. <Link to="/checks">Back to the checks</Link>.
+      </EmptyState>
+    );
   return <CheckForm initial={valuesOf(check.data)} existing={check.data} />;
 }
 
@@ -74,7 +79,8 @@ function CheckForm({ initial, existing }: { initial: FormValues; existing?: Chec
           <legend>Kind</legend>
           <div className="radio-row">
             <label>
-              <input type="radio" name="kind" checked={values.kind === 'HEARTBEAT'} onChange={() => set({ kind: 'HEARTBEAT', intervalSeconds: '3600' })} /> Heartbeat: a job pings Vigil
+              <input type="radio" name="kind" checked={values.kind === 'HEARTBEAT'} onChange={() => set({ kind: 'HEARTBEAT', intervalSeconds: '3600' })} /> Heartbeat: a job pings
+              Vigil
             </label>
             <label>
               <input type="radio" name="kind" checked={values.kind === 'HTTP'} onChange={() => set({ kind: 'HTTP', intervalSeconds: '300' })} /> HTTP: Vigil requests a URL

@@ -21,7 +21,17 @@ export function CommonFields({ form, projects }: { form: FormProps; projects: Sc
           </select>
         )}
       </Field>
-      <TextInput model={form} name="graceSeconds" label="Grace (seconds)" type="number" inputMode="numeric" min={5} max={60} required hint="Late after the due time plus grace; down after twice the grace." />
+      <TextInput
+        model={form}
+        name="graceSeconds"
+        label="Grace (seconds)"
+        type="number"
+        inputMode="numeric"
+        min={5}
+        max={60}
+        required
+        hint="Late after the due time plus grace; down after twice the grace."
+      />
       <div className="two-col">
         <SeverityField form={form} name="lateSeverity" label="Severity when late" />
         <SeverityField form={form} name="downSeverity" label="Severity when down" />

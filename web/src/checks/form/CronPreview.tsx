@@ -30,7 +30,9 @@ export function CronPreview({ schedule, timezone, id }: { schedule: string; time
         <p className="field-hint">{preview.problem}</p>
       ) : (
         <>
-          <p className="field-hint">Next {preview.times.length} due times ({timezone}):</p>
+          <p className="field-hint">
+            Next {preview.times.length} due times ({timezone}):
+          </p>
           <ol className="due-times">
             {preview.times.map((t) => (
               <li key={t.getTime()}>

@@ -36,10 +36,28 @@ export function HeartbeatFields({ form }: { form: FormProps }) {
           </label>
         </div>
         {values.timing === 'interval' ? (
-          <TextInput model={form} name="intervalSeconds" label="Interval (seconds)" type="number" inputMode="numeric" min={60} max={3600} hint="How often the job pings: 60 to 3,600 seconds." required />
+          <TextInput
+            model={form}
+            name="intervalSeconds"
+            label="Interval (seconds)"
+            type="number"
+            inputMode="numeric"
+            min={60}
+            max={3600}
+            hint="How often the job pings: 60 to 3,600 seconds."
+            required
+          />
         ) : (
           <>
-            <TextInput model={form} name="schedule" label="Cron expression" hint="Five fields (minute hour day month weekday) or a macro such as @daily." autoComplete="off" spellCheck={false} required />
+            <TextInput
+              model={form}
+              name="schedule"
+              label="Cron expression"
+              hint="Five fields (minute hour day month weekday) or a macro such as @daily."
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
             <TextInput model={form} name="timezone" label="Time zone" list={zonesId} autoComplete="off" required />
             <datalist id={zonesId}>
               {ZONES.map((zone) => (
@@ -55,7 +73,15 @@ export function HeartbeatFields({ form }: { form: FormProps }) {
         <p className="field-hint">A run that pings /start and then succeeds is timed; outside these bounds it counts as failed.</p>
         <TextInput model={form} name="minDurationSeconds" label="Shortest normal run (seconds)" type="number" inputMode="numeric" min={1} />
         <TextInput model={form} name="maxDurationSeconds" label="Longest normal run (seconds)" type="number" inputMode="numeric" min={1} />
-        <TextInput model={form} name="minIntervalSeconds" label="Least time between successes (seconds)" type="number" inputMode="numeric" min={1} hint="A success sooner than this is recorded as too frequent." />
+        <TextInput
+          model={form}
+          name="minIntervalSeconds"
+          label="Least time between successes (seconds)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          hint="A success sooner than this is recorded as too frequent."
+        />
       </fieldset>
     </>
   );

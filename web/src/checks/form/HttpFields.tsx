@@ -11,7 +11,17 @@ export function HttpFields({ form }: { form: FormProps }) {
     <>
       <fieldset>
         <legend>Request</legend>
-        <TextInput model={form} name="url" label="URL" type="url" inputMode="url" autoComplete="off" spellCheck={false} required hint="A public http(s) address; private and internal addresses are refused." />
+        <TextInput
+          model={form}
+          name="url"
+          label="URL"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          hint="A public http(s) address; private and internal addresses are refused."
+        />
         <Field label="Method" error={errors.method}>
           {(aria) => (
             <select {...aria} value={values.method} onChange={(e) => set({ method: e.target.value as Method })}>

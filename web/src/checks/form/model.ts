@@ -122,7 +122,10 @@ const required = (value: string): number => Number(value.trim());
 /** `Name: value` lines as a header object; the error names the first line that is not one. */
 export function parseHeaders(value: string): { headers: Record<string, string>; error?: string } {
   const headers: Record<string, string> = {};
-  const lines = value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   for (const [index, line] of lines.entries()) {
     const colon = line.indexOf(':');
     if (colon <= 0) return { headers, error: `Line ${index + 1} is not “Name: value”` };
@@ -151,7 +154,9 @@ export function toBody(v: FormValues): CheckBody {
       checkType: 'HEARTBEAT',
       // Emptied, it is null: on an edit that clears the slug (and frees it in the workspace).
       slug: v.slug.trim() === '' ? null : v.slug.trim(),
-      ...(v.timing === 'cron' ? { schedule: v.schedule.trim(), timezone: v.timezone.trim(), intervalSeconds: null } : { intervalSeconds: required(v.intervalSeconds), schedule: null }),
+      ...(v.timing === 'cron'
+        ? { schedule: v.schedule.trim(), timezone: v.timezone.trim(), intervalSeconds: null }
+        : { intervalSeconds: required(v.intervalSeconds), schedule: null }),
       minDurationSeconds: num(v.minDurationSeconds),
       maxDurationSeconds: num(v.maxDurationSeconds),
       minIntervalSeconds: num(v.minIntervalSeconds),

@@ -35,19 +35,27 @@ export function ChecksTable({ checks, projectNames, probes, selected, onSelect }
                 type="checkbox"
                 aria-label="Select all checks on this page"
                 checked={all}
-                onChange={(e) => onSelect(
-                  checks.map((c) => c.id),
-                  e.target.checked,
-                )}
+                onChange={(e) =>
+                  onSelect(
+                    checks.map((c) => c.id),
+                    e.target.checked,
+                  )
+                }
               />
             </th>
             <th scope="col">Status</th>
             <th scope="col">Name</th>
             <th scope="col">Kind</th>
-            <th scope="col" className="wide-only">Project</th>
+            <th scope="col" className="wide-only">
+              Project
+            </th>
             <th scope="col">Last ping or probe</th>
-            <th scope="col" className="wide-only">Next due</th>
-            <th scope="col" className="wide-only">Latency</th>
+            <th scope="col" className="wide-only">
+              Next due
+            </th>
+            <th scope="col" className="wide-only">
+              Latency
+            </th>
           </tr>
         </thead>
         <tbody>

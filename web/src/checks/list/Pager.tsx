@@ -15,7 +15,9 @@ export function Pager({ data, hasPrevious, onNext, onPrevious }: { data: Page; h
       <button type="button" className="button" disabled={!hasPrevious} onClick={onPrevious}>
         Previous
       </button>
-      <span>{counted ? `Page ${data.page} of ${Math.max(data.pageCount ?? 1, 1)} · ${data.total === 1 ? '1 check' : `${data.total ?? 0} checks`}` : `${data.itemCount} shown`}</span>
+      <span>
+        {counted ? `Page ${data.page} of ${Math.max(data.pageCount ?? 1, 1)} · ${data.total === 1 ? '1 check' : `${data.total ?? 0} checks`}` : `${data.itemCount} shown`}
+      </span>
       <button type="button" className="button" disabled={!hasNext} onClick={onNext}>
         Next
       </button>

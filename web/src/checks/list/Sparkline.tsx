@@ -11,7 +11,14 @@ export function Sparkline({ values }: { values: number[] | undefined }) {
   const points = values.map((v, i) => `${(i * step).toFixed(1)},${(HEIGHT - 2 - ((v - min) / span) * (HEIGHT - 4)).toFixed(1)}`).join(' ');
   const last = values[values.length - 1] ?? 0;
   return (
-    <svg className="sparkline" width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Latency of the last ${values.length} probes: ${min}–${max} ms, latest ${last} ms`}>
+    <svg
+      className="sparkline"
+      width={WIDTH}
+      height={HEIGHT}
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      role="img"
+      aria-label={`Latency of the last ${values.length} probes: ${min}–${max} ms, latest ${last} ms`}
+    >
       <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" />
     </svg>
   );
