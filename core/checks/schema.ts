@@ -326,12 +326,9 @@ export const Sparklines = z
       z.object({
         id: z.number().int(),
         latencyMs: z.array(z.number().int()).openapi({ description: "The check's last (up to 30) successful probe latencies, any region, oldest first; [] for a heartbeat job" }),
-        lastProbeAt: z
-          .string()
-          .nullable()
-          .openapi({
-            description: 'Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round',
-          }),
+        lastProbeAt: z.string().nullable().openapi({
+          description: 'Start of the last probe round folded into the status (`probe.lastRoundAt` of GET /checks/{id}); null for a heartbeat job or before its first round',
+        }),
       }),
     ),
   })
