@@ -143,9 +143,11 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
         onPointerMove: (event: PointerEvent) => {
           if (drag) setDrag({ ...drag, to: at(event) });
         },
-        onPointerUp: () => {
-          if (drag && drag.from !== drag.to) {
-            const [a, b] = drag.from < drag.to ? [drag.from, drag.to] : [drag.to, drag.from];
+        onPointerUp: (event: PointerEvent) => {
+          // The span ends where the pointer is released: the last move's render may not have landed yet.
+          const to = drag ? at(event) : undefined;
+          if (drag && to !== undefined && drag.from !== to) {
+            const [a, b] = drag.from < to ? [drag.from, to] : [to, drag.from];
             dragged.current = true;
             // The click, if any, comes in this same input task; a later Enter on a button is the keyboard's own.
             window.setTimeout(() => (dragged.current = false), 0);
