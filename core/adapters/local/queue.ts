@@ -230,7 +230,7 @@ export class LocalQueue implements Queue {
 
   /**
    * Makes every leased message visible now. Only for a runtime that owns its store alone (`npm start`
-   * on its own data directory, whose store process takes an exclusive lock): any lease found at boot
+   * on its own data directory, whose LevelDB store takes an exclusive lock, in this process or another): any lease found at boot
    * was taken by a process that is gone, so its messages need not wait out the visibility timeout.
    * Conditional on the receive count read, so a message settled meanwhile is left alone.
    */
