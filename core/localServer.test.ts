@@ -1,5 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,6 +46,19 @@ describe('the embedded runtime (npm start)', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('stops even when a client keeps a request unfinished past the grace', async () => {
+    const server = await startLocalServer(loadConfig({ PORT: '0', VIGIL_DATA_DIR: join(dataDir, 'held'), VIGIL_SWEEP_SECONDS: '3600' }), { log: false, stopGraceMs: 0 });
+    // Headers sent, the final blank line never: the connection is busy, not idle, so close() alone would wait for it.
+    const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('GET /api/health HTTP/1.1\r\nhost: localhost\r\n');
+    const closed = once(socket, 'close');
+    await server.stop();
+    await closed;
+    expect(socket.destroyed).toBe(true);
+    await expect(fetch(`${server.baseUrl}/health`)).rejects.toThrow();
   });
 
   it('answers the next request on a keep-alive connection after a 413', async () => {

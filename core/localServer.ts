@@ -79,6 +79,9 @@ export function admittingPerTurn<Env>(fetch: Fetch<Env>, perTurn = ADMIT_PER_TUR
 /** The fetch handler `npm start` serves (the benches serve the same). */
 export const localFetch = <Env>(fetch: Fetch<Env>): Fetch<Env> => admittingPerTurn(closingAfterOversized(fetch));
 
+/** How long a stop lets in-flight requests finish before it closes their connections. */
+const STOP_GRACE_MS = 10_000;
+
 export type LocalServer = {
   /** `{base_url}`: `http://localhost:<port>/api`. */
   baseUrl: string;
@@ -90,12 +93,15 @@ export type LocalServer = {
 };
 
 /**
- * The embedded runtime behind `npm start`: the store (dynalite in a child process, so it has a
- * core of its own, unless VIGIL_DYNAMODB_ENDPOINT names another) and the queue lanes' own store
- * beside it, the in-process adapters and workers, and one HTTP server for every surface, the built
+ * The embedded runtime behind `npm start`: the store (dynalite in this process, unless
+ * VIGIL_DYNAMODB_ENDPOINT names another; ADR 12 says why) and the queue lanes' own store beside
+ * it, the in-process adapters and workers, and one HTTP server for every surface, the built
  * dashboard (web/dist) included.
  */
-export async function startLocalServer(config: Config, options: { log?: boolean; queueEndpoint?: string } = {}): Promise<LocalServer> {
+export async function startLocalServer(
+  config: Config,
+  options: { log?: boolean; queueEndpoint?: string /** How long a stop lets in-flight requests finish (tests shorten it). */; stopGraceMs?: number } = {},
+): Promise<LocalServer> {
   const { endpoint, store, queueStore } = await startStores(config, options.queueEndpoint);
   const queueEndpoint = options.queueEndpoint ?? queueStore?.endpoint;
   // An embedded store is this process's alone, so the alert deliveries a killed run had claimed are
@@ -126,16 +132,32 @@ export async function startLocalServer(config: Config, options: { log?: boolean;
     deps,
     stop: () =>
       (stopped ??= new Promise<void>((resolve, reject) => {
+        // Each phase says when it is done, so a stop that hangs names the phase it hangs in.
+        const began = performance.now();
+        const done = (phase: string) => {
+          if (options.log ?? true) console.log(`stop: ${phase} (${Math.round(performance.now() - began)} ms)`);
+        };
         streams.close();
         server.close(() => {
+          clearTimeout(grace);
           void (async () => {
+            done('requests finished');
             await stopWorkers();
+            done('sweep and probes stopped');
             await deps.queue.stop();
+            done('due queue work delivered');
             await Promise.all([store?.close(), queueStore?.close()]);
+            done('stores closed');
           })().then(resolve, reject);
         });
-        // Idle keep-alive connections would hold close() open; in-flight requests still finish.
+        // Idle keep-alive connections would hold close() open; in-flight requests still finish,
+        // for a while: a client that keeps a connection busy past the grace must not hold the stop.
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        const grace = setTimeout(() => {
+          done('grace over: closing the connections still open');
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }, options.stopGraceMs ?? STOP_GRACE_MS);
+        grace.unref();
       })),
   };
 }

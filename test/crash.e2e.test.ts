@@ -325,7 +325,8 @@ describe('npm start killed with SIGKILL mid-flood and mid-flip', () => {
       expect(all.body.total).toBe(failedJobs.length);
     } finally {
       second.child.kill('SIGTERM');
-      await until(async () => second.child.exitCode !== null || second.child.signalCode !== null, SETTLE_TIMEOUT_MS, 'a clean stop');
+      await until(async () => second.child.exitCode !== null || second.child.signalCode !== null, SETTLE_TIMEOUT_MS, 'a clean stop', POLL_MS, second);
+      expect(second.child.exitCode, second.output.join('\n')).toBe(0);
     }
   }, 180_000);
 });
