@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
 import type { Ctx } from '../context.js';
 import { randomToken, sha256Hex } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
@@ -9,7 +10,7 @@ import { overridesTouching, toOverride, toOverrideSpec } from './overrides.js';
 import { peopleById, type Person } from './people.js';
 import { finalShifts, gaps, onCallAt, report, type ScheduleSpec } from './rotation.js';
 import { MAX_RANGE_DAYS, type Gap, type HoursReportEntry, type Override, type Shift } from './schema.js';
-import { loadSchedule, readSchedule, rotationsOf } from './schedules.js';
+import { loadSchedule, readSchedule, rotationsOf, toSchedule } from './schedules.js';
 
 /** Who covers a schedule when: who is on call, the final shifts, gaps, hours, the overrides of a range, and the calendar feed with its secret URL. */
 
@@ -84,7 +85,42 @@ export async function hoursReport(ctx: Ctx, scheduleId: number, range: Range) {
 export async function listOverrides(ctx: Ctx, scheduleId: number, range: Range): Promise<{ items: Override[] }> {
   await loadSchedule(ctx, scheduleId, 'VIEWER');
   const found = await overridesTouching(ctx.deps, scheduleId, new Date(range.from).toISOString(), new Date(range.to).toISOString());
-  return { items: found.sort((a, b) => a.startAt.localeCompare(b.startAt) || a.overrideId - b.overrideId).map(toOverride) };
+  return { items: found.sort(byStart).map(toOverride) };
+}
+
+const byStart = (a: { startAt: string; overrideId: number }, b: { startAt: string; overrideId: number }) => a.startAt.localeCompare(b.startAt) || a.overrideId - b.overrideId;
+
+/**
+ * The schedule view in one read: the schedule, who is on call now, and the final shifts, overrides
+ * and gaps of `days` local days from `from`. The dashboard used to ask for the schedule first (the
+ * range's edges are local midnights, so it needed the zone) and then for each list: a round trip
+ * and four authorisations more on the page people open when paged.
+ */
+export async function scheduleTimeline(ctx: Ctx, scheduleId: number, query: { from?: string | undefined; days: number }) {
+  const { schedule } = await loadSchedule(ctx, scheduleId, 'VIEWER');
+  const timeZone = schedule.timezone;
+  const now = ctx.deps.clock.now();
+  const firstDay = query.from ? Temporal.PlainDate.from(query.from) : Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(timeZone).toPlainDate();
+  // startOfDay, not midnight: some zones skip midnight on their DST day.
+  const from = new Date(firstDay.toZonedDateTime({ timeZone }).startOfDay().epochMilliseconds);
+  const to = new Date(firstDay.add({ days: query.days }).toZonedDateTime({ timeZone }).startOfDay().epochMilliseconds);
+  const [view, found, onCall] = await Promise.all([
+    toSchedule(ctx.deps, schedule),
+    overridesTouching(ctx.deps, scheduleId, from.toISOString(), to.toISOString()),
+    onCallOf(ctx.deps, schedule, now),
+  ]);
+  const spec: ScheduleSpec = { timezone: timeZone, rotations: rotationsOf(schedule), overrides: found.map(toOverrideSpec) };
+  return {
+    schedule: view,
+    fromDate: firstDay.toString(),
+    days: query.days,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    onCall,
+    shifts: finalShifts(spec, from, to),
+    overrides: found.sort(byStart).map(toOverride),
+    gaps: gaps(spec, from, to),
+  };
 }
 
 /** The calendar covers a week back and the rest of the longest range ahead. */

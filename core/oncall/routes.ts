@@ -7,7 +7,7 @@ import { DEFAULT_RATE_LIMIT, rateLimit } from '../http/rateLimit.js';
 import { createRouter } from '../http/router.js';
 import { IdParam } from '../identity/schema.js';
 import { createOverride, deleteOverride } from './overrides.js';
-import { Gap, HoursReportEntry, OnCallQuery, Override, OverrideCreate, RangeQuery, Schedule, ScheduleCreate, ScheduleUpdate, Shift } from './schema.js';
+import { Gap, HoursReportEntry, OnCallQuery, Override, OverrideCreate, RangeQuery, Schedule, ScheduleCreate, ScheduleUpdate, Shift, TimelineQuery } from './schema.js';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, updateSchedule } from './schedules.js';
 import { teamMemberRoutes, teamRoutes } from './teamRoutes.js';
 import { WorkspaceListQuery } from './teamSchema.js';
@@ -20,6 +20,7 @@ import {
   revokeCalendarSecret,
   rotateCalendarSecret,
   scheduleCalendarForViewer,
+  scheduleTimeline,
   whoIsOnCall,
 } from './coverage.js';
 
@@ -45,6 +46,19 @@ const OnCallNow = z
 const HoursReport = z
   .object({ scheduleId: z.number().int(), timezone: z.string(), from: z.string(), to: z.string(), items: z.array(HoursReportEntry) })
   .openapi('OnCallHoursReport');
+const Timeline = z
+  .object({
+    schedule: Schedule,
+    fromDate: z.string().describe('The first local day shown (YYYY-MM-DD)'),
+    days: z.number().int(),
+    from: z.string().describe('Start of fromDate in the zone'),
+    to: z.string().describe('Start of the day after the last one in the zone'),
+    onCall: OnCallNow,
+    shifts: z.array(Shift),
+    overrides: z.array(Override),
+    gaps: z.array(Gap),
+  })
+  .openapi('OnCallTimeline');
 const CalendarSecret = z.object({ token: z.string(), url: z.string().describe('The secret calendar URL; shown once, the old one stops working') }).openapi('OnCallCalendarSecret');
 
 function scheduleRouter() {
@@ -100,6 +114,17 @@ function scheduleRouter() {
       responses: { 200: json(OnCallNow, 'Who is on call at `at` (default now)') },
     }),
     async (c) => c.json(await whoIsOnCall(requestCtx(c), c.req.valid('param').id, c.req.valid('query').at), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}/timeline',
+      tags,
+      security,
+      request: { params: IdParam, query: TimelineQuery },
+      responses: { 200: json(Timeline, 'The schedule view in one read: the schedule, who is on call now, and the final shifts, overrides and gaps of local days in its zone') },
+    }),
+    async (c) => c.json(await scheduleTimeline(requestCtx(c), c.req.valid('param').id, c.req.valid('query')), 200),
   );
   r.openapi(
     createRoute({

@@ -16,6 +16,7 @@ type Schedule = {
 };
 type Shift = { userId: number; startAt: string; endAt: string; layerPosition: number | null; rotationId: number | null; overrideId: number | null };
 type Page<T> = { items: T[]; total: number };
+type Timeline = { schedule: Schedule; fromDate: string; days: number; from: string; to: string; onCall: unknown; shifts: Shift[]; overrides: Override[]; gaps: unknown[] };
 
 let t: TestContext;
 let ws: Workspace;
@@ -168,6 +169,39 @@ describe('on-call schedules', () => {
       [admin.userId, '2026-03-07T14:00:00.000Z', '2026-03-08T13:00:00.000Z'],
       [member.userId, '2026-03-08T13:00:00.000Z', '2026-03-09T13:00:00.000Z'],
     ]);
+    // The view by local days: 8 March is 23 hours long in New York, and the range ends at local midnights.
+    const timeline = await t.request<Timeline>('GET', `/on-call-schedules/${schedule.id}/timeline?from=2026-03-08&days=1`, { token: member.token });
+    expect(timeline.status, timeline.text).toBe(200);
+    expect(timeline.body).toMatchObject({ fromDate: '2026-03-08', days: 1, from: '2026-03-08T05:00:00.000Z', to: '2026-03-09T04:00:00.000Z', gaps: [], overrides: [] });
+    expect(timeline.body.schedule).toEqual(schedule);
+    expect(brief(timeline.body.shifts)).toEqual([
+      [admin.userId, '2026-03-08T05:00:00.000Z', '2026-03-08T13:00:00.000Z'],
+      [member.userId, '2026-03-08T13:00:00.000Z', '2026-03-09T04:00:00.000Z'],
+    ]);
+  });
+
+  it('answers the schedule view in one read: the same shifts, overrides, gaps and on-call as their own endpoints', async () => {
+    const { admin, member, viewer } = ws;
+    const schedule = (await create(admin.token, twoLayers())).body;
+    const base = `/on-call-schedules/${schedule.id}`;
+    const taken = await t.request<Override>('POST', '/on-call-overrides', {
+      token: admin.token,
+      body: { scheduleId: schedule.id, overrideUserId: member.userId, replacedUserId: null, startAt: '2026-03-03T06:00:00Z', endAt: '2026-03-03T09:00:00Z' },
+    });
+    expect(taken.status, taken.text).toBe(201);
+    const timeline = await t.request<Timeline>('GET', `${base}/timeline?from=2026-03-02&days=3`, { token: viewer.token });
+    expect(timeline.status, timeline.text).toBe(200);
+    const { from, to } = timeline.body;
+    const range = `from=${from}&to=${to}`;
+    const own = async <T>(view: string) => (await t.request<T>('GET', `${base}/${view}?${range}`, { token: viewer.token })).body;
+    expect(timeline.body.shifts).toEqual((await own<{ items: Shift[] }>('shifts')).items);
+    expect(timeline.body.overrides).toEqual((await own<{ items: Override[] }>('overrides')).items);
+    expect(timeline.body.overrides.map((o) => o.id)).toEqual([taken.body.id]);
+    expect(timeline.body.gaps).toEqual((await own<{ items: unknown[] }>('gaps')).items);
+    expect(timeline.body.onCall).toEqual((await t.request('GET', `${base}/on-call`, { token: viewer.token })).body);
+    // Without `from`: today in the schedule's zone, by the injected clock.
+    const today = await t.request<Timeline>('GET', `${base}/timeline`, { token: viewer.token });
+    expect(today.body).toMatchObject({ fromDate: new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(t.clock.now()), days: 14 });
   });
 
   it('lists coverage gaps and on-call hours', async () => {

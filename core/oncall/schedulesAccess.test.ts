@@ -81,6 +81,9 @@ describe('schedules: bad input is a 400 in the error shape', () => {
       expectError(await t.request('GET', `${base}/${view}`, { token: admin.token }), 400);
     }
     expectError(await t.request('GET', `${base}/on-call?at=soon`, { token: admin.token }), 400);
+    for (const query of ['from=2026-02-30', 'from=2026-03-02T00:00:00Z', 'days=0', 'days=94', 'days=two']) {
+      expectError(await t.request('GET', `${base}/timeline?${query}`, { token: admin.token }), 400);
+    }
     for (const body of [
       override(schedule.id, admin.userId, { endAt: '2026-03-04T00:00:00Z' }),
       override(schedule.id, admin.userId, { replacedUserId: admin.userId }),
@@ -103,6 +106,7 @@ describe('schedules: foreign ids are 404', () => {
       `${base}/overrides?${range}`,
       `${base}/gaps?${range}`,
       `${base}/report?${range}`,
+      `${base}/timeline`,
       `${base}/calendar.ics`,
     ]) {
       expectError(await t.request('GET', path, { token: admin.token }), 404);
@@ -135,6 +139,7 @@ describe('schedules: roles', () => {
       `${base}/overrides?${range}`,
       `${base}/gaps?${range}`,
       `${base}/report?${range}`,
+      `${base}/timeline`,
       `${base}/calendar.ics`,
     ]) {
       expect((await t.request('GET', path, { token: viewer.token })).status, path).toBe(200);

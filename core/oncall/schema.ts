@@ -180,6 +180,12 @@ export type OverrideCreate = z.infer<typeof OverrideCreate>;
 /** `at` defaults to the caller's clock instant (the router reads it once). */
 export const OnCallQuery = z.object({ at: Instant.optional() });
 
+/** The dashboard's schedule view asks by local date: only the server knows the zone before the schedule is read. */
+export const TimelineQuery = z.object({
+  from: z.iso.date().optional().describe("First local day (YYYY-MM-DD) in the schedule's time zone; default today there"),
+  days: z.coerce.number().int().min(1).max(MAX_RANGE_DAYS).default(14).describe('How many local days'),
+});
+
 export const RangeQuery = z.object({ from: Instant, to: Instant }).superRefine((range, ctx) => {
   const length = Date.parse(range.to) - Date.parse(range.from);
   if (length <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });

@@ -1077,6 +1077,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/on-call-schedules/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get on call schedule timeline */
+        get: operations["getOnCallScheduleTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -3225,6 +3242,20 @@ export interface components {
         };
         OnCallShiftList: {
             items: components["schemas"]["OnCallShift"][];
+        };
+        OnCallTimeline: {
+            days: number;
+            /** @description Start of fromDate in the zone */
+            from: string;
+            /** @description The first local day shown (YYYY-MM-DD) */
+            fromDate: string;
+            gaps: components["schemas"]["OnCallGap"][];
+            onCall: components["schemas"]["OnCallNow"];
+            overrides: components["schemas"]["OnCallOverride"][];
+            schedule: components["schemas"]["OnCallSchedule"];
+            shifts: components["schemas"]["OnCallShift"][];
+            /** @description Start of the day after the last one in the zone */
+            to: string;
         };
         OutboundDetails: {
             checkId: number;
@@ -11235,6 +11266,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OnCallShiftList"];
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOnCallScheduleTimeline: {
+        parameters: {
+            query?: {
+                /** @description How many local days */
+                days?: number;
+                /** @description First local day (YYYY-MM-DD) in the schedule's time zone; default today there */
+                from?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule view in one read: the schedule, who is on call now, and the final shifts, overrides and gaps of local days in its zone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnCallTimeline"];
                 };
             };
             /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */

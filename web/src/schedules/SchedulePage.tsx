@@ -1,47 +1,45 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../ui/EmptyState';
 import { allows, explainError } from '../ui/permission';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
-import { personName, useGaps, useMembers, useOnCallNow, useOverrideMutations, useOverrides, useSchedule, useShifts, type Member, type Schedule } from './api';
+import { personName, useMembers, useOverrideMutations, useTimeline, type Member, type ScheduleTimeline } from './api';
 import { CalendarLink } from './CalendarLink';
 import { HoursReport } from './HoursReport';
 import { RotationsEditor } from './RotationsEditor';
 import { TakeShift } from './TakeShift';
 import { Timeline, type Span } from './Timeline';
-import { addDays, formatIn, isDate, startOfDay, todayIn } from './zoned';
+import { addDays, formatIn, isDate, startOfDay } from './zoned';
 
 const DAYS = 14;
 
 /** One schedule: who is on call now, two weeks of it (from `?from=`, a local date), overrides, rotations, hours, calendar. */
 export function SchedulePage() {
   const id = Number(useParams().id);
-  const schedule = useSchedule(id);
+  const [params] = useSearchParams();
+  const asked = params.get('from');
+  // Asked at mount, beside the session's /me: nothing in it waits for the workspace.
+  const timeline = useTimeline(id, isDate(asked) ? asked : null, DAYS);
   const { workspaceId } = useWorkspace();
   const members = useMembers(workspaceId ?? 0);
-  if (schedule.isPending || workspaceId === null) return <Skeleton label="Loading the schedule" lines={8} />;
-  if (schedule.isError)
+  if (timeline.isPending) return <Skeleton label="Loading the schedule" lines={8} />;
+  if (timeline.isError)
     return (
       <EmptyState title="Schedule not found">
         It may have been deleted, or belong to another workspace. <Link to="/schedules">All schedules</Link>
       </EmptyState>
     );
-  return <ScheduleView schedule={schedule.data} members={members.data} />;
+  return <ScheduleView timeline={timeline.data} members={members.data} />;
 }
 
-function ScheduleView({ schedule, members }: { schedule: Schedule; members: Member[] | undefined }) {
+function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; members: Member[] | undefined }) {
   const { role, me } = useWorkspace();
   const toast = useToast();
-  const [params, setParams] = useSearchParams();
+  const [, setParams] = useSearchParams();
+  const { schedule, fromDate: from, shifts, overrides, gaps } = timeline;
   const tz = schedule.timezone;
-  const asked = params.get('from');
-  const from = isDate(asked) ? asked : todayIn(tz);
-  const range = useMemo(() => ({ from: new Date(startOfDay(from, tz)).toISOString(), to: new Date(startOfDay(addDays(from, DAYS), tz)).toISOString() }), [from, tz]);
-  const shifts = useShifts(schedule.id, range);
-  const overrides = useOverrides(schedule.id, range);
-  const gaps = useGaps(schedule.id, range);
   const [span, setSpan] = useState<Span | null>(null);
   const [editing, setEditing] = useState(false);
   const { remove } = useOverrideMutations();
@@ -66,7 +64,7 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
             {schedule.enabled ? '' : ' · disabled'}
           </p>
         </div>
-        <OnCallNow scheduleId={schedule.id} timezone={tz} />
+        <OnCallNow now={timeline.onCall} timezone={tz} />
       </div>
       <section aria-labelledby="timeline-title">
         <div className="page-head">
@@ -89,42 +87,32 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
             </label>
           </div>
         </div>
-        {shifts.data && overrides.data && gaps.data ? (
-          <>
-            <Timeline
-              timezone={tz}
-              from={from}
-              days={DAYS}
-              rotations={schedule.rotations}
-              overrides={overrides.data.items}
-              shifts={shifts.data.items}
-              gaps={gaps.data.items}
-              members={members}
-              onTake={canTake ? setSpan : undefined}
-            />
-            <p className={gaps.data.items.length > 0 ? 'coverage coverage-gap' : 'coverage'} data-gaps={gaps.data.items.length}>
-              {gaps.data.items.length === 0
-                ? 'Every hour of these two weeks is covered.'
-                : `${gaps.data.items.length} coverage ${gaps.data.items.length === 1 ? 'gap' : 'gaps'}: ${gaps.data.items.map((g) => `${formatIn(Date.parse(g.startAt), tz)} to ${formatIn(Date.parse(g.endAt), tz)}`).join('; ')}.`}
-            </p>
-            {canTake ? <p className="field-hint">Choose a shift on the final row, or drag across it, to take that time over.</p> : null}
-          </>
-        ) : shifts.isError ? (
-          <p className="form-error" role="alert">
-            The shifts could not be loaded: {shifts.error.message}
-          </p>
-        ) : (
-          <Skeleton label="Loading the timeline" lines={5} />
-        )}
+        <Timeline
+          timezone={tz}
+          from={from}
+          days={DAYS}
+          rotations={schedule.rotations}
+          overrides={overrides}
+          shifts={shifts}
+          gaps={gaps}
+          members={members}
+          onTake={canTake ? setSpan : undefined}
+        />
+        <p className={gaps.length > 0 ? 'coverage coverage-gap' : 'coverage'} data-gaps={gaps.length}>
+          {gaps.length === 0
+            ? 'Every hour of these two weeks is covered.'
+            : `${gaps.length} coverage ${gaps.length === 1 ? 'gap' : 'gaps'}: ${gaps.map((g) => `${formatIn(Date.parse(g.startAt), tz)} to ${formatIn(Date.parse(g.endAt), tz)}`).join('; ')}.`}
+        </p>
+        {canTake ? <p className="field-hint">Choose a shift on the final row, or drag across it, to take that time over.</p> : null}
       </section>
       {span && members ? (
         <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} />
       ) : null}
       <section aria-labelledby="overrides-title">
         <h2 id="overrides-title">Overrides in these two weeks</h2>
-        {overrides.data?.items.length ? (
+        {overrides.length ? (
           <ul className="override-list">
-            {overrides.data.items.map((o) => (
+            {overrides.map((o) => (
               <li key={o.id} data-override={o.id}>
                 <strong>{personName(members, o.overrideUserId)}</strong>
                 {o.replacedUserId === null ? '' : ` instead of ${personName(members, o.replacedUserId)}`}, {formatIn(Date.parse(o.startAt), tz)} to{' '}
@@ -184,10 +172,8 @@ function ScheduleView({ schedule, members }: { schedule: Schedule; members: Memb
   );
 }
 
-function OnCallNow({ scheduleId, timezone }: { scheduleId: number; timezone: string }) {
-  const now = useOnCallNow(scheduleId);
-  if (!now.data) return <Skeleton label="Who is on call" lines={1} />;
-  const { user, shiftEnd } = now.data;
+function OnCallNow({ now, timezone }: { now: ScheduleTimeline['onCall']; timezone: string }) {
+  const { user, shiftEnd } = now;
   return (
     <p className={`on-call-now card${user ? '' : ' coverage-gap'}`} data-on-call={user?.id ?? ''}>
       {user ? (

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../api/client';
 
 export type Schedule = Schemas['OnCallSchedule'];
@@ -8,15 +8,16 @@ export type Shift = Schemas['OnCallShift'];
 export type Override = Schemas['OnCallOverride'];
 export type Gap = Schemas['OnCallGap'];
 export type Member = Schemas['Member'];
+export type ScheduleTimeline = Schemas['OnCallTimeline'];
 export type Range = { from: string; to: string };
 
 /** Every on-call read under one key: a change to a schedule or an override refetches what shows it. */
 export const scheduleKeys = {
   all: ['schedules'] as const,
   list: (workspaceId: number) => ['schedules', 'list', workspaceId] as const,
-  detail: (id: number) => ['schedules', 'detail', id] as const,
-  view: (id: number, kind: 'shifts' | 'overrides' | 'gaps' | 'report', range: Range) => ['schedules', 'view', id, kind, range] as const,
+  view: (id: number, kind: 'report', range: Range) => ['schedules', 'view', id, kind, range] as const,
   onCall: (id: number) => ['schedules', 'on-call', id] as const,
+  timeline: (id: number, from: string | null) => ['schedules', 'timeline', id, from] as const,
   members: (workspaceId: number) => ['members', workspaceId] as const,
 };
 
@@ -26,23 +27,21 @@ export const useSchedules = (workspaceId: number) =>
     queryFn: () => unwrap(api.GET('/on-call-schedules', { params: { query: { workspaceId, limit: 100 } } })),
   });
 
-export const useSchedule = (id: number) =>
-  useQuery({ queryKey: scheduleKeys.detail(id), enabled: Number.isInteger(id) && id > 0, queryFn: () => unwrap(api.GET('/on-call-schedules/{id}', { params: { path: { id } } })) });
-
 export const useOnCallNow = (id: number) =>
   useQuery({ queryKey: scheduleKeys.onCall(id), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/on-call', { params: { path: { id }, query: {} } })) });
 
-export const useShifts = (id: number, range: Range) =>
-  useQuery({ queryKey: scheduleKeys.view(id, 'shifts', range), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/shifts', { params: { path: { id }, query: range } })) });
-
-export const useOverrides = (id: number, range: Range) =>
+/**
+ * The schedule view in one request, by local date (`null`: today in the schedule's zone), asked as
+ * soon as the page mounts: the range's edges are local midnights, and only the server knows the
+ * zone before the schedule is read. Another fortnight keeps the one on screen until it arrives.
+ */
+export const useTimeline = (id: number, from: string | null, days: number) =>
   useQuery({
-    queryKey: scheduleKeys.view(id, 'overrides', range),
-    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/overrides', { params: { path: { id }, query: range } })),
+    queryKey: scheduleKeys.timeline(id, from),
+    enabled: Number.isInteger(id) && id > 0,
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/timeline', { params: { path: { id }, query: { days, ...(from === null ? {} : { from }) } } })),
   });
-
-export const useGaps = (id: number, range: Range) =>
-  useQuery({ queryKey: scheduleKeys.view(id, 'gaps', range), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/gaps', { params: { path: { id }, query: range } })) });
 
 export const useHoursReport = (id: number, range: Range, enabled: boolean) =>
   useQuery({
@@ -78,14 +77,10 @@ export function useCreateSchedule() {
 }
 
 export function useUpdateSchedule(id: number) {
-  const queryClient = useQueryClient();
   const refresh = useRefresh();
   return useMutation({
     mutationFn: (body: Schemas['OnCallScheduleUpdate']) => unwrap(api.PUT('/on-call-schedules/{id}', { params: { path: { id } }, body })),
-    onSuccess: async (schedule) => {
-      queryClient.setQueryData(scheduleKeys.detail(id), schedule);
-      await refresh();
-    },
+    onSuccess: refresh,
   });
 }
 
