@@ -5,6 +5,7 @@ import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import type { Target } from './schema.js';
 import { schedulesOf } from './routing.js';
 import { reachOf, unreachedNote } from './timeline.js';
+import { getAll } from '../store/batch.js';
 
 /**
  * Who one step reaches, resolved at the instant it fires (docs/guide/oncall-and-escalation.md "Escalation: how it works"): a channel
@@ -47,11 +48,16 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
   const scheduleIds = targets.flatMap((t) => (t.targetType === 'ON_CALL_SCHEDULE' ? [t.targetScheduleId] : []));
   const teamIds = [...new Set(targets.flatMap((t) => (t.targetType === 'TEAM' ? [t.targetTeamId] : [])))];
   const [channels, schedules, teams] = await Promise.all([
-    channelIds.length > 0 ? deps.store.entities.alertChannel.get([...new Set(channelIds)].map((channelId) => ({ channelId }))).go() : Promise.resolve({ data: [] }),
+    getAll(
+      deps.store,
+      [...new Set(channelIds)].map((channelId) => ({ channelId })),
+      (keys) => deps.store.entities.alertChannel.get(keys).go(),
+      'alert channels',
+    ),
     scheduleIds.length > 0 ? schedulesOf(deps, workspaceId, scheduleIds, new Date(at.getTime() - DAY_MS), new Date(at.getTime() + DAY_MS)) : Promise.resolve(new Map()),
     Promise.all(teamIds.map(async (id) => [id, await teamUserIds(deps, id)] as const)).then((entries) => new Map(entries)),
   ]);
-  const channelById = new Map(channels.data.filter((c) => c.workspaceId === workspaceId).map((c) => [c.channelId, c]));
+  const channelById = new Map(channels.filter((c) => c.workspaceId === workspaceId).map((c) => [c.channelId, c]));
   const reaches = targets.map((target) => ({ target, reach: reachOf(target, at, schedules, teams) }));
   const people = await membersById(
     deps,
@@ -90,11 +96,16 @@ export async function recipientsByKey(deps: Deps, workspaceId: number, keys: rea
   const channelIds = [...new Set(keys.filter((k) => /^\d+$/.test(k)).map(Number))];
   const userIds = [...new Set(keys.filter((k) => /^u\d+$/.test(k)).map((k) => Number(k.slice(1))))];
   const [channels, people] = await Promise.all([
-    channelIds.length > 0 ? deps.store.entities.alertChannel.get(channelIds.map((channelId) => ({ channelId }))).go() : Promise.resolve({ data: [] }),
+    getAll(
+      deps.store,
+      channelIds.map((channelId) => ({ channelId })),
+      (keys) => deps.store.entities.alertChannel.get(keys).go(),
+      'alert channels',
+    ),
     membersById(deps, workspaceId, userIds),
   ]);
   return [
-    ...channels.data
+    ...channels
       .filter((c) => c.workspaceId === workspaceId && c.enabled)
       .sort((a, b) => a.channelId - b.channelId)
       .map((c) => ({ key: String(c.channelId), channel: c, label: `${c.type} channel "${c.name}"` })),

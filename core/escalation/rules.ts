@@ -12,6 +12,7 @@ import type { ProjectItem } from '../store/entities/project.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { pageOfQuery } from '../store/page.js';
 import type { Rule, RuleCreate, RuleUpdate } from './schema.js';
+import { getAll } from '../store/batch.js';
 
 /**
  * Legacy escalation rules (the spec keeps them; policies replace them). VIEWER reads, ADMIN
@@ -35,7 +36,12 @@ export function toRule(rule: EscalationRuleItem, channel: AlertChannelItem | nul
 
 async function channelsById(deps: Deps, ids: readonly number[]): Promise<Map<number, AlertChannelItem>> {
   if (ids.length === 0) return new Map();
-  const found = (await deps.store.entities.alertChannel.get([...new Set(ids)].map((channelId) => ({ channelId }))).go()).data;
+  const found = await getAll(
+    deps.store,
+    [...new Set(ids)].map((channelId) => ({ channelId })),
+    (keys) => deps.store.entities.alertChannel.get(keys).go(),
+    'alert channels',
+  );
   return new Map(found.map((c) => [c.channelId, c]));
 }
 

@@ -5,6 +5,7 @@ import { requireWorkspaceMembers } from '../oncall/people.js';
 import { findScheduleInWorkspace } from '../oncall/schedules.js';
 import { findTeamInWorkspace } from '../oncall/teams.js';
 import type { StepInput } from './schema.js';
+import { getAll } from '../store/batch.js';
 
 /** Every id a policy names must be of its workspace (404 otherwise, like any foreign id). */
 export async function requireTargetsInWorkspace(deps: Deps, workspaceId: number, steps: readonly StepInput[]): Promise<void> {
@@ -23,7 +24,12 @@ export async function requireTargetsInWorkspace(deps: Deps, workspaceId: number,
 
 export async function requireProjectsInWorkspace(deps: Deps, workspaceId: number, projectIds: readonly number[] | null): Promise<void> {
   if (!projectIds || projectIds.length === 0) return;
-  const found = (await deps.store.entities.project.get([...new Set(projectIds)].map((projectId) => ({ projectId }))).go()).data;
+  const found = await getAll(
+    deps.store,
+    [...new Set(projectIds)].map((projectId) => ({ projectId })),
+    (keys) => deps.store.entities.project.get(keys).go(),
+    'projects',
+  );
   const ours = new Set(found.filter((p) => p.workspaceId === workspaceId).map((p) => p.projectId));
   const missing = projectIds.find((id) => !ours.has(id));
   if (missing !== undefined) throw notFound(`Project ${missing}`);

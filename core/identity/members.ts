@@ -8,6 +8,7 @@ import { isConditionalFailure } from '../store/conditional.js';
 import type { MembershipItem } from '../store/entities/membership.js';
 import type { UserItem } from '../store/entities/user.js';
 import { refuseIfTargeted } from '../escalation/policyTargets.js';
+import { getAll } from '../store/batch.js';
 
 export type Member = { userId: number; email: string; name: string | null; role: Role; createdAt: string };
 
@@ -27,7 +28,12 @@ export async function listMembers(ctx: Ctx, workspaceId: number): Promise<Member
   const { store } = ctx.deps;
   const memberships = (await store.entities.membership.query.byWorkspace({ workspaceId }).go({ pages: 'all' })).data;
   if (memberships.length === 0) return [];
-  const users = (await store.entities.user.get(memberships.map((m) => ({ userId: m.userId }))).go()).data;
+  const users = await getAll(
+    store,
+    memberships.map((m) => ({ userId: m.userId })),
+    (keys) => store.entities.user.get(keys).go(),
+    'users',
+  );
   const byId = new Map(users.map((u) => [u.userId, u]));
   return memberships.sort((a, b) => a.userId - b.userId).map((m) => toMember(m, byId.get(m.userId)));
 }

@@ -8,6 +8,7 @@ import { createWorkspace as createWorkspaceWithOwner, publicUser, requireUser, t
 import type { Deps } from '../deps.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import type { WorkspaceItem } from '../store/entities/workspace.js';
+import { getAll } from '../store/batch.js';
 
 /** The detail adds the plan's limits and the caller's role to the one view of a workspace. */
 export const toWorkspaceDetail = (w: WorkspaceItem, role: Role) => ({ ...toWorkspace(w), limits: { ...PLAN_LIMITS[w.plan] }, role });
@@ -34,7 +35,12 @@ async function workspacesOfUser(deps: Deps, userId: number): Promise<{ workspace
   const memberships = (await deps.store.entities.membership.query.byUser({ userId }).go({ pages: 'all' })).data;
   if (memberships.length === 0) return [];
   const roleOf = new Map(memberships.map((m) => [m.workspaceId, m.role]));
-  const workspaces = (await deps.store.entities.workspace.get(memberships.map((m) => ({ workspaceId: m.workspaceId }))).go()).data;
+  const workspaces = await getAll(
+    deps.store,
+    memberships.map((m) => ({ workspaceId: m.workspaceId })),
+    (keys) => deps.store.entities.workspace.get(keys).go(),
+    'workspaces',
+  );
   return workspaces.sort((a, b) => a.workspaceId - b.workspaceId).map((workspace) => ({ workspace, role: roleOf.get(workspace.workspaceId) ?? 'VIEWER' }));
 }
 

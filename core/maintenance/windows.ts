@@ -9,6 +9,7 @@ import { cronProblem, isValidTimezone, occursWithin, planWindow } from './recurr
 import { reconcileWindow, runWindow, WINDOW_DUE_SHARD, windowState, writeWindow, type Extra } from './reconcile.js';
 import { timingOf, transitionWindow, type Timing } from './transition.js';
 import type { MaintenanceWindowView } from './schema.js';
+import { getAll } from '../store/batch.js';
 
 type State = MaintenanceWindowItem['state'];
 
@@ -77,8 +78,13 @@ async function resolveProjectIds(deps: Deps, workspaceId: number, requested: num
     return ids;
   }
   const ids = [...new Set(requested)];
-  const found = await deps.store.entities.project.get(ids.map((projectId) => ({ projectId }))).go();
-  const inWorkspace = new Set(found.data.filter((p) => p.workspaceId === workspaceId).map((p) => p.projectId));
+  const found = await getAll(
+    deps.store,
+    ids.map((projectId) => ({ projectId })),
+    (keys) => deps.store.entities.project.get(keys).go(),
+    'projects',
+  );
+  const inWorkspace = new Set(found.filter((p) => p.workspaceId === workspaceId).map((p) => p.projectId));
   const missing = ids.find((id) => !inWorkspace.has(id));
   if (missing !== undefined) throw notFound(`Project ${missing}`);
   return ids;
@@ -133,8 +139,13 @@ export async function getMaintenanceWindow(ctx: Ctx, id: number, minimum: 'VIEWE
 
 export async function getMaintenanceWindowDetail(ctx: Ctx, id: number) {
   const window = await getMaintenanceWindow(ctx, id);
-  const projects = await ctx.deps.store.entities.project.get(window.projectIds.map((projectId) => ({ projectId }))).go();
-  const names = new Map(projects.data.filter((p) => p.workspaceId === window.workspaceId).map((p) => [p.projectId, p.name]));
+  const projects = await getAll(
+    ctx.deps.store,
+    window.projectIds.map((projectId) => ({ projectId })),
+    (keys) => ctx.deps.store.entities.project.get(keys).go(),
+    'projects',
+  );
+  const names = new Map(projects.filter((p) => p.workspaceId === window.workspaceId).map((p) => [p.projectId, p.name]));
   return {
     ...toMaintenanceWindow(window),
     projects: window.projectIds.flatMap((projectId) => {

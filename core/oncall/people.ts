@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { notFound } from '../http/errors.js';
+import { getAll } from '../store/batch.js';
 
 export type Person = { id: number; email: string; name: string | null };
 
@@ -10,7 +11,12 @@ export type Person = { id: number; email: string; name: string | null };
 export async function requireWorkspaceMembers(deps: Deps, workspaceId: number, userIds: Iterable<number>): Promise<void> {
   const wanted = [...new Set(userIds)];
   if (wanted.length === 0) return;
-  const found = (await deps.store.entities.membership.get(wanted.map((userId) => ({ workspaceId, userId }))).go({ consistent: true })).data;
+  const found = await getAll(
+    deps.store,
+    wanted.map((userId) => ({ workspaceId, userId })),
+    (keys) => deps.store.entities.membership.get(keys).go({ consistent: true }),
+    'memberships',
+  );
   const members = new Set(found.map((m) => m.userId));
   const missing = wanted.find((id) => !members.has(id));
   if (missing !== undefined) throw notFound(`User ${missing}`);
@@ -20,7 +26,12 @@ export async function requireWorkspaceMembers(deps: Deps, workspaceId: number, u
 export async function peopleById(deps: Deps, userIds: Iterable<number>): Promise<Map<number, Person>> {
   const wanted = [...new Set(userIds)];
   if (wanted.length === 0) return new Map();
-  const users = (await deps.store.entities.user.get(wanted.map((userId) => ({ userId }))).go()).data;
+  const users = await getAll(
+    deps.store,
+    wanted.map((userId) => ({ userId })),
+    (keys) => deps.store.entities.user.get(keys).go(),
+    'users',
+  );
   return new Map(users.map((u) => [u.userId, { id: u.userId, email: u.email, name: u.name ?? null }]));
 }
 
@@ -36,8 +47,13 @@ export async function membersById(deps: Deps, workspaceId: number, userIds: Iter
   if (wanted.length === 0) return new Map();
   const [people, memberships] = await Promise.all([
     peopleById(deps, wanted),
-    deps.store.entities.membership.get(wanted.map((userId) => ({ workspaceId, userId }))).go({ consistent: true }),
+    getAll(
+      deps.store,
+      wanted.map((userId) => ({ workspaceId, userId })),
+      (keys) => deps.store.entities.membership.get(keys).go({ consistent: true }),
+      'memberships',
+    ),
   ]);
-  const members = new Set(memberships.data.map((m) => m.userId));
+  const members = new Set(memberships.map((m) => m.userId));
   return new Map([...people].filter(([id]) => members.has(id)));
 }

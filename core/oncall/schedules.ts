@@ -13,6 +13,7 @@ import { refuseIfTargeted } from '../escalation/policyTargets.js';
 import { overridesTouching, toOverride } from './overrides.js';
 import { requireWorkspaceMembers } from './people.js';
 import { Rotation, type RotationInput, type Schedule, type ScheduleCreate, type ScheduleUpdate } from './schema.js';
+import { untilProcessed } from '../store/batch.js';
 
 /** On-call schedules with their rotations (docs/guide/oncall-and-escalation.md). */
 
@@ -157,6 +158,10 @@ export async function deleteSchedule(ctx: Ctx, scheduleId: number): Promise<void
   await refuseIfTargeted(ctx.deps.store, schedule.workspaceId, 'ON_CALL_SCHEDULE', scheduleId, `On-call schedule ${scheduleId}`);
   const { onCallOverride, onCallSchedule } = ctx.deps.store.entities;
   const overrides = (await onCallOverride.query.bySchedule({ scheduleId }).go({ pages: 'all' })).data;
-  if (overrides.length > 0) await onCallOverride.delete(overrides.map((o) => ({ overrideId: o.overrideId }))).go();
+  await untilProcessed(
+    overrides.map((o) => ({ overrideId: o.overrideId })),
+    async (keys) => (await onCallOverride.delete(keys).go()).unprocessed,
+    'override deletes',
+  );
   await onCallSchedule.delete({ scheduleId }).go();
 }

@@ -11,6 +11,7 @@ import { pageOfQuery } from '../store/page.js';
 import { refuseIfTargeted } from '../escalation/policyTargets.js';
 import { peopleById, requireWorkspaceMembers } from './people.js';
 import type { Team, TeamCreate, TeamMember, TeamUpdate } from './teamSchema.js';
+import { untilProcessed } from '../store/batch.js';
 
 /** Teams and their members (docs/guide/oncall-and-escalation.md). VIEWER reads; ADMIN writes. */
 
@@ -97,7 +98,11 @@ export async function deleteTeam(ctx: Ctx, teamId: number): Promise<void> {
   await refuseIfTargeted(ctx.deps.store, team.workspaceId, 'TEAM', teamId, `Team ${teamId}`);
   const { store } = ctx.deps;
   const members = await membersOf(ctx.deps, teamId);
-  if (members.length > 0) await store.entities.teamMember.delete(members.map((m) => ({ teamId, userId: m.userId }))).go();
+  await untilProcessed(
+    members.map((m) => ({ teamId, userId: m.userId })),
+    async (keys) => (await store.entities.teamMember.delete(keys).go()).unprocessed,
+    'team member deletes',
+  );
   await store.entities.team.delete({ teamId }).go();
 }
 

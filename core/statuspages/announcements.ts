@@ -11,6 +11,7 @@ import { requirePageComponents } from './components.js';
 import { loadStatusPage } from './load.js';
 import { entryKey, listPageAnnouncements, readTimeline, type TimelineRow } from './store/announcementStore.js';
 import { refreshSnapshot } from './store/snapshot.js';
+import { untilProcessed } from '../store/batch.js';
 
 export const ANNOUNCEMENT_DUE_SHARD = 'announcements';
 
@@ -220,7 +221,11 @@ export async function withTimelines<T>(deps: Deps, items: AnnouncementItem[], vi
 export async function deletePageAnnouncements(deps: Deps, statusPageId: number): Promise<void> {
   for (const a of await listPageAnnouncements(deps, statusPageId)) {
     const entries = await deps.store.entities.announcementEntry.query.byAnnouncement({ announcementId: a.announcementId }).go({ pages: 'all' });
-    if (entries.data.length > 0) await deps.store.entities.announcementEntry.delete(entries.data.map((e) => ({ announcementId: e.announcementId, entryKey: e.entryKey }))).go();
+    await untilProcessed(
+      entries.data.map((e) => ({ announcementId: e.announcementId, entryKey: e.entryKey })),
+      async (keys) => (await deps.store.entities.announcementEntry.delete(keys).go()).unprocessed,
+      'announcement entry deletes',
+    );
     await deps.store.entities.announcement.delete({ statusPageId, announcementId: a.announcementId }).go();
   }
 }

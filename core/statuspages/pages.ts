@@ -19,6 +19,7 @@ import { forgetPage } from './store/viewCache.js';
 import { deletePageAnnouncements } from './announcements.js';
 import { deletePageSubscribers } from './subscribers/manage.js';
 import { loadStatusPage } from './load.js';
+import { untilProcessed } from '../store/batch.js';
 
 export const SLUG_SCOPE = 'status-page-slug';
 export { DOMAIN_SCOPE };
@@ -218,7 +219,11 @@ export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<
   const { deps } = ctx;
   const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
   const components = await readComponents(deps, statusPageId);
-  if (components.length > 0) await deps.store.entities.statusComponent.delete(components.map((c) => ({ statusPageId, componentId: c.componentId }))).go();
+  await untilProcessed(
+    components.map((c) => ({ statusPageId, componentId: c.componentId })),
+    async (keys) => (await deps.store.entities.statusComponent.delete(keys).go()).unprocessed,
+    'status component deletes',
+  );
   await deletePageAnnouncements(deps, statusPageId);
   await deletePageSubscribers(deps, statusPageId);
   await deps.store.entities.statusPage.delete({ statusPageId }).go();
