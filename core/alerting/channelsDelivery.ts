@@ -91,7 +91,8 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
     statusCode: result.statusCode,
     failureReason: ok ? null : 'UNEXPECTED_STATUS',
     message: ok ? `Delivered (HTTP ${result.statusCode})` : `The endpoint answered HTTP ${result.statusCode}`,
-    retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()),
+    retryAfterSeconds:
+      retryAfterSeconds(result.headers, deps.clock.now()) ?? (isHttpChannelType(channel.type) ? (HTTP_CHANNELS[channel.type].retryAfterInBody?.(result.bodyText) ?? null) : null),
   };
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { ACK_BASE, CHAT_TYPES, chatConfig, shapeProblems, startChatReceiver, type ChatReceiver, type ChatType } from '../../test/support/chatChannels.js';
+import { startReceiver } from '../../test/support/alerting.js';
 import { createTeam, type Team } from '../../test/support/identity.js';
 import { fakeResolver, spyConnect } from '../../test/support/outbound.js';
 import { handleAlertMessages } from '../escalation/dispatch.js';
@@ -17,7 +18,8 @@ let t: TestContext;
 let team: Team;
 let receiver: ChatReceiver;
 beforeAll(async () => {
-  t = await createTestContext();
+  // Loopback allowed, for the one test send over HTTP to a plain http receiver; other private addresses stay refused.
+  t = await createTestContext({ VIGIL_PROBE_ALLOW_PRIVATE: '1' });
   team = await createTeam(t, 'chat');
   receiver = await startChatReceiver();
   t.deps.queue.consume('alerts', (messages) => handleAlertMessages(t.deps, messages, { outbound: receiver.outbound }));
@@ -60,6 +62,24 @@ describe('chat and push channel types', { timeout: 120_000 }, () => {
     const ntfy = receiver.server.requests.find((r) => r.url === '/ntfy/');
     expect(ntfy?.headers.authorization).toMatch(/^Bearer tk_SECRETntfy\d+$/);
     expect(receiver.server.requests.some((r) => r.url.startsWith('/tg/bot123456:') && r.url.endsWith('/sendMessage'))).toBe(true);
+  });
+
+  it('test-sends over HTTP: POST /alert-channels/:id/test to a self-hosted ntfy server, as the dashboard does', async () => {
+    const plain = await startReceiver();
+    try {
+      const channel = await create('NTFY', { url: plain.url('/ntfy/alerts-self-hosted'), token: 'tk_SECRETselfhosted' });
+      const res = await t.request<{ ok: boolean; type: string }>('POST', `/alert-channels/${channel.id}/test`, { token: team.owner.token });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ ok: true, type: 'NTFY' });
+      const [request] = plain.at('/ntfy/');
+      expect(shapeProblems(request ?? { method: '', url: '', headers: {}, body: '' })).toEqual([]);
+      expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ topic: 'alerts-self-hosted', title: 'Vigil test alert', priority: 3 });
+      expect(request?.headers.authorization).toBe('Bearer tk_SECRETselfhosted');
+      // A member may not test-send (ADMIN), and sees no token.
+      expectError(await t.request('POST', `/alert-channels/${channel.id}/test`, { token: team.member.token }), 403);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('carries the acknowledge and resolve links in each format, and maps severity to colour and priority', async () => {
@@ -113,7 +133,14 @@ describe('chat and push channel types', { timeout: 120_000 }, () => {
     const channels = [];
     for (const type of CHAT_TYPES) {
       const channel = await create(type);
-      receiver.answer(type, nOf(channel), { status: 429, headers: { 'retry-after': '90' } });
+      // Telegram says it in the body's parameters.retry_after (its flood control), the others in the header.
+      receiver.answer(
+        type,
+        nOf(channel),
+        type === 'TELEGRAM'
+          ? { status: 429, body: JSON.stringify({ ok: false, error_code: 429, description: 'Too Many Requests: retry after 90', parameters: { retry_after: 90 } }) }
+          : { status: 429, headers: { 'retry-after': '90' } },
+      );
       channels.push(channel);
     }
     // Older channels of this workspace get it too; each channel here is looked at by its own path.
@@ -133,6 +160,16 @@ describe('chat and push channel types', { timeout: 120_000 }, () => {
     }
     const view = await t.request<Channel & { lastError: string }>('GET', `/alert-channels/${channels[0]?.id}`, { token: team.owner.token });
     expect(view.body.lastError).toBe('UNEXPECTED_STATUS: The endpoint answered HTTP 429');
+  });
+
+  it("reads how long Telegram's flood control asks to wait from its answer's body (parameters.retry_after)", async () => {
+    const channel = await create('TELEGRAM');
+    const flood = JSON.stringify({ ok: false, error_code: 429, description: 'Too Many Requests: retry after 37', parameters: { retry_after: 37 } });
+    receiver.answer('TELEGRAM', nOf(channel), { status: 429, body: flood }, { status: 429, headers: { 'retry-after': '12' }, body: flood });
+    const message = { id: 'msg_flood', type: 'incident.opened', subject: 's', text: 't', data: {} };
+    expect(await deliverToChannel(t.deps, await item(channel.id), message, receiver.outbound)).toMatchObject({ ok: false, statusCode: 429, retryAfterSeconds: 37 });
+    // A Retry-After header, where one is sent, is the answer's word.
+    expect(await deliverToChannel(t.deps, await item(channel.id), message, receiver.outbound)).toMatchObject({ ok: false, statusCode: 429, retryAfterSeconds: 12 });
   });
 
   it('masks each secret below ADMIN (one channel and the list), whole for ADMIN and OWNER', async () => {
@@ -175,7 +212,7 @@ describe('chat and push channel types', { timeout: 120_000 }, () => {
       ['NTFY', { url: 'https://ntfy.example/topic?x=1' }],
       ['NTFY', { url: 'https://ntfy.example/has%20space' }],
       ['NTFY', { url: 'https://ntfy.example/ok', token: 'two words' }],
-      ['NTFY', { url: 'http://127.0.0.1/ntfy/alerts' }],
+      ['NTFY', { url: 'http://10.0.0.1/ntfy/alerts' }],
       ['TELEGRAM', { botToken: 'nope', chatId: '-1001' }],
       ['TELEGRAM', { botToken: '123456:AAbbCCddEEffGGhhIIjjKKll', chatId: 'a chat' }],
       ['TELEGRAM', { botToken: '123456:AAbbCCddEEffGGhhIIjjKKll', chatId: '42', apiBaseUrl: 'http://api.example' }],

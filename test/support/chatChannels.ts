@@ -160,7 +160,7 @@ export function shapeProblems(request: RecordedRequest): string[] {
   return problems;
 }
 
-export type PlannedAnswer = { status: number; headers?: Record<string, string> };
+export type PlannedAnswer = { status: number; headers?: Record<string, string>; body?: string };
 
 /** The receiver, with the outbound seams that send every "vigil-tls.test" request to it. */
 export async function startChatReceiver() {
@@ -172,7 +172,7 @@ export async function startChatReceiver() {
     const problems = shapeProblems(recorded);
     const answer = planned ?? (problems.length > 0 ? { status: 400 } : { status: to?.type === 'TEAMS' ? 202 : to?.type === 'DISCORD' ? 204 : 200 });
     response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-    response.end(answer.status === 204 ? undefined : JSON.stringify(problems.length > 0 ? { ok: false, problems } : { ok: true }));
+    response.end(answer.status === 204 ? undefined : (planned?.body ?? JSON.stringify(problems.length > 0 ? { ok: false, problems } : { ok: true })));
   });
   const outbound: GuardedRequestDeps = {
     resolve: fakeResolver({ 'vigil-tls.test': ['93.184.216.34'] }).resolve,

@@ -48,6 +48,20 @@ export function telegramPayload(chatId: string, message: RenderableMessage) {
   };
 }
 
+/**
+ * Telegram's flood control says how long to wait in the answer's JSON (`parameters.retry_after`,
+ * core.telegram.org/bots/api#responseparameters); read when no `Retry-After` header says it.
+ */
+function retryAfterInBody(bodyText: string): number | null {
+  try {
+    const answer = JSON.parse(bodyText) as { parameters?: { retry_after?: unknown } };
+    const seconds = answer.parameters?.retry_after;
+    return typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : null;
+  } catch {
+    return null;
+  }
+}
+
 export const telegram: HttpChannel<TelegramConfig, z.infer<typeof TelegramChannelView>> = {
   config: TelegramChannelConfig,
   show: (item, whole) => ({
@@ -62,4 +76,5 @@ export const telegram: HttpChannel<TelegramConfig, z.infer<typeof TelegramChanne
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(telegramPayload(item.chatId ?? '', message)),
   }),
+  retryAfterInBody,
 };

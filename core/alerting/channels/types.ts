@@ -33,4 +33,6 @@ export type HttpChannel<Config, View = Record<string, string | null>> = {
   /** The URLs the config names, with their path in the request body, for the save-time check. */
   destinations: (config: Config) => { path: string; url: string }[];
   request: (item: AlertChannelItem, message: RenderableMessage) => ChannelRequest;
+  /** Seconds to wait that a provider says in its answer's body rather than in `Retry-After`. */
+  retryAfterInBody?: (bodyText: string) => number | null;
 };
