@@ -13,8 +13,10 @@ import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } fro
 import { generateWebhookSecret } from './webhookSignature.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { awaitingConfirmation, CONFIRMATION_RESEND_LIMIT, mailConfirmation, newConfirmation } from './emailConfirm.js';
+import { HTTP_CHANNELS, httpChannel, isHttpChannelType } from './channels/index.js';
+import type { StoredDestination } from './channels/types.js';
 
-type Destination = { email?: string; webhookUrl?: string; url?: string };
+type Destination = { email?: string; webhookUrl?: string; url?: string } & StoredDestination;
 
 /**
  * `role`: the caller's. A Slack webhook URL is a credential (its path), and so is many a webhook
@@ -24,8 +26,9 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
   const whole = roleAtLeast(role, 'ADMIN');
   const webhookUrl = ch.webhookUrl ?? '';
   const url = ch.url ?? '';
-  const config =
-    ch.type === 'EMAIL'
+  const config = isHttpChannelType(ch.type)
+    ? HTTP_CHANNELS[ch.type].show(ch, whole)
+    : ch.type === 'EMAIL'
       ? { email: ch.email ?? '' }
       : ch.type === 'SLACK'
         ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
@@ -50,19 +53,30 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
  * Refuses at save time what can never be delivered: loopback names and literal non-public
  * addresses (names are judged again, after resolution, by the outbound guard on every send).
  */
-function checkDestination(deps: Deps, type: AlertChannelType, destination: Destination): void {
-  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : undefined;
-  if (url === undefined) return;
-  const path = type === 'SLACK' ? 'config.webhookUrl' : 'config.url';
-  const parsed = parseTargetUrl(url);
-  let problem: string | undefined;
-  if (!parsed.ok) problem = parsed.message;
-  else if (parsed.target.host.kind === 'ip') {
-    const verdict = classifyAddress(parsed.target.host.address, { allowLoopback: deps.config.probeAllowPrivate });
-    if (verdict.blocked) problem = `address ${parsed.target.host.address} is not a public address`;
+function checkDestination(deps: Deps, type: AlertChannelType, config: unknown): void {
+  for (const { path, url } of destinationsOf(type, config)) {
+    const parsed = parseTargetUrl(url);
+    let problem: string | undefined;
+    if (!parsed.ok) problem = parsed.message;
+    else if (parsed.target.host.kind === 'ip') {
+      const verdict = classifyAddress(parsed.target.host.address, { allowLoopback: deps.config.probeAllowPrivate });
+      if (verdict.blocked) problem = `address ${parsed.target.host.address} is not a public address`;
+    }
+    if (problem) throw badRequest(`Validation failed: ${path}: ${problem}`, [{ path, message: problem }]);
   }
-  if (problem) throw badRequest(`Validation failed: ${path}: ${problem}`, [{ path, message: problem }]);
 }
+
+/** `config` has passed its type's schema. */
+function destinationsOf(type: AlertChannelType, config: unknown): { path: string; url: string }[] {
+  if (isHttpChannelType(type)) return httpChannel(type).destinations(config);
+  const destination = config as Destination;
+  if (type === 'SLACK' && destination.webhookUrl !== undefined) return [{ path: 'config.webhookUrl', url: destination.webhookUrl }];
+  if (type === 'WEBHOOK' && destination.url !== undefined) return [{ path: 'config.url', url: destination.url }];
+  return [];
+}
+
+/** The attributes a config is stored as: the older types' config is stored as it is. */
+const storedOf = (type: AlertChannelType, config: unknown): Destination => (isHttpChannelType(type) ? httpChannel(type).store(config) : (config as Destination));
 
 export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & { workspaceId: number }) {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
@@ -78,7 +92,7 @@ export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & {
       workspaceId: input.workspaceId,
       name: input.name,
       type: input.type,
-      ...input.config,
+      ...storedOf(input.type, input.config),
       secret,
       ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
       enabled: input.enabled ?? true,
@@ -148,8 +162,8 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
       const details = zodDetails(parsed.error).map((d) => ({ ...d, path: `config.${d.path}` }));
       throw badRequest(`Validation failed: config does not fit a ${channel.type} channel`, details);
     }
-    destination = parsed.data;
-    checkDestination(ctx.deps, channel.type, destination);
+    checkDestination(ctx.deps, channel.type, parsed.data);
+    destination = storedOf(channel.type, parsed.data);
   }
   // A new address confirms again before it receives anything. An address still unconfirmed gets a
   // fresh link whenever a PATCH names it, the same one included: how to ask for the mail again,
@@ -159,19 +173,24 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   // Counted before anything is written: a refused PATCH changes nothing.
   if (confirmation)
     enforce(await consumeRateLimit(ctx.deps, CONFIRMATION_RESEND_LIMIT, `channel:${channelId}`), 'Too many confirmation mails for this channel: try again after Retry-After');
+  // A config replaces the whole destination: an optional field it leaves out is removed.
+  const present = Object.fromEntries(Object.entries(destination).filter(([, value]) => value !== undefined));
+  const dropped = Object.keys(destination).filter((key) => !(key in present)) as (keyof StoredDestination)[];
   const patch = ctx.deps.store.entities.alertChannel.patch({ channelId }).set({
     ...(confirmation ? { confirmTokenHash: confirmation.confirmTokenHash } : {}),
     updatedAt: ctx.deps.clock.now().toISOString(),
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-    ...destination,
+    ...present,
   });
   // Enabling a channel that delivery turned off clears the reason; its last error stays as history.
   const reenabled = input.enabled === true && channel.disabledReason !== undefined;
-  const updated = await (reenabled ? patch.remove(['disabledReason']) : patch).go({ response: 'all_new' });
+  const removed = [...(reenabled ? (['disabledReason'] as const) : []), ...dropped];
+  const updated = await (removed.length > 0 ? patch.remove(removed) : patch).go({ response: 'all_new' });
   if (confirmation) await mailConfirmation(ctx.deps, destination.email ?? '', updated.data.name ?? channel.name, confirmation.token);
-  const { disabledReason: _cleared, ...kept } = channel;
-  return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data }, 'ADMIN');
+  const kept: AlertChannelItem = { ...channel };
+  for (const key of removed) delete kept[key];
+  return toAlertChannel({ ...kept, ...updated.data }, 'ADMIN');
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {

@@ -8,6 +8,7 @@ import { signWebhook } from './webhookSignature.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
+import { HTTP_CHANNELS, isHttpChannelType } from './channels/index.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -17,6 +18,8 @@ export type ChannelMessage = {
   subject: string;
   text: string;
   data: Record<string, unknown>;
+  /** Signed one-click links for this incident (core/alerting/ackLinks.ts); absent where no action applies. */
+  actions?: { acknowledgeUrl?: string | undefined; resolveUrl?: string | undefined } | undefined;
 };
 
 export type DeliveryResult = {
@@ -40,7 +43,7 @@ export const slackEscape = (text: string): string => text.replace(/&/g, '&amp;')
 const USER_AGENT = 'Vigil-Webhooks/1.0';
 
 /**
- * Sends one message to one channel: EMAIL through the mailer port, SLACK and WEBHOOK through the
+ * Sends one message to one channel: EMAIL through the mailer port, every other type through the
  * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
  * Never throws for the destination's behaviour; the result says what happened.
  */
@@ -62,7 +65,12 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
   let url: string;
   let body: string;
   let headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-  if (channel.type === 'SLACK') {
+  if (isHttpChannelType(channel.type)) {
+    const request = HTTP_CHANNELS[channel.type].request(channel, message);
+    url = request.url;
+    body = request.body;
+    headers = { ...headers, ...request.headers };
+  } else if (channel.type === 'SLACK') {
     url = channel.webhookUrl ?? '';
     body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}` });
   } else {
@@ -83,7 +91,8 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
     statusCode: result.statusCode,
     failureReason: ok ? null : 'UNEXPECTED_STATUS',
     message: ok ? `Delivered (HTTP ${result.statusCode})` : `The endpoint answered HTTP ${result.statusCode}`,
-    retryAfterSeconds: retryAfterSeconds(result.headers, deps.clock.now()),
+    retryAfterSeconds:
+      retryAfterSeconds(result.headers, deps.clock.now()) ?? (isHttpChannelType(channel.type) ? (HTTP_CHANNELS[channel.type].retryAfterInBody?.(result.bodyText) ?? null) : null),
   };
 }
 

@@ -1,4 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { ALERT_CHANNEL_TYPES } from '../store/entities/alertChannel.js';
+import { DiscordChannelConfig, DiscordChannelView } from './channels/discord.js';
+import { NtfyChannelConfig, NtfyChannelView } from './channels/ntfy.js';
+import { TeamsChannelConfig, TeamsChannelView } from './channels/teams.js';
+import { TelegramChannelConfig, TelegramChannelView } from './channels/telegram.js';
 
 const Name = z.string().trim().min(1).max(255);
 const MAX_URL = 2048;
@@ -12,7 +17,15 @@ export const WebhookChannelConfig = z
   .strictObject({ url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(MAX_URL) })
   .openapi('WebhookChannelConfig');
 
-export const CHANNEL_CONFIGS = { EMAIL: EmailChannelConfig, SLACK: SlackChannelConfig, WEBHOOK: WebhookChannelConfig } as const;
+export const CHANNEL_CONFIGS = {
+  EMAIL: EmailChannelConfig,
+  SLACK: SlackChannelConfig,
+  WEBHOOK: WebhookChannelConfig,
+  TEAMS: TeamsChannelConfig,
+  DISCORD: DiscordChannelConfig,
+  NTFY: NtfyChannelConfig,
+  TELEGRAM: TelegramChannelConfig,
+} as const;
 
 const common = {
   workspaceId: z.number().int().min(1).optional(),
@@ -25,6 +38,10 @@ export const AlertChannelCreate = z
     z.strictObject({ ...common, type: z.literal('EMAIL'), config: EmailChannelConfig }),
     z.strictObject({ ...common, type: z.literal('SLACK'), config: SlackChannelConfig }),
     z.strictObject({ ...common, type: z.literal('WEBHOOK'), config: WebhookChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('TEAMS'), config: TeamsChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('DISCORD'), config: DiscordChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('NTFY'), config: NtfyChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('TELEGRAM'), config: TelegramChannelConfig }),
   ])
   .openapi('AlertChannelCreate');
 export type AlertChannelCreate = z.infer<typeof AlertChannelCreate>;
@@ -34,7 +51,10 @@ export const AlertChannelUpdate = z
   .strictObject({
     name: Name.optional(),
     enabled: z.boolean().optional(),
-    config: z.union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig]).optional(),
+    config: z
+      .union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig, TeamsChannelConfig, DiscordChannelConfig, NtfyChannelConfig, TelegramChannelConfig])
+      .optional()
+      .describe("The whole config of the channel's own type: a field left out (an ntfy token, a Telegram apiBaseUrl) is removed"),
   })
   .openapi('AlertChannelUpdate');
 export type AlertChannelUpdate = z.infer<typeof AlertChannelUpdate>;
@@ -44,7 +64,7 @@ export const AlertChannel = z
     id: z.number().int(),
     workspaceId: z.number().int(),
     name: z.string(),
-    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    type: z.enum(ALERT_CHANNEL_TYPES),
     enabled: z.boolean(),
     disabledReason: z.string().nullable().describe('Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again'),
     lastError: z.string().nullable().describe('What went wrong on the last failed delivery attempt, in words that name no address the endpoint resolved to'),
@@ -57,6 +77,10 @@ export const AlertChannel = z
         url: z.string().describe('Whole for ADMIN and OWNER; below, the origin and the last four characters'),
         secretHint: z.string().describe('whsec_ and the last four characters'),
       }),
+      TeamsChannelView,
+      DiscordChannelView,
+      NtfyChannelView,
+      TelegramChannelView,
     ]),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -70,7 +94,7 @@ export const AlertChannelCreated = AlertChannel.extend({
 export const AlertChannelTestResult = z
   .object({
     channelId: z.number().int(),
-    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    type: z.enum(ALERT_CHANNEL_TYPES),
     ok: z.boolean(),
     statusCode: z.number().int().nullable(),
     failureReason: z.string().nullable(),

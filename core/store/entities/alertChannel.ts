@@ -1,11 +1,12 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK'] as const;
+export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM'] as const;
 export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 
 /**
  * Where alerts go. One flat item per channel; which destination attribute is set follows `type`
- * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret). The webhook secret is kept in the
+ * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret, TEAMS and DISCORD: url, NTFY: url +
+ * accessToken, TELEGRAM: botToken + chatId + apiBaseUrl). The webhook secret is kept in the
  * clear because signing needs it; it is shown to the client only at creation.
  */
 export const createAlertChannelEntity = (config: EntityConfiguration) =>
@@ -21,6 +22,12 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         webhookUrl: { type: 'string' },
         url: { type: 'string' },
         secret: { type: 'string' },
+        /** NTFY: the access token of a protected topic. */
+        accessToken: { type: 'string' },
+        /** TELEGRAM: the bot's token, the chat it writes to, and a Bot API base URL other than the default. */
+        botToken: { type: 'string' },
+        chatId: { type: 'string' },
+        apiBaseUrl: { type: 'string' },
         enabled: { type: 'boolean', required: true },
         /** Why delivery turned the channel off (410 Gone), cleared when someone enables it again. */
         disabledReason: { type: 'string' },

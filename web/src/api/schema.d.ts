@@ -2114,6 +2114,22 @@ export interface components {
                 secretHint: string;
                 /** @description Whole for ADMIN and OWNER; below, the origin and the last four characters */
                 url: string;
+            } | {
+                /** @description Whole for ADMIN and OWNER; below, the origin and the last four characters */
+                url: string;
+            } | {
+                /** @description Whole for ADMIN and OWNER; below, the origin and the last four characters */
+                url: string;
+            } | {
+                /** @description Whole for ADMIN and OWNER; below, its last four characters; null without one */
+                token: string | null;
+                /** @description Whole for ADMIN and OWNER; below, the origin and the last four characters (a topic name is its own password on a public server) */
+                url: string;
+            } | {
+                apiBaseUrl: string;
+                /** @description Whole for ADMIN and OWNER; below, its last four characters */
+                botToken: string;
+                chatId: string;
             };
             createdAt: string;
             /** @description Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again */
@@ -2127,7 +2143,7 @@ export interface components {
             lastErrorAt: string | null;
             name: string;
             /** @enum {string} */
-            type: "EMAIL" | "SLACK" | "WEBHOOK";
+            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
             updatedAt: string;
             workspaceId: number;
         };
@@ -2152,6 +2168,34 @@ export interface components {
             /** @enum {string} */
             type: "WEBHOOK";
             workspaceId?: number;
+        } | {
+            config: components["schemas"]["TeamsChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "TEAMS";
+            workspaceId?: number;
+        } | {
+            config: components["schemas"]["DiscordChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "DISCORD";
+            workspaceId?: number;
+        } | {
+            config: components["schemas"]["NtfyChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "NTFY";
+            workspaceId?: number;
+        } | {
+            config: components["schemas"]["TelegramChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "TELEGRAM";
+            workspaceId?: number;
         };
         AlertChannelCreated: components["schemas"]["AlertChannel"] & {
             /** @description WEBHOOK only: the signing secret (whsec_...). Shown once; store it now. */
@@ -2164,10 +2208,11 @@ export interface components {
             ok: boolean;
             statusCode: number | null;
             /** @enum {string} */
-            type: "EMAIL" | "SLACK" | "WEBHOOK";
+            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
         };
         AlertChannelUpdate: {
-            config?: components["schemas"]["EmailChannelConfig"] | components["schemas"]["SlackChannelConfig"] | components["schemas"]["WebhookChannelConfig"];
+            /** @description The whole config of the channel's own type: a field left out (an ntfy token, a Telegram apiBaseUrl) is removed */
+            config?: components["schemas"]["EmailChannelConfig"] | components["schemas"]["SlackChannelConfig"] | components["schemas"]["WebhookChannelConfig"] | components["schemas"]["TeamsChannelConfig"] | components["schemas"]["DiscordChannelConfig"] | components["schemas"]["NtfyChannelConfig"] | components["schemas"]["TelegramChannelConfig"];
             enabled?: boolean;
             name?: string;
         };
@@ -2624,6 +2669,10 @@ export interface components {
              */
             endedAt?: string;
         };
+        DiscordChannelConfig: {
+            /** Format: uri */
+            url: string;
+        };
         EmailChannelConfig: {
             /** Format: email */
             email: string;
@@ -2700,7 +2749,7 @@ export interface components {
                 id: number;
                 name: string;
                 /** @enum {string} */
-                type: "EMAIL" | "SLACK" | "WEBHOOK";
+                type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
             };
             alertChannelId: number;
             createdAt: string;
@@ -3052,6 +3101,12 @@ export interface components {
         };
         MemberUpdate: {
             role: components["schemas"]["Role"];
+        };
+        NtfyChannelConfig: {
+            /** @description An ntfy access token (tk_...) for a protected topic */
+            token?: string;
+            /** Format: uri */
+            url: string;
         };
         OnCallCalendarSecret: {
             token: string;
@@ -3607,9 +3662,22 @@ export interface components {
             pageCount: number;
             total: number;
         };
+        TeamsChannelConfig: {
+            /** Format: uri */
+            url: string;
+        };
         TeamUpdate: {
             description?: string | null;
             name?: string;
+        };
+        TelegramChannelConfig: {
+            /**
+             * Format: uri
+             * @description The Bot API's base URL; default https://api.telegram.org
+             */
+            apiBaseUrl?: string;
+            botToken: string;
+            chatId: string;
         };
         TokenRequest: {
             /** @enum {string} */

@@ -28,15 +28,27 @@ function EditChannel({ id }: { id: number }) {
   return <ChannelForm existing={channel.data} />;
 }
 
-const ADDRESS: Record<ChannelType, { label: string; type: 'email' | 'url'; hint: string }> = {
+const ADDRESS: Record<ChannelType, { label: string; type: 'email' | 'url' | 'text'; hint: string }> = {
   EMAIL: { label: 'E-mail address', type: 'email', hint: 'The address gets a confirmation link first; alerts go out once it is followed.' },
   SLACK: { label: 'Slack incoming webhook URL', type: 'url', hint: 'From Slack: Apps, Incoming Webhooks, Add to Slack.' },
   WEBHOOK: { label: 'Webhook URL', type: 'url', hint: 'Vigil POSTs signed JSON here; the signing secret is shown once, after creation.' },
+  TEAMS: { label: 'Teams Workflows webhook URL', type: 'url', hint: 'From Teams: Workflows, "Post to a channel when a webhook request is received".' },
+  DISCORD: { label: 'Discord webhook URL', type: 'url', hint: 'From Discord: Server Settings, Integrations, Webhooks, Copy Webhook URL.' },
+  NTFY: { label: 'ntfy topic URL', type: 'url', hint: 'The topic as you subscribe to it, e.g. https://ntfy.sh/my-alerts or your own server’s.' },
+  TELEGRAM: { label: 'Telegram bot token', type: 'text', hint: 'From @BotFather; add the bot to the chat first.' },
 };
 
-function configOf(type: ChannelType, address: string): Schemas['AlertChannelCreate']['config'] {
+/** The second field some types need: ntfy's optional access token, Telegram's chat id. */
+const EXTRA: Partial<Record<ChannelType, { label: string; hint: string; required: boolean }>> = {
+  NTFY: { label: 'Access token (optional)', hint: 'For a protected topic (tk_...). Left empty, none is sent.', required: false },
+  TELEGRAM: { label: 'Chat id', hint: 'A numeric chat id (groups are negative) or a public channel’s @username.', required: true },
+};
+
+function configOf(type: ChannelType, address: string, extra: string): Schemas['AlertChannelCreate']['config'] {
   if (type === 'EMAIL') return { email: address };
   if (type === 'SLACK') return { webhookUrl: address };
+  if (type === 'TELEGRAM') return { botToken: address, chatId: extra };
+  if (type === 'NTFY') return extra === '' ? { url: address } : { url: address, token: extra };
   return { url: address };
 }
 
@@ -52,6 +64,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
   const [type, setType] = useState<ChannelType>(existing?.type ?? 'EMAIL');
   const [name, setName] = useState(existing?.name ?? '');
   const [address, setAddress] = useState('');
+  const [extra, setExtra] = useState('');
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [secret, setSecret] = useState<{ id: number; value: string } | null>(null);
   const apiError = save.error instanceof ApiError ? save.error : null;
@@ -62,8 +75,8 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
     if (workspaceId === null) return;
     const body =
       existing === null
-        ? ({ workspaceId, name, type, enabled, config: configOf(type, address) } as Schemas['AlertChannelCreate'])
-        : { name, enabled, ...(address === '' ? {} : { config: configOf(type, address) }) };
+        ? ({ workspaceId, name, type, enabled, config: configOf(type, address, extra) } as Schemas['AlertChannelCreate'])
+        : { name, enabled, ...(address === '' ? {} : { config: configOf(type, address, extra) }) };
     save.mutate(
       { id: existing?.id ?? null, body },
       {
@@ -96,6 +109,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
   }
   const title = existing ? `Edit ${existing.name}` : 'New alert channel';
   const addr = ADDRESS[type];
+  const second = EXTRA[type];
   return (
     <form className="check-form channel-form" onSubmit={submit} aria-label={title}>
       <h1>{title}</h1>
@@ -103,7 +117,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
         <fieldset>
           <legend>Type</legend>
           <div className="radio-row">
-            {(['EMAIL', 'SLACK', 'WEBHOOK'] as const).map((t) => (
+            {(['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM'] as const).map((t) => (
               <label key={t}>
                 <input type="radio" name="type" checked={type === t} onChange={() => setType(t)} /> {TYPE_LABEL[t]}
               </label>
@@ -117,6 +131,11 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
       <Field label={addr.label} hint={existing ? `Now: ${destination(existing)}. Leave empty to keep it.` : addr.hint} error={configError}>
         {(aria) => <input {...aria} name="address" type={addr.type} required={existing === null} value={address} onChange={(e) => setAddress(e.target.value)} />}
       </Field>
+      {second ? (
+        <Field label={second.label} hint={existing ? `${second.hint} Sent with a new ${addr.label.toLowerCase()} only.` : second.hint}>
+          {(aria) => <input {...aria} name="extra" required={second.required && (existing === null || address !== '')} value={extra} onChange={(e) => setExtra(e.target.value)} />}
+        </Field>
+      ) : null}
       <label className="check-row">
         <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
       </label>

@@ -11,7 +11,15 @@ const channelKeys = {
   detail: (id: number) => ['alert-channels', 'detail', id] as const,
 };
 
-export const TYPE_LABEL: Record<ChannelType, string> = { EMAIL: 'E-mail', SLACK: 'Slack', WEBHOOK: 'Webhook' };
+export const TYPE_LABEL: Record<ChannelType, string> = {
+  EMAIL: 'E-mail',
+  SLACK: 'Slack',
+  WEBHOOK: 'Webhook',
+  TEAMS: 'Microsoft Teams',
+  DISCORD: 'Discord',
+  NTFY: 'ntfy',
+  TELEGRAM: 'Telegram',
+};
 
 export const useChannels = (workspaceId: number | null) =>
   useQuery({
@@ -28,7 +36,11 @@ export function destination(channel: Channel): string {
   const config = channel.config;
   if ('email' in config) return config.email;
   if ('webhookUrl' in config) return config.webhookUrl;
-  return `${config.url} (secret ${config.secretHint})`;
+  // A bot token is whole for ADMIN: the list shows its end only, as it shows a webhook secret's.
+  if ('botToken' in config) return `chat ${config.chatId} (bot token …${config.botToken.slice(-4)})`;
+  if ('secretHint' in config) return `${config.url} (secret ${config.secretHint})`;
+  if ('token' in config && config.token !== null) return `${config.url} (token …${config.token.slice(-4)})`;
+  return config.url;
 }
 
 export function useSaveChannel() {
