@@ -8,6 +8,7 @@ import { signWebhook } from './webhookSignature.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
+import { alertMailBody } from './alertMail.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -17,6 +18,8 @@ export type ChannelMessage = {
   subject: string;
   text: string;
   data: Record<string, unknown>;
+  /** Signed one-click links for this incident (core/alerting/ackLinks.ts); absent where no action applies. */
+  actions?: { acknowledgeUrl?: string | undefined; resolveUrl?: string | undefined } | undefined;
 };
 
 export type DeliveryResult = {
@@ -39,6 +42,15 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 export const slackEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const USER_AGENT = 'Vigil-Webhooks/1.0';
 
+/** The links as Slack links (`<url|label>`, the URL escaped as Slack asks) on a line of their own. */
+function slackActions(actions: ChannelMessage['actions']): string {
+  const links = [
+    ...(actions?.acknowledgeUrl ? [`<${slackEscape(actions.acknowledgeUrl)}|Acknowledge>`] : []),
+    ...(actions?.resolveUrl ? [`<${slackEscape(actions.resolveUrl)}|Resolve>`] : []),
+  ];
+  return links.length > 0 ? `\n\n${links.join('  |  ')}` : '';
+}
+
 /**
  * Sends one message to one channel: EMAIL through the mailer port, SLACK and WEBHOOK through the
  * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
@@ -51,7 +63,7 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
     }
     try {
       // Subject and body are plain text: one header line (no CR/LF), no bidi overrides.
-      await deps.mailer.send({ to: channel.email ?? '', subject: singleLine(message.subject, 300), text: plainText(message.text) });
+      await deps.mailer.send({ to: channel.email ?? '', subject: singleLine(message.subject, 300), ...alertMailBody(message) });
       return { ok: true, statusCode: null, failureReason: null, message: `Mail sent to ${channel.email}`, retryAfterSeconds: null };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -64,10 +76,12 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
   let headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (channel.type === 'SLACK') {
     url = channel.webhookUrl ?? '';
-    body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}` });
+    body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}${slackActions(message.actions)}` });
   } else {
     url = channel.url ?? '';
-    body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data: message.data });
+    // The links ride in `data.actions` (docs/guide/alerting.md): a receiver may offer them as buttons.
+    const data = message.actions ? { ...message.data, actions: message.actions } : message.data;
+    body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data });
     headers = { ...headers, ...signWebhook(channel.secret ?? '', message.id, nowSeconds, body) };
   }
   const result = await guardedRequest(
