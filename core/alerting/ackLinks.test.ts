@@ -4,6 +4,7 @@ import { createTestContext, expectError, type TestContext } from '../../test/har
 import { confirmAddress, declare, mailTo, timeline, type User } from '../../test/support/alerting.js';
 import { fakeResolver, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../../test/support/outbound.js';
 import { TEST_CERT_PEM, TEST_KEY_PEM } from '../../test/support/tlsFixture.js';
+import { createCheck, deliver, incidentsOf, statusChanged } from '../../test/support/incidents.js';
 import { signingSecret } from '../auth/tokens.js';
 import { handleAlertMessages } from '../escalation/dispatch.js';
 import { createNodeConnect, type GuardedRequestDeps } from '../outbound/index.js';
@@ -130,7 +131,9 @@ describe('acknowledge and resolve from the message', () => {
     const slackResolve = slackLink(slacks(s).at(-1) ?? '', 'Resolve');
     expect(slacks(s).at(-1)).not.toContain('|Acknowledge>');
 
-    const resolved = await t.request<Done>('POST', slackResolve, { headers: { accept: 'text/html' } });
+    // As the page's form posts it: a form body (empty), HTML wanted back.
+    const form = { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' };
+    const resolved = await t.request<Done>('POST', slackResolve, { headers: form, rawBody: '' });
     expect(resolved.status).toBe(200);
     expect(resolved.text).toContain('Resolved');
     expect((await getIncident(s)).state).toBe('RESOLVED');
@@ -223,6 +226,27 @@ describe('acknowledge and resolve from the message', () => {
     const html = mails(s)[0]?.html ?? '';
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  it("a check's incident resolved by link holds its episode, as a resolution by hand does: the same outage opens nothing more", async () => {
+    const user: User = await t.signup('ack-episode');
+    const check = await createCheck(t, user, { lateSeverity: 'P3', downSeverity: 'P1' });
+    const at = (seconds: number) => new Date(t.clock.now().getTime() + seconds * 1000);
+    await deliver(t, statusChanged(check, 'OK', 'LATE', at(-60)));
+    const [incident] = (await incidentsOf(t, user, `&checkId=${check.id}`)).items;
+    if (!incident) throw new Error('no incident opened');
+    const actions = await alertActions(
+      t.deps,
+      { incidentId: incident.id, state: 'ACTIVE', acknowledgedAt: undefined },
+      'incident.opened',
+      { channelId: 0, email: user.email },
+      t.clock.now(),
+    );
+    expect((await t.request<Done>('POST', actions?.resolveUrl ?? '')).body.changed).toBe(true);
+    await t.deps.queue.drain();
+    // The outage goes on: its DOWN opens no second incident until the check recovers.
+    await deliver(t, statusChanged(check, 'LATE', 'DOWN', at(30)));
+    expect((await incidentsOf(t, user, `&checkId=${check.id}`)).items.map((i) => i.state)).toEqual(['RESOLVED']);
   });
 
   it('a person paged by a step is named by address in the link, and the timeline says so', async () => {
