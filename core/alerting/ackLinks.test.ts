@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { confirmAddress, declare, mailTo, timeline, type User } from '../../test/support/alerting.js';
@@ -198,6 +199,37 @@ describe('acknowledge and resolve from the message', () => {
     for (const bad of ['not-a-link', 'a.b', `${token}.extra`]) expectError(await t.request('POST', `/ack/${bad}`, { headers: { 'x-test-ip': '203.0.113.8' } }), 400);
     expect((await getIncident(s)).acknowledgedAt ?? null).toBeNull();
     expect((await timeline(t, s.user, other.id)).filter((e) => e.type === 'ACKNOWLEDGED' || e.type === 'RESOLVED')).toEqual([]);
+  });
+
+  it('any token, made up or signed with odd claims, is a 4xx in the error shape, never a 5xx', async () => {
+    const secret = await signingSecret(t.deps.store, t.clock.now());
+    const segment = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 60 });
+    const odd = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer()), fc.dictionary(fc.string(), fc.string()));
+    let ip = 0;
+    const answer = async (token: string) => {
+      ip++;
+      const res = await t.request('POST', `/ack/${token}`, { headers: { 'x-test-ip': `198.51.100.${(ip % 250) + 1}` } });
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status, res.text).toBeLessThan(500);
+      expectError(res, res.status);
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(segment, segment, segment), async (parts) => answer(parts.join('.'))),
+      { numRuns: 40 },
+    );
+    await fc.assert(
+      fc.asyncProperty(odd, odd, odd, async (sub, act, rcp) => {
+        // Signed with the right secret and audience: only the claims are wrong.
+        const token = await new SignJWT({ act, rcp, ...({ sub } as Record<string, unknown>) })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuer('vigil')
+          .setAudience('vigil-incident-link')
+          .setExpirationTime(Math.floor(t.clock.now().getTime() / 1000) + 60)
+          .sign(secret);
+        await answer(token);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('is rate-limited per client address: past the budget 429 with Retry-After, before any lookup', async () => {
