@@ -24,6 +24,8 @@ export const ConfigSchema = z.object({
   VIGIL_HOME_REGION: z.enum(HOME_REGIONS).default(DEFAULT_HOME_REGION),
   VIGIL_PUBLIC_URL: z.url().optional(),
   VIGIL_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  // A day covers a night on call; a week bounds how long a forwarded alert can still act.
+  VIGIL_ACK_LINK_TTL_SECONDS: z.coerce.number().int().min(300).max(604_800).default(86_400),
   // Unset keeps `GET /metrics` off (404); a short token would be guessable by a scraper's neighbours.
   VIGIL_METRICS_TOKEN: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -62,6 +64,8 @@ export type Config = {
   /** The address clients use, ending before `/api` (ping URLs are built from it). */
   publicUrl: string;
   accessTokenTtlSeconds: number;
+  /** How long the acknowledge/resolve links in an alert act (core/alerting/ackLinks.ts). */
+  ackLinkTtlSeconds: number;
   /** Bearer token of the install's own `GET /metrics`; undefined keeps that route off. */
   metricsToken: string | undefined;
   /** Where a status page's custom domain must point (CNAME); default: the host of publicUrl. */
@@ -98,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     homeRegion: value.VIGIL_HOME_REGION,
     publicUrl: (value.VIGIL_PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),
     accessTokenTtlSeconds: value.VIGIL_ACCESS_TOKEN_TTL_SECONDS,
+    ackLinkTtlSeconds: value.VIGIL_ACK_LINK_TTL_SECONDS,
     metricsToken: value.VIGIL_METRICS_TOKEN,
     cnameTarget: value.VIGIL_CNAME_TARGET,
     publicStatusRateLimit: value.VIGIL_PUBLIC_STATUS_RATE_LIMIT,

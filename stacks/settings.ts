@@ -7,7 +7,7 @@ export const PROBE_REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-1'] as con
 export type ProbeRegion = (typeof PROBE_REGIONS)[number];
 
 /** Passed through to every function when set at deploy time (core/config.ts validates them). */
-const PASS_THROUGH = ['VIGIL_KEY_PREFIX', 'VIGIL_DEFAULT_PLAN', 'VIGIL_ACCESS_TOKEN_TTL_SECONDS', 'VIGIL_PUBLIC_URL'] as const;
+const PASS_THROUGH = ['VIGIL_KEY_PREFIX', 'VIGIL_DEFAULT_PLAN', 'VIGIL_ACCESS_TOKEN_TTL_SECONDS', 'VIGIL_ACK_LINK_TTL_SECONDS', 'VIGIL_PUBLIC_URL'] as const;
 
 export type DeploySettings = {
   /** Where the table, queues and API live; probe stacks in other regions reach back to it. */

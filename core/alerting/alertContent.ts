@@ -74,8 +74,8 @@ export type AlertContext = {
   detail: string | undefined;
 };
 
-/** The channel-neutral message; channelsDelivery renders it per channel type. */
-export function composeAlert(context: AlertContext, id: string): ChannelMessage {
+/** The channel-neutral message; channelsDelivery renders it per channel type. `actions`: the recipient's signed links (ackLinks.ts alertActions). */
+export function composeAlert(context: AlertContext, id: string, actions?: ChannelMessage['actions']): ChannelMessage {
   const { message, notification, incident, check, detail } = context;
   const headline = HEADLINES[notification.event](message.severity);
   const lines = [
@@ -104,6 +104,7 @@ export function composeAlert(context: AlertContext, id: string): ChannelMessage 
       occurredAt: message.at,
       detail: detail ?? null,
     },
+    ...(actions ? { actions } : {}),
   };
 }
 

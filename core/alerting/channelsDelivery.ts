@@ -9,6 +9,7 @@ import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 import { HTTP_CHANNELS, isHttpChannelType } from './channels/index.js';
+import { alertMailBody } from './alertMail.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -42,6 +43,15 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 export const slackEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const USER_AGENT = 'Vigil-Webhooks/1.0';
 
+/** The links as Slack links (`<url|label>`, the URL escaped as Slack asks) on a line of their own. */
+function slackActions(actions: ChannelMessage['actions']): string {
+  const links = [
+    ...(actions?.acknowledgeUrl ? [`<${slackEscape(actions.acknowledgeUrl)}|Acknowledge>`] : []),
+    ...(actions?.resolveUrl ? [`<${slackEscape(actions.resolveUrl)}|Resolve>`] : []),
+  ];
+  return links.length > 0 ? `\n\n${links.join('  |  ')}` : '';
+}
+
 /**
  * Sends one message to one channel: EMAIL through the mailer port, every other type through the
  * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
@@ -54,7 +64,7 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
     }
     try {
       // Subject and body are plain text: one header line (no CR/LF), no bidi overrides.
-      await deps.mailer.send({ to: channel.email ?? '', subject: singleLine(message.subject, 300), text: plainText(message.text) });
+      await deps.mailer.send({ to: channel.email ?? '', subject: singleLine(message.subject, 300), ...alertMailBody(message) });
       return { ok: true, statusCode: null, failureReason: null, message: `Mail sent to ${channel.email}`, retryAfterSeconds: null };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -72,10 +82,12 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
     headers = { ...headers, ...request.headers };
   } else if (channel.type === 'SLACK') {
     url = channel.webhookUrl ?? '';
-    body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}` });
+    body = JSON.stringify({ text: `*${slackEscape(singleLine(message.subject, 300))}*\n${slackEscape(plainText(message.text))}${slackActions(message.actions)}` });
   } else {
     url = channel.url ?? '';
-    body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data: message.data });
+    // The links ride in `data.actions` (docs/guide/alerting.md): a receiver may offer them as buttons.
+    const data = message.actions ? { ...message.data, actions: message.actions } : message.data;
+    body = JSON.stringify({ type: message.type, timestamp: new Date(nowSeconds * 1000).toISOString(), data });
     headers = { ...headers, ...signWebhook(channel.secret ?? '', message.id, nowSeconds, body) };
   }
   const result = await guardedRequest(

@@ -26,7 +26,8 @@ export type Delivery = {
   key: string;
   /** The channel event type, for the record's wording. */
   event: string;
-  compose: (webhookId: string) => ChannelMessage;
+  /** May sign (an incident alert's links, core/alerting/ackLinks.ts), hence async. */
+  compose: (webhookId: string) => ChannelMessage | Promise<ChannelMessage>;
   sent: {
     isRecorded: () => Promise<boolean>;
     record: (summary: string) => Promise<void>;
@@ -52,7 +53,7 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
   try {
     // The claim may have been freed by a worker that has just finished this very delivery.
     if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
-    const result = await deliverToChannel(deps, channel, delivery.compose(webhookIdFor(delivery.key)), options.outbound);
+    const result = await deliverToChannel(deps, channel, await delivery.compose(webhookIdFor(delivery.key)), options.outbound);
     // The crash window: a worker that dies here, after the send and before the record, leaves the
     // message to come back (after the visibility timeout) and send again. No store write can close
     // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver

@@ -8,6 +8,7 @@ import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { SEVERITIES } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
+import { alertActions } from './ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
 import { handleSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
@@ -114,7 +115,7 @@ function incidentDelivery(deps: Deps, context: AlertContext, channel: AlertChann
   return {
     key,
     event: context.notification.event,
-    compose: (webhookId) => composeAlert(context, webhookId),
+    compose: async (webhookId) => composeAlert(context, webhookId, await alertActions(deps, incident, context.notification.event, channel, now)),
     sent: {
       isRecorded: () => alreadySent(deps, incident, key),
       record: async (summary) => {

@@ -1,3 +1,4 @@
+import { alertActions } from '../alerting/ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
 import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
 import { alertHandlers, dispatchIncidentAlert, unfinishedOf, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
@@ -6,6 +7,7 @@ import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
 import { consumeMessages, handler, type BatchResult } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
+import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { markHeld } from './hold.js';
@@ -76,12 +78,13 @@ function incidentMessage(incident: IncidentItem, at: string): IncidentAlertMessa
 }
 
 /** One delivery of a step to one recipient, recorded as an ALERT_SENT event naming step, target and recipient. */
-function stepDelivery(deps: Deps, context: AlertContext, key: string, recorded: string, now: Date): Delivery {
+function stepDelivery(deps: Deps, context: AlertContext, channel: AlertChannelItem, key: string, recorded: string, now: Date): Delivery {
   const { incident } = context;
   return {
     key,
     event: context.notification.event,
-    compose: (webhookId) => composeAlert(context, webhookId),
+    // Each recipient's links name that recipient (a channel, or a person paged by the step).
+    compose: async (webhookId) => composeAlert(context, webhookId, await alertActions(deps, incident, context.notification.event, channel, now)),
     sent: {
       isRecorded: async () => (await deps.store.entities.incidentEvent.get({ incidentId: incident.incidentId, eventKey: key }).go({ consistent: true })).data !== null,
       record: async () => {
@@ -122,6 +125,7 @@ async function sendStep(
         stepDelivery(
           deps,
           context,
+          r.channel,
           stepDeliveryKey(incident.incidentId, slot, r.key),
           `Step ${slot.step} (cycle ${slot.cycle}${slot.epoch > 0 ? `, run ${slot.epoch}` : ''}), ${targetLabel(r.target)}: alert sent, ${r.label} (${event})`,
           now,
@@ -219,7 +223,7 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
   const outcomes = await Promise.all(
     recipients.map((r) => {
       const key = `alert#${ours.incidentId}#${notification.kind}#${r.key}`;
-      return deliverOnce(deps, r.channel, stepDelivery(deps, context, key, `Alert sent, ${r.label} (${notification.event})`, now), now, options);
+      return deliverOnce(deps, r.channel, stepDelivery(deps, context, r.channel, key, `Alert sent, ${r.label} (${notification.event})`, now), now, options);
     }),
   );
   return { status: 'DISPATCHED', channels: outcomes };

@@ -140,10 +140,10 @@ export async function endAwaitingRecovery(deps: Deps, episode: EpisodeRef, at: s
   }
 }
 
-/** Whether a person resolved the incident: its RESOLVED event names a user or an API key. */
+/** Whether a person resolved the incident: its RESOLVED event names a user, an API key or a signed alert link. */
 async function resolvedByHand(deps: Deps, incidentId: number): Promise<boolean> {
   const resolved = (await deps.store.entities.incidentEvent.get({ incidentId, eventKey: 'resolved' }).go({ consistent: true })).data;
-  return resolved?.actorUserId !== undefined || resolved?.actorApiKeyId !== undefined;
+  return resolved?.actorUserId !== undefined || resolved?.actorApiKeyId !== undefined || resolved?.actorLink !== undefined;
 }
 
 async function raiseWatermark(deps: Deps, episode: EpisodeRef, closedAt: string): Promise<void> {

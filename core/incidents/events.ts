@@ -97,6 +97,7 @@ export const IncidentTimelineOwed = z.object({
       actor: z.discriminatedUnion('kind', [
         z.object({ kind: z.literal('user'), userId: z.number(), email: z.string() }),
         z.object({ kind: z.literal('apiKey'), apiKeyId: z.number(), name: z.string() }),
+        z.object({ kind: z.literal('link'), recipient: z.string() }),
         z.object({ kind: z.literal('system') }),
       ]),
     }),

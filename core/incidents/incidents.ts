@@ -1,4 +1,5 @@
 import type { Actor, Ctx } from '../context.js';
+import type { Deps } from '../deps.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -119,11 +120,20 @@ export async function monitorIncident(ctx: Ctx, incidentId: number) {
  * outage still going on opens nothing). Declared incidents belong to no episode.
  */
 export async function resolveIncident(ctx: Ctx, incidentId: number) {
-  const { incident, now } = await act(ctx, incidentId, (at) => ({ type: 'resolve', cause: 'MANUAL', at: at.toISOString(), by: actorRef(ctx.actor) }));
-  if (!incident.declared && incident.checkId !== undefined) {
-    await releaseResolvedEpisode(ctx.deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incident, now);
-  }
+  await loadIncident(ctx, incidentId, 'MEMBER');
+  const now = ctx.deps.clock.now();
+  const { incident } = await resolveByHand(ctx.deps, incidentId, actorRef(ctx.actor), now);
   return incidentEnricher(ctx.deps, now, ctx.actor)(incident);
+}
+
+/** A person's resolution, signed in or through a signed alert link (core/alerting/ackLinks.ts): the one path, episode and all. */
+export async function resolveByHand(deps: Deps, incidentId: number, by: ActorRef, now: Date) {
+  const applied = await applyIncidentInput(deps, incidentId, { type: 'resolve', cause: 'MANUAL', at: now.toISOString(), by }, now);
+  const { incident } = applied;
+  if (!incident.declared && incident.checkId !== undefined) {
+    await releaseResolvedEpisode(deps, { checkId: incident.checkId, episodeKey: episodeKeyFor(incident) }, incident, now);
+  }
+  return applied;
 }
 
 export async function incidentTimeline(ctx: Ctx, incidentId: number) {

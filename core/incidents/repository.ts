@@ -194,6 +194,7 @@ export async function writeIncidentEvent(deps: Deps, incident: { incidentId: num
         occurredAt: effect.occurredAt,
         actorUserId: effect.actor.kind === 'user' ? effect.actor.userId : undefined,
         actorApiKeyId: effect.actor.kind === 'apiKey' ? effect.actor.apiKeyId : undefined,
+        actorLink: effect.actor.kind === 'link' ? effect.actor.recipient : undefined,
         createdAt: now.toISOString(),
       })
       .go();

@@ -66,8 +66,16 @@ export type FiredStep = {
  */
 export type EscalationVerdict = { fire: readonly FiredStep[]; cursor: EscalationCursor; dueAt: string | null; reescalatedAt: string | null };
 
-/** Who did it: a user, an API key (which has no user), or the system. */
-export type ActorRef = { kind: 'user'; userId: number; email: string } | { kind: 'apiKey'; apiKeyId: number; name: string } | { kind: 'system' };
+/**
+ * Who did it: a user, an API key (which has no user), the system, or whoever holds a signed
+ * acknowledge/resolve link from an alert (core/alerting/ackLinks.ts), named by the recipient the
+ * link was sent to (a channel, or a person's address): no sign-in, so no user.
+ */
+export type ActorRef =
+  | { kind: 'user'; userId: number; email: string }
+  | { kind: 'apiKey'; apiKeyId: number; name: string }
+  | { kind: 'link'; recipient: string }
+  | { kind: 'system' };
 
 export type ResolveCause = 'RECOVERED' | 'MANUAL' | 'CHECK_DELETED' | 'DEPLOYMENT_PAUSED' | 'DEPENDENCY_RECOVERED' | 'DEPENDENCY_DELETED';
 
@@ -103,8 +111,12 @@ export const moreSevere = (a: Severity, b: Severity): boolean => rank[a] > rank[
 export function describeActor(actor: ActorRef): string {
   if (actor.kind === 'user') return actor.email;
   if (actor.kind === 'apiKey') return `API key "${actor.name}" (#${actor.apiKeyId})`;
+  if (actor.kind === 'link') return actor.recipient;
   return 'the system';
 }
+
+/** "by x", or "via link by x": the timeline tells a click in an alert from a signed-in action. */
+const byActor = (actor: ActorRef): string => `${actor.kind === 'link' ? 'via link ' : ''}by ${describeActor(actor)}`;
 
 const RESOLVE_MESSAGES: Record<Exclude<ResolveCause, 'MANUAL'>, string> = {
   RECOVERED: 'Resolved: the check recovered',
@@ -193,7 +205,7 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
           {
             key: round ? `acknowledged#${round}` : 'acknowledged',
             type: 'ACKNOWLEDGED',
-            message: `Acknowledged by ${describeActor(input.by)}`,
+            message: `Acknowledged ${byActor(input.by)}`,
             occurredAt: nowIso,
             actor: input.by,
           },
@@ -215,7 +227,7 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
       if (input.cause !== 'MANUAL' && input.at < current.startedAt) return unchanged(current);
       const recovered = input.cause === 'RECOVERED' || input.cause === 'DEPENDENCY_RECOVERED';
       const by = input.by ?? SYSTEM;
-      const message = input.cause === 'MANUAL' ? `Resolved by ${describeActor(by)}` : RESOLVE_MESSAGES[input.cause];
+      const message = input.cause === 'MANUAL' ? `Resolved ${byActor(by)}` : RESOLVE_MESSAGES[input.cause];
       return {
         ok: true,
         changed: true,

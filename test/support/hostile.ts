@@ -43,6 +43,9 @@ const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 
+/** Vigil's own action links in a Slack message: `<{publicUrl}/api/ack/{JWS}|Acknowledge>` and `|Resolve>`. */
+const VIGIL_ACTION_LINK = /<https?:\/\/[^\s<>|&]+\/api\/ack\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\|(?:Acknowledge|Resolve)>/g;
+
 const slackUnescape = (text: string): string => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** Every string value in a parsed JSON document. */
@@ -64,11 +67,13 @@ export function inertProblems(format: MessageFormat, rendered: string, hostile: 
   const carries = options.carries ?? true;
   switch (format) {
     case 'slack': {
-      // Slack's control characters: a raw < or > opens a ping, a mention or a link.
-      if (/[<>]/.test(rendered)) problems.push('a raw < or > (a Slack control sequence)');
-      if (/&(?!amp;|lt;|gt;)/.test(rendered)) problems.push('a raw & (not &amp; &lt; &gt;)');
-      if (CONTROL_BUT_NEWLINE.test(rendered) || BIDI.test(rendered)) problems.push('a control character or bidi override');
-      if (carries && !slackUnescape(rendered).includes(hostile.readable)) problems.push(`"${hostile.readable.slice(0, 40)}" is not readable`);
+      // Slack's control characters: a raw < or > opens a ping, a mention or a link. The one link
+      // allowed is Vigil's own signed acknowledge/resolve link (core/alerting/ackLinks.ts).
+      const text = rendered.replace(VIGIL_ACTION_LINK, '');
+      if (/[<>]/.test(text)) problems.push('a raw < or > (a Slack control sequence)');
+      if (/&(?!amp;|lt;|gt;)/.test(text)) problems.push('a raw & (not &amp; &lt; &gt;)');
+      if (CONTROL_BUT_NEWLINE.test(text) || BIDI.test(text)) problems.push('a control character or bidi override');
+      if (carries && !slackUnescape(text).includes(hostile.readable)) problems.push(`"${hostile.readable.slice(0, 40)}" is not readable`);
       break;
     }
     case 'mailSubject':

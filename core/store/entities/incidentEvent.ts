@@ -21,6 +21,8 @@ export const createIncidentEventEntity = (config: EntityConfiguration) =>
         occurredAt: { type: 'string', required: true },
         actorUserId: { type: 'number' },
         actorApiKeyId: { type: 'number' },
+        /** The recipient a signed alert link was sent to, when a person acted through one (core/alerting/ackLinks.ts). */
+        actorLink: { type: 'string' },
         createdAt: { type: 'string', required: true },
       },
       indexes: {

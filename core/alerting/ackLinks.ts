@@ -1,0 +1,106 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { signingSecret } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import { HttpError, unauthorized } from '../http/errors.js';
+import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import type { IncidentItem } from '../store/entities/incident.js';
+import type { IncidentAlertEvent } from './alertContent.js';
+import type { ChannelMessage } from './channelsDelivery.js';
+
+/**
+ * Acknowledge and resolve from the alert itself (docs/guide/alerting.md "Acknowledge from the
+ * message"). A link is an HS256 JWT (jose) under the install's signing secret (core/auth/tokens.ts),
+ * with its own audience so no session or status-page token can pass for one, naming one incident,
+ * one action and the recipient it was sent to, and expiring `VIGIL_ACK_LINK_TTL_SECONDS` after
+ * the alert was composed. Nothing is stored per link: the signature is the capability, and the
+ * incident's own state makes a link void (resolved) or a repeat harmless (already acknowledged).
+ */
+export type AckLinkAction = 'acknowledge' | 'resolve';
+
+/** Who a link was sent to: a stored channel, or a person paged by an escalation step (mailed directly). */
+export type LinkRecipient = { kind: 'channel'; channelId: number } | { kind: 'person'; email: string };
+
+export type AckLinkClaims = { incidentId: number; action: AckLinkAction; recipient: LinkRecipient };
+
+const ISSUER = 'vigil';
+const AUDIENCE = 'vigil-incident-link';
+/** Short claim values: the link goes into SMS and chat buttons, where every character shows. */
+const ACTION_CODES: Record<AckLinkAction, string> = { acknowledge: 'ack', resolve: 'res' };
+const ACTIONS_BY_CODE = new Map(Object.entries(ACTION_CODES).map(([action, code]) => [code, action as AckLinkAction]));
+
+/** A user paged by a step is mailed through a channel of id 0 (core/escalation/recipients.ts userChannel). */
+export const recipientOf = (channel: Pick<AlertChannelItem, 'channelId' | 'email'>): LinkRecipient =>
+  channel.channelId === 0 ? { kind: 'person', email: channel.email ?? '' } : { kind: 'channel', channelId: channel.channelId };
+
+const encodeRecipient = (recipient: LinkRecipient): string => (recipient.kind === 'channel' ? `c:${recipient.channelId}` : `p:${recipient.email}`);
+
+function decodeRecipient(value: unknown): LinkRecipient | null {
+  if (typeof value !== 'string') return null;
+  if (value.startsWith('p:') && value.length > 2) return { kind: 'person', email: value.slice(2) };
+  const channelId = value.startsWith('c:') ? Number(value.slice(2)) : Number.NaN;
+  return Number.isSafeInteger(channelId) && channelId > 0 ? { kind: 'channel', channelId } : null;
+}
+
+export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ act: ACTION_CODES[claims.action], rcp: encodeRecipient(claims.recipient) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(claims.incidentId))
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + deps.config.ackLinkTtlSeconds)
+    .sign(await signingSecret(deps.store, now));
+}
+
+/** The page behind a link: GET shows it, POST acts (core/alerting/ackLinkRoutes.ts). */
+export const ackLinkUrl = (deps: Deps, token: string): string => `${deps.config.publicUrl}/api/ack/${token}`;
+
+/** Expired: 401 TOKEN_EXPIRED; tampered, `alg: none`, another audience or a malformed claim: 401. Never a 5xx. */
+export async function verifyAckLink(deps: Deps, token: string, now: Date): Promise<AckLinkClaims> {
+  const secret = await signingSecret(deps.store, now);
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now });
+    const incidentId = Number(payload.sub);
+    const action = typeof payload.act === 'string' ? ACTIONS_BY_CODE.get(payload.act) : undefined;
+    const recipient = decodeRecipient(payload.rcp);
+    if (!Number.isSafeInteger(incidentId) || incidentId < 1 || !action || !recipient) throw unauthorized('This link is not valid');
+    return { incidentId, action, recipient };
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new HttpError('TOKEN_EXPIRED', 'This link has expired; open the incident in Vigil instead');
+    throw unauthorized('This link is not valid');
+  }
+}
+
+/** What each alert offers: an open incident can be acknowledged and resolved; an acknowledged one resolved. */
+const ACTIONS_BY_EVENT: Record<IncidentAlertEvent, readonly AckLinkAction[]> = {
+  'incident.opened': ['acknowledge', 'resolve'],
+  'incident.escalated': ['acknowledge', 'resolve'],
+  'incident.severity_changed': ['acknowledge', 'resolve'],
+  'incident.acknowledged': ['resolve'],
+  'incident.resolved': [],
+};
+
+/**
+ * The signed links one alert carries to one recipient (`ChannelMessage.actions`), from the
+ * incident as stored when the alert is composed: none once it is resolved, and no acknowledge
+ * link once it is acknowledged (a late copy of the opening alert).
+ */
+export async function alertActions(
+  deps: Deps,
+  incident: Pick<IncidentItem, 'incidentId' | 'state' | 'acknowledgedAt'>,
+  event: IncidentAlertEvent,
+  channel: Pick<AlertChannelItem, 'channelId' | 'email'>,
+  now: Date,
+): Promise<ChannelMessage['actions']> {
+  if (incident.state === 'RESOLVED') return undefined;
+  const offered = ACTIONS_BY_EVENT[event].filter((action) => action !== 'acknowledge' || incident.acknowledgedAt === undefined);
+  if (offered.length === 0) return undefined;
+  const recipient = recipientOf(channel);
+  const url = async (action: AckLinkAction) => ackLinkUrl(deps, await signAckLink(deps, { incidentId: incident.incidentId, action, recipient }, now));
+  return {
+    ...(offered.includes('acknowledge') ? { acknowledgeUrl: await url('acknowledge') } : {}),
+    ...(offered.includes('resolve') ? { resolveUrl: await url('resolve') } : {}),
+  };
+}
