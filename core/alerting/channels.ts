@@ -13,23 +13,45 @@ import { CHANNEL_CONFIGS, type AlertChannelCreate, type AlertChannelUpdate } fro
 import { generateWebhookSecret } from './webhookSignature.js';
 import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { awaitingConfirmation, CONFIRMATION_RESEND_LIMIT, mailConfirmation, newConfirmation } from './emailConfirm.js';
+import { viewPagerDuty } from './channels/pagerduty.js';
+import { viewPushover } from './channels/pushover.js';
+import { viewSms } from './channels/sms.js';
 
-type Destination = { email?: string; webhookUrl?: string; url?: string };
+type Destination = {
+  email?: string;
+  webhookUrl?: string;
+  url?: string;
+  baseUrl?: string;
+  userKey?: string;
+  appToken?: string;
+  routingKey?: string;
+  phoneNumber?: string;
+};
+
+/** Config fields a type may leave out: a PATCH's config that leaves one out removes it (back to the default). */
+const OPTIONAL_CONFIG: Partial<Record<AlertChannelType, 'baseUrl'[]>> = { PUSHOVER: ['baseUrl'], PAGERDUTY: ['baseUrl'] };
 
 /**
  * `role`: the caller's. A Slack webhook URL is a credential (its path), and so is many a webhook
- * URL (a token in its path or query): both are whole only from ADMIN up, who manage channels.
+ * URL (a token in its path or query): both are whole only from ADMIN up, who manage channels, as
+ * are the provider keys (Pushover, PagerDuty) and an SMS phone number.
  */
 export function toAlertChannel(ch: AlertChannelItem, role: Role) {
   const whole = roleAtLeast(role, 'ADMIN');
   const webhookUrl = ch.webhookUrl ?? '';
   const url = ch.url ?? '';
   const config =
-    ch.type === 'EMAIL'
-      ? { email: ch.email ?? '' }
-      : ch.type === 'SLACK'
-        ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
-        : { url: whole ? url : maskUrl(url), secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
+    ch.type === 'PUSHOVER'
+      ? viewPushover(ch, whole)
+      : ch.type === 'PAGERDUTY'
+        ? viewPagerDuty(ch, whole)
+        : ch.type === 'SMS'
+          ? viewSms(ch, whole)
+          : ch.type === 'EMAIL'
+            ? { email: ch.email ?? '' }
+            : ch.type === 'SLACK'
+              ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
+              : { url: whole ? url : maskUrl(url), secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
   return {
     id: ch.channelId,
     workspaceId: ch.workspaceId,
@@ -51,9 +73,9 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
  * addresses (names are judged again, after resolution, by the outbound guard on every send).
  */
 function checkDestination(deps: Deps, type: AlertChannelType, destination: Destination): void {
-  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : undefined;
+  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : destination.baseUrl;
   if (url === undefined) return;
-  const path = type === 'SLACK' ? 'config.webhookUrl' : 'config.url';
+  const path = type === 'SLACK' ? 'config.webhookUrl' : type === 'WEBHOOK' ? 'config.url' : 'config.baseUrl';
   const parsed = parseTargetUrl(url);
   let problem: string | undefined;
   if (!parsed.ok) problem = parsed.message;
@@ -168,10 +190,13 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   });
   // Enabling a channel that delivery turned off clears the reason; its last error stays as history.
   const reenabled = input.enabled === true && channel.disabledReason !== undefined;
-  const updated = await (reenabled ? patch.remove(['disabledReason']) : patch).go({ response: 'all_new' });
+  const dropped = input.config === undefined ? [] : (OPTIONAL_CONFIG[channel.type] ?? []).filter((field) => destination[field] === undefined && channel[field] !== undefined);
+  const removed = [...(reenabled ? (['disabledReason'] as const) : []), ...dropped];
+  const updated = await (removed.length > 0 ? patch.remove(removed) : patch).go({ response: 'all_new' });
   if (confirmation) await mailConfirmation(ctx.deps, destination.email ?? '', updated.data.name ?? channel.name, confirmation.token);
-  const { disabledReason: _cleared, ...kept } = channel;
-  return toAlertChannel({ ...(reenabled ? kept : channel), ...updated.data }, 'ADMIN');
+  const kept: AlertChannelItem = { ...channel };
+  for (const field of removed) delete kept[field];
+  return toAlertChannel({ ...kept, ...updated.data }, 'ADMIN');
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {

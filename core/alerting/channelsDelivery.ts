@@ -8,6 +8,9 @@ import { signWebhook } from './webhookSignature.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit.js';
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
+import { sendPagerDuty } from './channels/pagerduty.js';
+import { sendPushover } from './channels/pushover.js';
+import { sendSms } from './channels/sms.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -17,12 +20,14 @@ export type ChannelMessage = {
   subject: string;
   text: string;
   data: Record<string, unknown>;
+  /** Signed one-click links for this incident (core/alerting/ackLinks.ts); absent where no action applies. */
+  actions?: { acknowledgeUrl?: string | undefined; resolveUrl?: string | undefined } | undefined;
 };
 
 export type DeliveryResult = {
   ok: boolean;
   statusCode: number | null;
-  /** An outbound failure reason (SSRF_BLOCKED, TIMEOUT, ...), UNEXPECTED_STATUS, MAIL_ERROR or null. */
+  /** An outbound failure reason (SSRF_BLOCKED, TIMEOUT, ...), UNEXPECTED_STATUS, MAIL_ERROR, SMS_ERROR or null. */
   failureReason: string | null;
   message: string;
   /** From a 429/503 answer's Retry-After, for the caller's retry schedule. */
@@ -41,8 +46,8 @@ const USER_AGENT = 'Vigil-Webhooks/1.0';
 
 /**
  * Sends one message to one channel: EMAIL through the mailer port, SLACK and WEBHOOK through the
- * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
- * Never throws for the destination's behaviour; the result says what happened.
+ * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move); each
+ * other type through its own file in channels/. Never throws for the destination's behaviour; the result says what happened.
  */
 export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, message: ChannelMessage, outbound: GuardedRequestDeps = {}): Promise<DeliveryResult> {
   if (channel.type === 'EMAIL') {
@@ -58,6 +63,9 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
       return { ok: false, statusCode: null, failureReason: 'MAIL_ERROR', message: reason, retryAfterSeconds: null };
     }
   }
+  if (channel.type === 'PUSHOVER') return sendPushover(deps, channel, message, outbound);
+  if (channel.type === 'PAGERDUTY') return sendPagerDuty(deps, channel, message, outbound);
+  if (channel.type === 'SMS') return sendSms(deps, channel, message);
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   let url: string;
   let body: string;
@@ -99,6 +107,7 @@ const FAILURE_WORDS: Record<string, string> = {
   TOO_MANY_REDIRECTS: 'the endpoint redirected',
   HTTP_DOWNGRADE_BLOCKED: 'the endpoint redirected',
   MAIL_ERROR: 'The mail could not be sent',
+  SMS_ERROR: 'The text message could not be sent',
   EMAIL_UNCONFIRMED: 'The address has not followed its confirmation link yet',
 };
 
@@ -118,7 +127,8 @@ export const lastErrorOf = (result: Pick<DeliveryResult, 'failureReason' | 'stat
 
 function testMessage(result: DeliveryResult): string {
   if (result.ok) return 'Delivered';
-  if (result.failureReason === 'UNEXPECTED_STATUS' || result.failureReason === 'MAIL_ERROR' || result.failureReason === 'EMAIL_UNCONFIRMED') return failureWords(result);
+  if (result.failureReason === 'UNEXPECTED_STATUS' || result.failureReason === 'MAIL_ERROR' || result.failureReason === 'SMS_ERROR' || result.failureReason === 'EMAIL_UNCONFIRMED')
+    return failureWords(result);
   return `Not delivered: ${lastErrorOf(result)}`;
 }
 

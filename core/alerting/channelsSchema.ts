@@ -1,4 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { ALERT_CHANNEL_TYPES } from '../store/entities/alertChannel.js';
+import { PagerDutyChannelConfig, PagerDutyChannelView } from './channels/pagerduty.js';
+import { PushoverChannelConfig, PushoverChannelView } from './channels/pushover.js';
+import { SmsChannelConfig, SmsChannelView } from './channels/sms.js';
 
 const Name = z.string().trim().min(1).max(255);
 const MAX_URL = 2048;
@@ -12,7 +16,14 @@ export const WebhookChannelConfig = z
   .strictObject({ url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(MAX_URL) })
   .openapi('WebhookChannelConfig');
 
-export const CHANNEL_CONFIGS = { EMAIL: EmailChannelConfig, SLACK: SlackChannelConfig, WEBHOOK: WebhookChannelConfig } as const;
+export const CHANNEL_CONFIGS = {
+  EMAIL: EmailChannelConfig,
+  SLACK: SlackChannelConfig,
+  WEBHOOK: WebhookChannelConfig,
+  PUSHOVER: PushoverChannelConfig,
+  PAGERDUTY: PagerDutyChannelConfig,
+  SMS: SmsChannelConfig,
+} as const;
 
 const common = {
   workspaceId: z.number().int().min(1).optional(),
@@ -25,16 +36,22 @@ export const AlertChannelCreate = z
     z.strictObject({ ...common, type: z.literal('EMAIL'), config: EmailChannelConfig }),
     z.strictObject({ ...common, type: z.literal('SLACK'), config: SlackChannelConfig }),
     z.strictObject({ ...common, type: z.literal('WEBHOOK'), config: WebhookChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('PUSHOVER'), config: PushoverChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('PAGERDUTY'), config: PagerDutyChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('SMS'), config: SmsChannelConfig }),
   ])
   .openapi('AlertChannelCreate');
 export type AlertChannelCreate = z.infer<typeof AlertChannelCreate>;
 
-/** The type cannot change; `config` is checked against the channel's own type by the verb. */
+/**
+ * The type cannot change; `config` is checked against the channel's own type by the verb, and
+ * replaces the whole config (an optional field left out, such as `baseUrl`, returns to its default).
+ */
 export const AlertChannelUpdate = z
   .strictObject({
     name: Name.optional(),
     enabled: z.boolean().optional(),
-    config: z.union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig]).optional(),
+    config: z.union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig, PushoverChannelConfig, PagerDutyChannelConfig, SmsChannelConfig]).optional(),
   })
   .openapi('AlertChannelUpdate');
 export type AlertChannelUpdate = z.infer<typeof AlertChannelUpdate>;
@@ -44,7 +61,7 @@ export const AlertChannel = z
     id: z.number().int(),
     workspaceId: z.number().int(),
     name: z.string(),
-    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    type: z.enum(ALERT_CHANNEL_TYPES),
     enabled: z.boolean(),
     disabledReason: z.string().nullable().describe('Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again'),
     lastError: z.string().nullable().describe('What went wrong on the last failed delivery attempt, in words that name no address the endpoint resolved to'),
@@ -57,6 +74,9 @@ export const AlertChannel = z
         url: z.string().describe('Whole for ADMIN and OWNER; below, the origin and the last four characters'),
         secretHint: z.string().describe('whsec_ and the last four characters'),
       }),
+      PushoverChannelView,
+      PagerDutyChannelView,
+      SmsChannelView,
     ]),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -70,7 +90,7 @@ export const AlertChannelCreated = AlertChannel.extend({
 export const AlertChannelTestResult = z
   .object({
     channelId: z.number().int(),
-    type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']),
+    type: z.enum(ALERT_CHANNEL_TYPES),
     ok: z.boolean(),
     statusCode: z.number().int().nullable(),
     failureReason: z.string().nullable(),

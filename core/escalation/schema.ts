@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { AlertChannel } from '../alerting/channelsSchema.js';
 import { pageQuery } from '../http/pagination.js';
+import { ALERT_CHANNEL_TYPES } from '../store/entities/alertChannel.js';
 import { DEFAULT_LIST_LIMIT } from '../oncall/teamSchema.js';
 import { Instant } from '../oncall/schema.js';
 
@@ -142,7 +143,7 @@ export const RuleUpdate = z
   .openapi('EscalationRuleUpdate');
 export type RuleUpdate = z.infer<typeof RuleUpdate>;
 
-const ChannelSummary = z.object({ id: z.number().int(), name: z.string(), type: z.enum(['EMAIL', 'SLACK', 'WEBHOOK']) });
+const ChannelSummary = z.object({ id: z.number().int(), name: z.string(), type: z.enum(ALERT_CHANNEL_TYPES) });
 
 export const Rule = z
   .object({

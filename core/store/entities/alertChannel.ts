@@ -1,12 +1,13 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK'] as const;
+export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'PUSHOVER', 'PAGERDUTY', 'SMS'] as const;
 export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 
 /**
  * Where alerts go. One flat item per channel; which destination attribute is set follows `type`
- * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret). The webhook secret is kept in the
- * clear because signing needs it; it is shown to the client only at creation.
+ * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret, PUSHOVER: userKey + appToken,
+ * PAGERDUTY: routingKey, SMS: phoneNumber; baseUrl: a provider API other than its default). The
+ * webhook secret and the provider keys are kept in the clear because sending needs them.
  */
 export const createAlertChannelEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -21,6 +22,15 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         webhookUrl: { type: 'string' },
         url: { type: 'string' },
         secret: { type: 'string' },
+        /** PUSHOVER, PAGERDUTY: the provider's API origin when not its public one (self-hosted, tests). */
+        baseUrl: { type: 'string' },
+        /** PUSHOVER: the recipient's user (or group) key and the sending application's token. */
+        userKey: { type: 'string' },
+        appToken: { type: 'string' },
+        /** PAGERDUTY: the Events API v2 integration (routing) key of the service to page. */
+        routingKey: { type: 'string' },
+        /** SMS: E.164. */
+        phoneNumber: { type: 'string' },
         enabled: { type: 'boolean', required: true },
         /** Why delivery turned the channel off (410 Gone), cleared when someone enables it again. */
         disabledReason: { type: 'string' },
