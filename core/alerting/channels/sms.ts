@@ -51,7 +51,8 @@ function cutTo(text: string, units: number): string {
  * plain text: the line has no control characters or bidi overrides.
  */
 export function smsText(message: OutgoingMessage): string {
-  const words = singleLine(`Vigil: ${message.subject}`, 300);
+  // "…" (a subject cut upstream) is no GSM character: it alone would make the text UCS-2, 70 a segment.
+  const words = singleLine(`Vigil: ${message.subject}`, 2000).replace(/…/g, '...');
   const link = message.actions?.acknowledgeUrl;
   if (!link) return cutTo(words, smsUnits(words).perSegment);
   const whole = `${words}\n${link}`;
