@@ -21,7 +21,7 @@ type Destination = {
   email?: string;
   webhookUrl?: string;
   url?: string;
-  baseUrl?: string;
+  apiBaseUrl?: string;
   userKey?: string;
   appToken?: string;
   routingKey?: string;
@@ -29,7 +29,7 @@ type Destination = {
 };
 
 /** Config fields a type may leave out: a PATCH's config that leaves one out removes it (back to the default). */
-const OPTIONAL_CONFIG: Partial<Record<AlertChannelType, 'baseUrl'[]>> = { PUSHOVER: ['baseUrl'], PAGERDUTY: ['baseUrl'] };
+const OPTIONAL_CONFIG: Partial<Record<AlertChannelType, 'apiBaseUrl'[]>> = { PUSHOVER: ['apiBaseUrl'], PAGERDUTY: ['apiBaseUrl'] };
 
 /**
  * `role`: the caller's. A Slack webhook URL is a credential (its path), and so is many a webhook
@@ -73,9 +73,9 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
  * addresses (names are judged again, after resolution, by the outbound guard on every send).
  */
 function checkDestination(deps: Deps, type: AlertChannelType, destination: Destination): void {
-  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : destination.baseUrl;
+  const url = type === 'SLACK' ? destination.webhookUrl : type === 'WEBHOOK' ? destination.url : destination.apiBaseUrl;
   if (url === undefined) return;
-  const path = type === 'SLACK' ? 'config.webhookUrl' : type === 'WEBHOOK' ? 'config.url' : 'config.baseUrl';
+  const path = type === 'SLACK' ? 'config.webhookUrl' : type === 'WEBHOOK' ? 'config.url' : 'config.apiBaseUrl';
   const parsed = parseTargetUrl(url);
   let problem: string | undefined;
   if (!parsed.ok) problem = parsed.message;

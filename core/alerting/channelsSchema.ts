@@ -45,7 +45,7 @@ export type AlertChannelCreate = z.infer<typeof AlertChannelCreate>;
 
 /**
  * The type cannot change; `config` is checked against the channel's own type by the verb, and
- * replaces the whole config (an optional field left out, such as `baseUrl`, returns to its default).
+ * replaces the whole config (an optional field left out, such as `apiBaseUrl`, returns to its default).
  */
 export const AlertChannelUpdate = z
   .strictObject({

@@ -5,7 +5,7 @@ import { TEST_CERT_PEM, TEST_KEY_PEM } from './tlsFixture.js';
 
 /**
  * Stand-ins for Pushover's and PagerDuty's APIs on a loopback TLS server, reached through the
- * outbound seams (`outbound`): the channel's `baseUrl` is `https://vigil-tls.test/pushover` or
+ * outbound seams (`outbound`): the channel's `apiBaseUrl` is `https://vigil-tls.test/pushover` or
  * `.../pagerduty` (the name the test certificate holds; the path prefix tells the two apart, and
  * shows a base URL may carry one), a fake resolver answers a public address and the socket goes to 127.0.0.1.
  * Each checks a request against the provider's documented shape and answers as the provider does:
@@ -128,5 +128,5 @@ export const pushoverForm = (request: RecordedRequest): Record<string, string> =
 export const pagerDutyEvent = (request: RecordedRequest) =>
   JSON.parse(request.body) as { event_action: string; dedup_key: string; routing_key: string; payload?: Record<string, unknown>; links?: unknown[] };
 
-export const PUSHOVER_CONFIG = { userKey: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG', appToken: 'azGDORePK8gMaC0QOYAMyEEuzJnyUi', baseUrl: 'https://vigil-tls.test/pushover' };
-export const PAGERDUTY_CONFIG = { routingKey: 'R0123456789abcdefABCDEF012345678', baseUrl: 'https://vigil-tls.test/pagerduty' };
+export const PUSHOVER_CONFIG = { userKey: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG', appToken: 'azGDORePK8gMaC0QOYAMyEEuzJnyUi', apiBaseUrl: 'https://vigil-tls.test/pushover' };
+export const PAGERDUTY_CONFIG = { routingKey: 'R0123456789abcdefABCDEF012345678', apiBaseUrl: 'https://vigil-tls.test/pagerduty' };

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { GuardedRequestDeps } from '../../outbound/index.js';
 import type { AlertChannelItem } from '../../store/entities/alertChannel.js';
 import { plainText, singleLine } from '../../statuspages/render/sanitize.js';
-import { incidentIdOf, type OutgoingMessage, postToProvider, ProviderBaseUrl, providerUrl, severityOf, type SendResult } from './providerPost.js';
+import { incidentIdOf, type OutgoingMessage, postToProvider, ProviderApiBaseUrl, providerUrl, severityOf, type SendResult } from './providerPost.js';
 
 export const PAGERDUTY_API = 'https://events.pagerduty.com';
 
@@ -13,18 +13,18 @@ export const PagerDutyChannelConfig = z
       .string()
       .regex(/^[A-Za-z0-9]{32}$/, { error: 'must be 32 letters and digits (an Events API v2 integration key)' })
       .describe('The Events API v2 integration key of the PagerDuty service to page. A secret: below ADMIN only its last four characters show'),
-    baseUrl: ProviderBaseUrl.optional().describe(`The Events API origin; default ${PAGERDUTY_API}`),
+    apiBaseUrl: ProviderApiBaseUrl.optional().describe(`The Events API origin; default ${PAGERDUTY_API}`),
   })
   .openapi('PagerDutyChannelConfig');
 
 export const PagerDutyChannelView = z.object({
   routingKey: z.string().describe('Whole for ADMIN and OWNER; below, `…` and the last four characters'),
-  baseUrl: z.string().nullable(),
+  apiBaseUrl: z.string().describe('The API origin events go to (the default when none was given)'),
 });
 
 export const viewPagerDuty = (ch: AlertChannelItem, whole: boolean) => ({
   routingKey: whole ? (ch.routingKey ?? '') : `…${(ch.routingKey ?? '').slice(-4)}`,
-  baseUrl: ch.baseUrl ?? null,
+  apiBaseUrl: ch.apiBaseUrl ?? PAGERDUTY_API,
 });
 
 const SEVERITY = { P1: 'critical', P2: 'error', P3: 'warning', P4: 'info' } as const;
@@ -74,7 +74,7 @@ export function pagerDutyEvent(channel: AlertChannelItem, message: OutgoingMessa
   };
 }
 
-const enqueueUrl = (channel: AlertChannelItem): string => providerUrl(channel.baseUrl, PAGERDUTY_API, '/v2/enqueue');
+const enqueueUrl = (channel: AlertChannelItem): string => providerUrl(channel.apiBaseUrl, PAGERDUTY_API, '/v2/enqueue');
 
 /**
  * Sends one event. A test send triggers an `info` alert of its own and resolves it at once, so

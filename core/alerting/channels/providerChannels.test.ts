@@ -25,12 +25,12 @@ describe('creating PUSHOVER, PAGERDUTY and SMS channels', () => {
     ['PUSHOVER', { userKey: PUSHOVER_CONFIG.userKey }, 'config.appToken'],
     ['PUSHOVER', { ...PUSHOVER_CONFIG, userKey: 'short' }, 'config.userKey'],
     ['PUSHOVER', { ...PUSHOVER_CONFIG, appToken: `${'a'.repeat(29)}!` }, 'config.appToken'],
-    ['PUSHOVER', { ...PUSHOVER_CONFIG, baseUrl: 'http://api.pushover.example' }, 'config.baseUrl'],
-    ['PUSHOVER', { ...PUSHOVER_CONFIG, baseUrl: 'https://api.pushover.example/?user=x' }, 'config.baseUrl'],
+    ['PUSHOVER', { ...PUSHOVER_CONFIG, apiBaseUrl: 'http://api.pushover.example' }, 'config.apiBaseUrl'],
+    ['PUSHOVER', { ...PUSHOVER_CONFIG, apiBaseUrl: 'https://api.pushover.example/?user=x' }, 'config.apiBaseUrl'],
     ['PUSHOVER', { ...PUSHOVER_CONFIG, sound: 'siren' }, 'config'],
     ['PAGERDUTY', { routingKey: 'R0123' }, 'config.routingKey'],
-    ['PAGERDUTY', { ...PAGERDUTY_CONFIG, baseUrl: 'https://10.1.2.3' }, 'config.baseUrl'],
-    ['PAGERDUTY', { ...PAGERDUTY_CONFIG, baseUrl: 'https://[::1]:8443' }, 'config.baseUrl'],
+    ['PAGERDUTY', { ...PAGERDUTY_CONFIG, apiBaseUrl: 'https://10.1.2.3' }, 'config.apiBaseUrl'],
+    ['PAGERDUTY', { ...PAGERDUTY_CONFIG, apiBaseUrl: 'https://[::1]:8443' }, 'config.apiBaseUrl'],
     ['PAGERDUTY', { url: 'https://events.pagerduty.com' }, 'config'],
     ['SMS', { phoneNumber: '07700 900123' }, 'config.phoneNumber'],
     ['SMS', { phoneNumber: '+0447700900123' }, 'config.phoneNumber'],
@@ -45,10 +45,10 @@ describe('creating PUSHOVER, PAGERDUTY and SMS channels', () => {
     expect(await list()).toEqual(before);
   });
 
-  it('accepts each with its config (baseUrl optional), and lists them', async () => {
+  it('accepts each with its config (apiBaseUrl optional), and lists them', async () => {
     const pushover = await create({ type: 'PUSHOVER', config: { userKey: PUSHOVER_CONFIG.userKey, appToken: PUSHOVER_CONFIG.appToken } });
     expect(pushover.status, pushover.text).toBe(201);
-    expect(pushover.body.config).toEqual({ userKey: PUSHOVER_CONFIG.userKey, appToken: PUSHOVER_CONFIG.appToken, baseUrl: null });
+    expect(pushover.body.config).toEqual({ userKey: PUSHOVER_CONFIG.userKey, appToken: PUSHOVER_CONFIG.appToken, apiBaseUrl: 'https://api.pushover.net' });
     const pagerDuty = await create({ type: 'PAGERDUTY', config: PAGERDUTY_CONFIG });
     expect(pagerDuty.body.config).toEqual(PAGERDUTY_CONFIG);
     const sms = await create({ type: 'SMS', config: { phoneNumber: PHONE } });
@@ -70,8 +70,12 @@ describe('their secrets below ADMIN', () => {
       expect(listed.status).toBe(200);
       for (const secret of secrets) expect(listed.text).not.toContain(secret.slice(0, 12));
       const [pushover, pagerDuty, sms] = await Promise.all(ids.map(async (id) => (await t.request<Channel>('GET', `/alert-channels/${id}`, { token: user.token })).body));
-      expect(pushover?.config).toEqual({ userKey: `…${PUSHOVER_CONFIG.userKey.slice(-4)}`, appToken: `…${PUSHOVER_CONFIG.appToken.slice(-4)}`, baseUrl: PUSHOVER_CONFIG.baseUrl });
-      expect(pagerDuty?.config).toEqual({ routingKey: `…${PAGERDUTY_CONFIG.routingKey.slice(-4)}`, baseUrl: PAGERDUTY_CONFIG.baseUrl });
+      expect(pushover?.config).toEqual({
+        userKey: `…${PUSHOVER_CONFIG.userKey.slice(-4)}`,
+        appToken: `…${PUSHOVER_CONFIG.appToken.slice(-4)}`,
+        apiBaseUrl: PUSHOVER_CONFIG.apiBaseUrl,
+      });
+      expect(pagerDuty?.config).toEqual({ routingKey: `…${PAGERDUTY_CONFIG.routingKey.slice(-4)}`, apiBaseUrl: PAGERDUTY_CONFIG.apiBaseUrl });
       expect(sms?.config).toEqual({ phoneNumber: '+…0123' });
     }
     for (const user of [team.admin, team.owner]) {
@@ -85,7 +89,7 @@ describe('PATCH', () => {
   it("refuses a config that does not fit the channel's type, or is bad for it, and changes nothing", async () => {
     const id = (await create({ type: 'PAGERDUTY', config: PAGERDUTY_CONFIG })).body.id;
     const before = (await t.request<Channel>('GET', `/alert-channels/${id}`, { token: team.admin.token })).body;
-    for (const config of [{ phoneNumber: PHONE }, PUSHOVER_CONFIG, { routingKey: 'nope' }, { ...PAGERDUTY_CONFIG, baseUrl: 'https://127.0.0.1' }]) {
+    for (const config of [{ phoneNumber: PHONE }, PUSHOVER_CONFIG, { routingKey: 'nope' }, { ...PAGERDUTY_CONFIG, apiBaseUrl: 'https://127.0.0.1' }]) {
       expectError(await t.request('PATCH', `/alert-channels/${id}`, { token: team.admin.token, body: { name: 'renamed', config } }), 400);
     }
     expect((await t.request<Channel>('GET', `/alert-channels/${id}`, { token: team.admin.token })).body).toEqual(before);
@@ -96,8 +100,8 @@ describe('PATCH', () => {
     const appToken = 'b'.repeat(30);
     const res = await t.request<Channel>('PATCH', `/alert-channels/${id}`, { token: team.admin.token, body: { config: { userKey: PUSHOVER_CONFIG.userKey, appToken } } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.config).toEqual({ userKey: PUSHOVER_CONFIG.userKey, appToken, baseUrl: null });
-    expect((await t.request<Channel>('GET', `/alert-channels/${id}`, { token: team.admin.token })).body.config.baseUrl).toBeNull();
+    expect(res.body.config).toEqual({ userKey: PUSHOVER_CONFIG.userKey, appToken, apiBaseUrl: 'https://api.pushover.net' });
+    expect((await t.request<Channel>('GET', `/alert-channels/${id}`, { token: team.admin.token })).body.config.apiBaseUrl).toBe('https://api.pushover.net');
     const renamed = await t.request<Channel>('PATCH', `/alert-channels/${id}`, { token: team.admin.token, body: { name: 'still default' } });
     expect(renamed.body.config).toEqual(res.body.config);
   });

@@ -21,13 +21,13 @@ const PROVIDER_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'Vigil-Alerts/1.0';
 
 /** The keys travel in the body, so a provider API other than the public one is https too. */
-export const ProviderBaseUrl = z
+export const ProviderApiBaseUrl = z
   .url({ protocol: /^https$/, error: 'must be an https:// URL' })
   .max(2048)
   .refine((url) => !/[?#]/.test(url), { error: 'must have no query or fragment' });
 
 /** A provider's public API origin unless the channel names another (a self-hosted one, a test receiver). */
-export const providerUrl = (baseUrl: string | undefined, fallback: string, path: string): string => `${(baseUrl ?? fallback).replace(/\/+$/, '')}${path}`;
+export const providerUrl = (apiBaseUrl: string | undefined, fallback: string, path: string): string => `${(apiBaseUrl ?? fallback).replace(/\/+$/, '')}${path}`;
 
 /**
  * One POST to a provider's API through the SSRF guard (a configurable base URL is a user-chosen

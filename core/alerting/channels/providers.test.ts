@@ -115,7 +115,7 @@ describe('PAGERDUTY (Events API v2 out)', () => {
 
   it('goes through the SSRF guard: a base URL whose name resolves inside is never connected to', async () => {
     const user = await t.signup('pd-ssrf');
-    const id = await channel(user, 'PAGERDUTY', { ...PAGERDUTY_CONFIG, baseUrl: 'https://events.pd.example.test' });
+    const id = await channel(user, 'PAGERDUTY', { ...PAGERDUTY_CONFIG, apiBaseUrl: 'https://events.pd.example.test' });
     const spy = spyConnect();
     const result = await testAlertChannel({ deps: t.deps, actor: actorOf(user) }, id, {
       resolve: fakeResolver({ 'events.pd.example.test': ['10.0.0.7'] }).resolve,

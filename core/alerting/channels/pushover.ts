@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { GuardedRequestDeps } from '../../outbound/index.js';
 import type { AlertChannelItem } from '../../store/entities/alertChannel.js';
 import { escapeHtml, plainText, singleLine } from '../../statuspages/render/sanitize.js';
-import { incidentIdOf, type OutgoingMessage, postToProvider, ProviderBaseUrl, providerUrl, RAISING_EVENTS, severityOf, type SendResult } from './providerPost.js';
+import { incidentIdOf, type OutgoingMessage, postToProvider, ProviderApiBaseUrl, providerUrl, RAISING_EVENTS, severityOf, type SendResult } from './providerPost.js';
 
 export const PUSHOVER_API = 'https://api.pushover.net';
 
@@ -14,14 +14,14 @@ export const PushoverChannelConfig = z
   .strictObject({
     userKey: PushoverKey.describe('The user or group key to notify. A secret: below ADMIN only its last four characters show'),
     appToken: PushoverKey.describe("Your Pushover application's API token. A secret: below ADMIN only its last four characters show"),
-    baseUrl: ProviderBaseUrl.optional().describe(`The API origin; default ${PUSHOVER_API}`),
+    apiBaseUrl: ProviderApiBaseUrl.optional().describe(`The API origin; default ${PUSHOVER_API}`),
   })
   .openapi('PushoverChannelConfig');
 
 export const PushoverChannelView = z.object({
   userKey: z.string().describe('Whole for ADMIN and OWNER; below, `…` and the last four characters'),
   appToken: z.string().describe('Whole for ADMIN and OWNER; below, `…` and the last four characters'),
-  baseUrl: z.string().nullable(),
+  apiBaseUrl: z.string().describe('The API origin alerts go to (the default when none was given)'),
 });
 
 const hint = (secret: string): string => `…${secret.slice(-4)}`;
@@ -29,7 +29,7 @@ const hint = (secret: string): string => `…${secret.slice(-4)}`;
 export const viewPushover = (ch: AlertChannelItem, whole: boolean) => ({
   userKey: whole ? (ch.userKey ?? '') : hint(ch.userKey ?? ''),
   appToken: whole ? (ch.appToken ?? '') : hint(ch.appToken ?? ''),
-  baseUrl: ch.baseUrl ?? null,
+  apiBaseUrl: ch.apiBaseUrl ?? PUSHOVER_API,
 });
 
 /**
@@ -105,7 +105,7 @@ export async function sendPushover(deps: Deps, channel: AlertChannelItem, messag
     const cancel = await postToProvider(
       deps,
       {
-        url: providerUrl(channel.baseUrl, PUSHOVER_API, `/1/receipts/cancel_by_tag/${tagOf(incidentId)}.json`),
+        url: providerUrl(channel.apiBaseUrl, PUSHOVER_API, `/1/receipts/cancel_by_tag/${tagOf(incidentId)}.json`),
         contentType: 'application/x-www-form-urlencoded',
         body: new URLSearchParams({ token: channel.appToken ?? '' }).toString(),
       },
@@ -114,5 +114,5 @@ export async function sendPushover(deps: Deps, channel: AlertChannelItem, messag
     if (!cancel.ok) return cancel;
   }
   const body = pushoverForm(channel, message).toString();
-  return postToProvider(deps, { url: providerUrl(channel.baseUrl, PUSHOVER_API, '/1/messages.json'), contentType: 'application/x-www-form-urlencoded', body }, outbound);
+  return postToProvider(deps, { url: providerUrl(channel.apiBaseUrl, PUSHOVER_API, '/1/messages.json'), contentType: 'application/x-www-form-urlencoded', body }, outbound);
 }

@@ -6,7 +6,7 @@ export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 /**
  * Where alerts go. One flat item per channel; which destination attribute is set follows `type`
  * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret, PUSHOVER: userKey + appToken,
- * PAGERDUTY: routingKey, SMS: phoneNumber; baseUrl: a provider API other than its default). The
+ * PAGERDUTY: routingKey, SMS: phoneNumber; apiBaseUrl: a provider API other than its default). The
  * webhook secret and the provider keys are kept in the clear because sending needs them.
  */
 export const createAlertChannelEntity = (config: EntityConfiguration) =>
@@ -23,7 +23,7 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         url: { type: 'string' },
         secret: { type: 'string' },
         /** PUSHOVER, PAGERDUTY: the provider's API origin when not its public one (self-hosted, tests). */
-        baseUrl: { type: 'string' },
+        apiBaseUrl: { type: 'string' },
         /** PUSHOVER: the recipient's user (or group) key and the sending application's token. */
         userKey: { type: 'string' },
         appToken: { type: 'string' },

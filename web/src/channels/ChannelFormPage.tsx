@@ -28,7 +28,9 @@ function EditChannel({ id }: { id: number }) {
   return <ChannelForm existing={channel.data} />;
 }
 
-const ADDRESS: Record<ChannelType, { label: string; type: 'email' | 'url'; hint: string }> = {
+/** The types this form makes and edits whole; the others' keys are set through the API (docs/guide/alerting.md). */
+type FormType = 'EMAIL' | 'SLACK' | 'WEBHOOK';
+const ADDRESS: Record<FormType, { label: string; type: 'email' | 'url'; hint: string }> = {
   EMAIL: { label: 'E-mail address', type: 'email', hint: 'The address gets a confirmation link first; alerts go out once it is followed.' },
   SLACK: { label: 'Slack incoming webhook URL', type: 'url', hint: 'From Slack: Apps, Incoming Webhooks, Add to Slack.' },
   WEBHOOK: { label: 'Webhook URL', type: 'url', hint: 'Vigil POSTs signed JSON here; the signing secret is shown once, after creation.' },
@@ -95,7 +97,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
     );
   }
   const title = existing ? `Edit ${existing.name}` : 'New alert channel';
-  const addr = ADDRESS[type];
+  const addr = type === 'EMAIL' || type === 'SLACK' || type === 'WEBHOOK' ? ADDRESS[type] : null;
   return (
     <form className="check-form channel-form" onSubmit={submit} aria-label={title}>
       <h1>{title}</h1>
@@ -114,9 +116,15 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
       <Field label="Name" error={errors.name}>
         {(aria) => <input {...aria} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />}
       </Field>
-      <Field label={addr.label} hint={existing ? `Now: ${destination(existing)}. Leave empty to keep it.` : addr.hint} error={configError}>
-        {(aria) => <input {...aria} name="address" type={addr.type} required={existing === null} value={address} onChange={(e) => setAddress(e.target.value)} />}
-      </Field>
+      {addr ? (
+        <Field label={addr.label} hint={existing ? `Now: ${destination(existing)}. Leave empty to keep it.` : addr.hint} error={configError}>
+          {(aria) => <input {...aria} name="address" type={addr.type} required={existing === null} value={address} onChange={(e) => setAddress(e.target.value)} />}
+        </Field>
+      ) : existing ? (
+        <p className="hint">
+          Now: {destination(existing)}. Its keys are changed through the API (PATCH /alert-channels/{existing.id}).
+        </p>
+      ) : null}
       <label className="check-row">
         <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
       </label>

@@ -11,7 +11,7 @@ const channelKeys = {
   detail: (id: number) => ['alert-channels', 'detail', id] as const,
 };
 
-export const TYPE_LABEL: Record<ChannelType, string> = { EMAIL: 'E-mail', SLACK: 'Slack', WEBHOOK: 'Webhook' };
+export const TYPE_LABEL: Record<ChannelType, string> = { EMAIL: 'E-mail', SLACK: 'Slack', WEBHOOK: 'Webhook', PUSHOVER: 'Pushover', PAGERDUTY: 'PagerDuty', SMS: 'SMS' };
 
 export const useChannels = (workspaceId: number | null) =>
   useQuery({
@@ -28,6 +28,9 @@ export function destination(channel: Channel): string {
   const config = channel.config;
   if ('email' in config) return config.email;
   if ('webhookUrl' in config) return config.webhookUrl;
+  if ('userKey' in config) return `user ${config.userKey}`;
+  if ('routingKey' in config) return `routing key ${config.routingKey}`;
+  if ('phoneNumber' in config) return config.phoneNumber;
   return `${config.url} (secret ${config.secretHint})`;
 }
 
