@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import type { Broadcaster, Mailer, Queue, Scheduler } from './ports/index.js';
+import type { Broadcaster, Mailer, Queue, Scheduler, SmsSender } from './ports/index.js';
 import type { Store } from './store/service.js';
 
 /** Everything a verb, router or worker needs from the outside world, injected once. */
@@ -12,6 +12,7 @@ export type Deps = {
   scheduler: Scheduler;
   broadcaster: Broadcaster;
   mailer: Mailer;
+  sms: SmsSender;
   /**
    * Set by a runtime whose store is its own (`npm start` on its own data directory; the store
    * process holds an exclusive lock on it): when this process started using it. A claim taken

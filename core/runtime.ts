@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { LocalBroadcaster } from './adapters/local/broadcaster.js';
 import { OutboxMailer } from './adapters/local/mailer.js';
+import { OutboxSms } from './adapters/local/sms.js';
 import { LocalQueue } from './adapters/local/queue.js';
 import { LocalScheduler } from './adapters/local/scheduler.js';
 import { createDynamoClient, ensureTable } from './store/client.js';
@@ -15,6 +16,7 @@ export type LocalDeps = Deps & {
   scheduler: LocalScheduler;
   broadcaster: LocalBroadcaster;
   mailer: OutboxMailer;
+  sms: OutboxSms;
 };
 
 /**
@@ -51,6 +53,8 @@ export async function createLocalDeps(options: {
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),
+    // Text messages are logged as mail is (`logMail`): the embedded runtime sends neither.
+    sms: new OutboxSms({ log: options.logMail ?? false, clock }),
     ...(options.ownsStore ? { storeOwnedSince: clock.now() } : {}),
   };
   deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));

@@ -5,7 +5,7 @@ import { ProbeStack } from './ProbeStack.js';
 import { QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
 import { StreamStack } from './StreamStack.js';
-import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
+import { mailEnvironment, publishSms, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './settings.js';
 
 /** Scheduler calls the API makes to keep one schedule per outbound check and region. */
@@ -61,6 +61,8 @@ export function ApiStack({ app, stack }: StackContext) {
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
       ...sendMail(stack, settings),
+      // An SMS channel's test send (POST /alert-channels/:id/test) texts from this function.
+      publishSms(settings),
       ...publishing.permissions,
     ],
   });

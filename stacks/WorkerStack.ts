@@ -5,7 +5,7 @@ import { ApiStack } from './ApiStack.js';
 import { CONSUMER_TIMEOUT_SECONDS, QueueStack } from './QueueStack.js';
 import { StorageStack } from './StorageStack.js';
 import { StreamStack } from './StreamStack.js';
-import { mailEnvironment, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
+import { mailEnvironment, publishSms, sendMail, sendTo, storeEnvironment, tableReadWrite } from './permissions.js';
 import { deploySettings } from './settings.js';
 
 /**
@@ -52,7 +52,7 @@ export function WorkerStack({ stack }: StackContext) {
     timeout: CONSUMER_TIMEOUT_SECONDS,
     memorySize: 512,
     environment: { ...storeEnvironment(table.tableName, settings), ...mailEnvironment(settings), VIGIL_PUBLIC_URL: publicUrl, ...publishing.environment },
-    permissions: [tableReadWrite(table.tableArn), ...sendMail(stack, settings), ...publishing.permissions],
+    permissions: [tableReadWrite(table.tableArn), ...sendMail(stack, settings), publishSms(settings), ...publishing.permissions],
   });
   alertWorker.addEventSource(new SqsEventSource(queues.alerts, { batchSize: ALERT_BATCH_SIZE, reportBatchItemFailures: true }));
 

@@ -324,6 +324,32 @@ describe('IAM: every function gets only what it uses', () => {
   });
 });
 
+describe('SMS alert channels', () => {
+  const smsStatements = (statements: Statement[]) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sns:')));
+
+  it('let the alert worker and the API (test sends) publish SMS: sns:Publish alone, in the home region only', () => {
+    for (const [stack, fn] of [
+      [WorkerStack, 'AlertWorker'],
+      [ApiStack, 'ApiFunction'],
+    ] as const) {
+      const sns = smsStatements(policyStatements(template(stack), fn));
+      expect(sns, fn).toHaveLength(1);
+      // A Publish to a phone number has no ARN: IAM takes it against '*' (stacks/permissions.ts).
+      expect(sns[0]).toMatchObject({ Effect: 'Allow', Action: 'sns:Publish', Resource: '*', Condition: { StringEquals: { 'aws:RequestedRegion': 'us-east-1' } } });
+    }
+  });
+
+  it('give no other function any SNS action', () => {
+    for (const [stack, fn] of [
+      [WorkerStack, 'IncidentWorker'],
+      [SweepStack, 'Sweep'],
+      [ApiStack, 'SignalsFunction'],
+    ] as const) {
+      expect(smsStatements(policyStatements(template(stack), fn)), fn).toEqual([]);
+    }
+  });
+});
+
 // The streams on AWS (in this file to share its one build of the home region).
 /** The export of the WebSocket API's id, which every ManageConnections resource must name. */
 const apiIdExport = (t: Template): string => `StreamStack:ExportsOutputRef${logicalId(t, 'AWS::ApiGatewayV2::Api', 'StreamsApi')}`;

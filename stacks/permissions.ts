@@ -31,6 +31,14 @@ export function sendMail(stack: Stack, settings: DeploySettings): PolicyStatemen
   return [new PolicyStatement({ actions: ['ses:SendEmail'], resources })];
 }
 
+/**
+ * SMS alert channels publish straight to a phone number, and IAM authorises such a Publish against
+ * Resource '*': a phone number has no ARN to name (a topic would, but SMS channels use none). So
+ * what can be narrowed is: the one action, and only in the home region, where the SMS client is.
+ */
+export const publishSms = (settings: DeploySettings): PolicyStatement =>
+  new PolicyStatement({ actions: ['sns:Publish'], resources: ['*'], conditions: { StringEquals: { 'aws:RequestedRegion': settings.homeRegion } } });
+
 /** Everything a function needs in the environment to reach the home region's table. */
 export const storeEnvironment = (tableName: string, settings: DeploySettings): Record<string, string> => ({
   VIGIL_TABLE_NAME: tableName,

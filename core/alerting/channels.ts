@@ -15,12 +15,16 @@ import { consumeRateLimit, enforce } from '../http/rateLimit.js';
 import { awaitingConfirmation, CONFIRMATION_RESEND_LIMIT, mailConfirmation, newConfirmation } from './emailConfirm.js';
 import { HTTP_CHANNELS, httpChannel, isHttpChannelType } from './channels/index.js';
 import type { StoredDestination } from './channels/types.js';
+import { viewPagerDuty } from './channels/pagerduty.js';
+import { viewPushover } from './channels/pushover.js';
+import { viewSms } from './channels/sms.js';
 
 type Destination = { email?: string; webhookUrl?: string; url?: string } & StoredDestination;
 
 /**
  * `role`: the caller's. A Slack webhook URL is a credential (its path), and so is many a webhook
- * URL (a token in its path or query): both are whole only from ADMIN up, who manage channels.
+ * URL (a token in its path or query): both are whole only from ADMIN up, who manage channels, as
+ * are the provider keys (Pushover, PagerDuty) and an SMS phone number.
  */
 export function toAlertChannel(ch: AlertChannelItem, role: Role) {
   const whole = roleAtLeast(role, 'ADMIN');
@@ -28,11 +32,17 @@ export function toAlertChannel(ch: AlertChannelItem, role: Role) {
   const url = ch.url ?? '';
   const config = isHttpChannelType(ch.type)
     ? HTTP_CHANNELS[ch.type].show(ch, whole)
-    : ch.type === 'EMAIL'
-      ? { email: ch.email ?? '' }
-      : ch.type === 'SLACK'
-        ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
-        : { url: whole ? url : maskUrl(url), secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
+    : ch.type === 'PUSHOVER'
+      ? viewPushover(ch, whole)
+      : ch.type === 'PAGERDUTY'
+        ? viewPagerDuty(ch, whole)
+        : ch.type === 'SMS'
+          ? viewSms(ch, whole)
+          : ch.type === 'EMAIL'
+            ? { email: ch.email ?? '' }
+            : ch.type === 'SLACK'
+              ? { webhookUrl: whole ? webhookUrl : maskUrl(webhookUrl) }
+              : { url: whole ? url : maskUrl(url), secretHint: `whsec_...${(ch.secret ?? '').slice(-4)}` };
   return {
     id: ch.channelId,
     workspaceId: ch.workspaceId,
@@ -72,11 +82,19 @@ function destinationsOf(type: AlertChannelType, config: unknown): { path: string
   const destination = config as Destination;
   if (type === 'SLACK' && destination.webhookUrl !== undefined) return [{ path: 'config.webhookUrl', url: destination.webhookUrl }];
   if (type === 'WEBHOOK' && destination.url !== undefined) return [{ path: 'config.url', url: destination.url }];
+  if ((type === 'PUSHOVER' || type === 'PAGERDUTY') && destination.apiBaseUrl !== undefined) return [{ path: 'config.apiBaseUrl', url: destination.apiBaseUrl }];
   return [];
 }
 
-/** The attributes a config is stored as: the older types' config is stored as it is. */
-const storedOf = (type: AlertChannelType, config: unknown): Destination => (isHttpChannelType(type) ? httpChannel(type).store(config) : (config as Destination));
+/**
+ * The attributes a config is stored as: the older types' config is stored as it is. An optional
+ * field is named even when absent (undefined), so a PATCH that leaves it out removes it.
+ */
+function storedOf(type: AlertChannelType, config: unknown): Destination {
+  if (isHttpChannelType(type)) return httpChannel(type).store(config);
+  if (type === 'PUSHOVER' || type === 'PAGERDUTY') return { apiBaseUrl: undefined, ...(config as Destination) };
+  return config as Destination;
+}
 
 export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & { workspaceId: number }) {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');

@@ -10,6 +10,9 @@ import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit
 import { plainText, singleLine } from '../statuspages/render/sanitize.js';
 import { HTTP_CHANNELS, isHttpChannelType } from './channels/index.js';
 import { alertMailBody } from './alertMail.js';
+import { sendPagerDuty } from './channels/pagerduty.js';
+import { sendPushover } from './channels/pushover.js';
+import { sendSms } from './channels/sms.js';
 
 /** One notification, whatever the channel. `id` stays the same across retries (webhook-id). */
 export type ChannelMessage = {
@@ -26,7 +29,7 @@ export type ChannelMessage = {
 export type DeliveryResult = {
   ok: boolean;
   statusCode: number | null;
-  /** An outbound failure reason (SSRF_BLOCKED, TIMEOUT, ...), UNEXPECTED_STATUS, MAIL_ERROR or null. */
+  /** An outbound failure reason (SSRF_BLOCKED, TIMEOUT, ...), UNEXPECTED_STATUS, MAIL_ERROR, SMS_ERROR or null. */
   failureReason: string | null;
   message: string;
   /** From a 429/503 answer's Retry-After, for the caller's retry schedule. */
@@ -53,9 +56,11 @@ function slackActions(actions: ChannelMessage['actions']): string {
 }
 
 /**
- * Sends one message to one channel: EMAIL through the mailer port, every other type through the
- * SSRF-guarded outbound module (no redirects: a delivery endpoint has no reason to move).
- * Never throws for the destination's behaviour; the result says what happened.
+ * Sends one message to one channel: EMAIL through the mailer port, SMS through the SMS port, every
+ * other type through the SSRF-guarded outbound module (no redirects: a delivery endpoint has no
+ * reason to move): one-POST types through their registry entry, Pushover and PagerDuty through
+ * their own files in channels/. Never throws for the destination's behaviour; the result says what
+ * happened.
  */
 export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, message: ChannelMessage, outbound: GuardedRequestDeps = {}): Promise<DeliveryResult> {
   if (channel.type === 'EMAIL') {
@@ -71,6 +76,9 @@ export async function deliverToChannel(deps: Deps, channel: AlertChannelItem, me
       return { ok: false, statusCode: null, failureReason: 'MAIL_ERROR', message: reason, retryAfterSeconds: null };
     }
   }
+  if (channel.type === 'PUSHOVER') return sendPushover(deps, channel, message, outbound);
+  if (channel.type === 'PAGERDUTY') return sendPagerDuty(deps, channel, message, outbound);
+  if (channel.type === 'SMS') return sendSms(deps, channel, message);
   const nowSeconds = Math.floor(deps.clock.now().getTime() / 1000);
   let url: string;
   let body: string;
@@ -120,6 +128,7 @@ const FAILURE_WORDS: Record<string, string> = {
   TOO_MANY_REDIRECTS: 'the endpoint redirected',
   HTTP_DOWNGRADE_BLOCKED: 'the endpoint redirected',
   MAIL_ERROR: 'The mail could not be sent',
+  SMS_ERROR: 'The text message could not be sent',
   EMAIL_UNCONFIRMED: 'The address has not followed its confirmation link yet',
 };
 
@@ -139,7 +148,8 @@ export const lastErrorOf = (result: Pick<DeliveryResult, 'failureReason' | 'stat
 
 function testMessage(result: DeliveryResult): string {
   if (result.ok) return 'Delivered';
-  if (result.failureReason === 'UNEXPECTED_STATUS' || result.failureReason === 'MAIL_ERROR' || result.failureReason === 'EMAIL_UNCONFIRMED') return failureWords(result);
+  if (result.failureReason === 'UNEXPECTED_STATUS' || result.failureReason === 'MAIL_ERROR' || result.failureReason === 'SMS_ERROR' || result.failureReason === 'EMAIL_UNCONFIRMED')
+    return failureWords(result);
   return `Not delivered: ${lastErrorOf(result)}`;
 }
 

@@ -4,6 +4,9 @@ import { DiscordChannelConfig, DiscordChannelView } from './channels/discord.js'
 import { NtfyChannelConfig, NtfyChannelView } from './channels/ntfy.js';
 import { TeamsChannelConfig, TeamsChannelView } from './channels/teams.js';
 import { TelegramChannelConfig, TelegramChannelView } from './channels/telegram.js';
+import { PagerDutyChannelConfig, PagerDutyChannelView } from './channels/pagerduty.js';
+import { PushoverChannelConfig, PushoverChannelView } from './channels/pushover.js';
+import { SmsChannelConfig, SmsChannelView } from './channels/sms.js';
 
 const Name = z.string().trim().min(1).max(255);
 const MAX_URL = 2048;
@@ -25,6 +28,9 @@ export const CHANNEL_CONFIGS = {
   DISCORD: DiscordChannelConfig,
   NTFY: NtfyChannelConfig,
   TELEGRAM: TelegramChannelConfig,
+  PUSHOVER: PushoverChannelConfig,
+  PAGERDUTY: PagerDutyChannelConfig,
+  SMS: SmsChannelConfig,
 } as const;
 
 const common = {
@@ -42,19 +48,36 @@ export const AlertChannelCreate = z
     z.strictObject({ ...common, type: z.literal('DISCORD'), config: DiscordChannelConfig }),
     z.strictObject({ ...common, type: z.literal('NTFY'), config: NtfyChannelConfig }),
     z.strictObject({ ...common, type: z.literal('TELEGRAM'), config: TelegramChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('PUSHOVER'), config: PushoverChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('PAGERDUTY'), config: PagerDutyChannelConfig }),
+    z.strictObject({ ...common, type: z.literal('SMS'), config: SmsChannelConfig }),
   ])
   .openapi('AlertChannelCreate');
 export type AlertChannelCreate = z.infer<typeof AlertChannelCreate>;
 
-/** The type cannot change; `config` is checked against the channel's own type by the verb. */
+/**
+ * The type cannot change; `config` is checked against the channel's own type by the verb, and
+ * replaces the whole config (an optional field left out, such as `apiBaseUrl`, returns to its default).
+ */
 export const AlertChannelUpdate = z
   .strictObject({
     name: Name.optional(),
     enabled: z.boolean().optional(),
     config: z
-      .union([EmailChannelConfig, SlackChannelConfig, WebhookChannelConfig, TeamsChannelConfig, DiscordChannelConfig, NtfyChannelConfig, TelegramChannelConfig])
+      .union([
+        EmailChannelConfig,
+        SlackChannelConfig,
+        WebhookChannelConfig,
+        TeamsChannelConfig,
+        DiscordChannelConfig,
+        NtfyChannelConfig,
+        TelegramChannelConfig,
+        PushoverChannelConfig,
+        PagerDutyChannelConfig,
+        SmsChannelConfig,
+      ])
       .optional()
-      .describe("The whole config of the channel's own type: a field left out (an ntfy token, a Telegram apiBaseUrl) is removed"),
+      .describe("The whole config of the channel's own type: a field left out (an ntfy token, an apiBaseUrl) is removed"),
   })
   .openapi('AlertChannelUpdate');
 export type AlertChannelUpdate = z.infer<typeof AlertChannelUpdate>;
@@ -81,6 +104,9 @@ export const AlertChannel = z
       DiscordChannelView,
       NtfyChannelView,
       TelegramChannelView,
+      PushoverChannelView,
+      PagerDutyChannelView,
+      SmsChannelView,
     ]),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -1,7 +1,7 @@
-import { ALERT_CHANNEL_TYPES } from '../store/entities/alertChannel.js';
 import { z } from '@hono/zod-openapi';
 import { AlertChannel } from '../alerting/channelsSchema.js';
 import { pageQuery } from '../http/pagination.js';
+import { ALERT_CHANNEL_TYPES } from '../store/entities/alertChannel.js';
 import { DEFAULT_LIST_LIMIT } from '../oncall/teamSchema.js';
 import { Instant } from '../oncall/schema.js';
 

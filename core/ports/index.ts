@@ -94,3 +94,11 @@ export type MailMessage = {
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
+
+/** One text message to one phone number (E.164, `+` and digits). */
+export type SmsMessage = { to: string; text: string };
+
+/** SMS alert channels: SNS on AWS, the log (and an outbox) in the embedded runtime. */
+export interface SmsSender {
+  send(message: SmsMessage): Promise<void>;
+}

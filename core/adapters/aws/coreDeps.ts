@@ -10,12 +10,12 @@ import { readAwsEnv, type AwsEnv } from './env.js';
 import { SqsQueue } from './queue.js';
 
 /** The ports a function adds when it uses them; the rest fail loudly. */
-export type OptionalPorts = Partial<Pick<Deps, 'scheduler' | 'mailer'>>;
+export type OptionalPorts = Partial<Pick<Deps, 'scheduler' | 'mailer' | 'sms'>>;
 export type PortFactory = (aws: AwsEnv, region: string) => OptionalPorts;
 
 /**
  * Deps with the store, the queues and the stream broadcaster, which every function uses. The
- * scheduler and the mailer come from `ports`, so that a function without them (the signals
+ * scheduler, the mailer and the SMS sender come from `ports`, so that a function without them (the signals
  * Lambda) does not load their SDK clients on a cold start. Nothing here calls AWS until a port is used.
  */
 export function awsCoreDeps(env: Record<string, string | undefined> = process.env, ports: PortFactory = () => ({})): Deps {
@@ -24,7 +24,7 @@ export function awsCoreDeps(env: Record<string, string | undefined> = process.en
   const aws = readAwsEnv(env);
   const region = config.homeRegion;
   const store = createStore(createDynamoClient({ region, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) }), config.tableName);
-  const { scheduler, mailer } = ports(aws, region);
+  const { scheduler, mailer, sms } = ports(aws, region);
   return {
     store,
     clock: systemClock,
@@ -36,6 +36,7 @@ export function awsCoreDeps(env: Record<string, string | undefined> = process.en
       remove: () => Promise.reject(new Error(missing('VIGIL_SCHEDULE_GROUP', 'VIGIL_SCHEDULER_ROLE_ARN'))),
     },
     mailer: mailer ?? { send: () => Promise.reject(new Error(missing('VIGIL_MAIL_FROM'))) },
+    sms: sms ?? { send: () => Promise.reject(new Error('SMS is not available to this function')) },
     broadcaster: new WebSocketBroadcaster(store, systemClock, aws.streamEndpoint ? new ApiGatewayManagementApiClient({ region, endpoint: aws.streamEndpoint }) : undefined),
   };
 }

@@ -9,6 +9,7 @@ import { readAwsEnv } from './env.js';
 import { SesMailer } from './mailer.js';
 import { SqsQueue } from './queue.js';
 import { EventBridgeScheduler } from './scheduler.js';
+import { SnsSms } from './sms.js';
 
 const FULL_ENV = {
   VIGIL_TABLE_NAME: 'test-vigil-table',
@@ -46,6 +47,7 @@ describe('awsDeps', () => {
     expect(deps.queue).toBeInstanceOf(SqsQueue);
     expect(deps.scheduler).toBeInstanceOf(EventBridgeScheduler);
     expect(deps.mailer).toBeInstanceOf(SesMailer);
+    expect(deps.sms).toBeInstanceOf(SnsSms);
     expect(deps.broadcaster).toBeInstanceOf(WebSocketBroadcaster);
   });
 
@@ -82,5 +84,6 @@ describe('awsCoreDeps (the signals Lambda)', () => {
     expect(deps.scheduler).not.toBeInstanceOf(EventBridgeScheduler);
     await expect(deps.scheduler.remove('probe-1-us-east-1')).rejects.toThrow('VIGIL_SCHEDULE_GROUP');
     await expect(deps.mailer.send({ to: 'a@example.com', subject: 's', text: 't' })).rejects.toThrow('VIGIL_MAIL_FROM');
+    await expect(deps.sms.send({ to: '+447700900123', text: 't' })).rejects.toThrow('SMS is not available');
   });
 });

@@ -18,7 +18,9 @@ export type RenderableMessage = {
 export type ChannelRequest = { url: string; headers: Record<string, string>; body: string };
 
 /** The destination attributes a type stores on the channel item; every one it owns is named, undefined when absent. */
-export type StoredDestination = Partial<Pick<AlertChannelItem, 'url' | 'accessToken' | 'botToken' | 'chatId' | 'apiBaseUrl'>>;
+export type StoredDestination = Partial<
+  Pick<AlertChannelItem, 'url' | 'accessToken' | 'botToken' | 'chatId' | 'apiBaseUrl' | 'userKey' | 'appToken' | 'routingKey' | 'phoneNumber'>
+>;
 
 /**
  * A channel type delivered by one HTTP POST: its config schema, how it is stored and shown,

@@ -1,13 +1,14 @@
 import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
-export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM'] as const;
+export const ALERT_CHANNEL_TYPES = ['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM', 'PUSHOVER', 'PAGERDUTY', 'SMS'] as const;
 export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 
 /**
  * Where alerts go. One flat item per channel; which destination attribute is set follows `type`
  * (EMAIL: email, SLACK: webhookUrl, WEBHOOK: url + secret, TEAMS and DISCORD: url, NTFY: url +
- * accessToken, TELEGRAM: botToken + chatId + apiBaseUrl). The webhook secret is kept in the
- * clear because signing needs it; it is shown to the client only at creation.
+ * accessToken, TELEGRAM: botToken + chatId, PUSHOVER: userKey + appToken, PAGERDUTY: routingKey,
+ * SMS: phoneNumber; apiBaseUrl: a provider API other than its default). The webhook secret and the
+ * provider keys are kept in the clear because sending needs them.
  */
 export const createAlertChannelEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -24,10 +25,18 @@ export const createAlertChannelEntity = (config: EntityConfiguration) =>
         secret: { type: 'string' },
         /** NTFY: the access token of a protected topic. */
         accessToken: { type: 'string' },
-        /** TELEGRAM: the bot's token, the chat it writes to, and a Bot API base URL other than the default. */
+        /** TELEGRAM: the bot's token and the chat it writes to. */
         botToken: { type: 'string' },
         chatId: { type: 'string' },
+        /** TELEGRAM, PUSHOVER, PAGERDUTY: the provider's API origin when not its public one (self-hosted, tests). */
         apiBaseUrl: { type: 'string' },
+        /** PUSHOVER: the recipient's user (or group) key and the sending application's token. */
+        userKey: { type: 'string' },
+        appToken: { type: 'string' },
+        /** PAGERDUTY: the Events API v2 integration (routing) key of the service to page. */
+        routingKey: { type: 'string' },
+        /** SMS: E.164. */
+        phoneNumber: { type: 'string' },
         enabled: { type: 'boolean', required: true },
         /** Why delivery turned the channel off (410 Gone), cleared when someone enables it again. */
         disabledReason: { type: 'string' },

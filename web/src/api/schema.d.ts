@@ -2148,6 +2148,21 @@ export interface components {
                 /** @description Whole for ADMIN and OWNER; below, its last four characters */
                 botToken: string;
                 chatId: string;
+            } | {
+                /** @description The API origin alerts go to (the default when none was given) */
+                apiBaseUrl: string;
+                /** @description Whole for ADMIN and OWNER; below, `…` and the last four characters */
+                appToken: string;
+                /** @description Whole for ADMIN and OWNER; below, `…` and the last four characters */
+                userKey: string;
+            } | {
+                /** @description The API origin events go to (the default when none was given) */
+                apiBaseUrl: string;
+                /** @description Whole for ADMIN and OWNER; below, `…` and the last four characters */
+                routingKey: string;
+            } | {
+                /** @description Whole for ADMIN and OWNER; below, the country code sign and the last four digits */
+                phoneNumber: string;
             };
             createdAt: string;
             /** @description Set when delivery disabled the channel (the endpoint answered 410 Gone); cleared when it is enabled again */
@@ -2161,7 +2176,7 @@ export interface components {
             lastErrorAt: string | null;
             name: string;
             /** @enum {string} */
-            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
+            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM" | "PUSHOVER" | "PAGERDUTY" | "SMS";
             updatedAt: string;
             workspaceId: number;
         };
@@ -2214,6 +2229,27 @@ export interface components {
             /** @enum {string} */
             type: "TELEGRAM";
             workspaceId?: number;
+        } | {
+            config: components["schemas"]["PushoverChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "PUSHOVER";
+            workspaceId?: number;
+        } | {
+            config: components["schemas"]["PagerDutyChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "PAGERDUTY";
+            workspaceId?: number;
+        } | {
+            config: components["schemas"]["SmsChannelConfig"];
+            enabled?: boolean;
+            name: string;
+            /** @enum {string} */
+            type: "SMS";
+            workspaceId?: number;
         };
         AlertChannelCreated: components["schemas"]["AlertChannel"] & {
             /** @description WEBHOOK only: the signing secret (whsec_...). Shown once; store it now. */
@@ -2226,11 +2262,11 @@ export interface components {
             ok: boolean;
             statusCode: number | null;
             /** @enum {string} */
-            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
+            type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM" | "PUSHOVER" | "PAGERDUTY" | "SMS";
         };
         AlertChannelUpdate: {
-            /** @description The whole config of the channel's own type: a field left out (an ntfy token, a Telegram apiBaseUrl) is removed */
-            config?: components["schemas"]["EmailChannelConfig"] | components["schemas"]["SlackChannelConfig"] | components["schemas"]["WebhookChannelConfig"] | components["schemas"]["TeamsChannelConfig"] | components["schemas"]["DiscordChannelConfig"] | components["schemas"]["NtfyChannelConfig"] | components["schemas"]["TelegramChannelConfig"];
+            /** @description The whole config of the channel's own type: a field left out (an ntfy token, an apiBaseUrl) is removed */
+            config?: components["schemas"]["EmailChannelConfig"] | components["schemas"]["SlackChannelConfig"] | components["schemas"]["WebhookChannelConfig"] | components["schemas"]["TeamsChannelConfig"] | components["schemas"]["DiscordChannelConfig"] | components["schemas"]["NtfyChannelConfig"] | components["schemas"]["TelegramChannelConfig"] | components["schemas"]["PushoverChannelConfig"] | components["schemas"]["PagerDutyChannelConfig"] | components["schemas"]["SmsChannelConfig"];
             enabled?: boolean;
             name?: string;
         };
@@ -2767,7 +2803,7 @@ export interface components {
                 id: number;
                 name: string;
                 /** @enum {string} */
-                type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM";
+                type: "EMAIL" | "SLACK" | "WEBHOOK" | "TEAMS" | "DISCORD" | "NTFY" | "TELEGRAM" | "PUSHOVER" | "PAGERDUTY" | "SMS";
             };
             alertChannelId: number;
             createdAt: string;
@@ -3373,6 +3409,15 @@ export interface components {
             /** @description Successful runs over all runs, in percent; null without runs */
             uptimePercent: number | null;
         };
+        PagerDutyChannelConfig: {
+            /**
+             * Format: uri
+             * @description The Events API origin; default https://events.pagerduty.com
+             */
+            apiBaseUrl?: string;
+            /** @description The Events API v2 integration key of the PagerDuty service to page. A secret: below ADMIN only its last four characters show */
+            routingKey: string;
+        };
         PasswordChangeBody: {
             currentPassword: string;
             newPassword: string;
@@ -3446,6 +3491,17 @@ export interface components {
             description?: string | null;
             name?: string;
         };
+        PushoverChannelConfig: {
+            /**
+             * Format: uri
+             * @description The API origin; default https://api.pushover.net
+             */
+            apiBaseUrl?: string;
+            /** @description Your Pushover application's API token. A secret: below ADMIN only its last four characters show */
+            appToken: string;
+            /** @description The user or group key to notify. A secret: below ADMIN only its last four characters show */
+            userKey: string;
+        };
         /**
          * @description The caller's role in this workspace
          * @enum {string}
@@ -3488,6 +3544,10 @@ export interface components {
         SlackChannelConfig: {
             /** Format: uri */
             webhookUrl: string;
+        };
+        SmsChannelConfig: {
+            /** @description E.164. Below ADMIN only its last four digits show */
+            phoneNumber: string;
         };
         StatusPage: {
             backgroundColor: string | null;

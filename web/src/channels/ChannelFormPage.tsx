@@ -36,12 +36,16 @@ const ADDRESS: Record<ChannelType, { label: string; type: 'email' | 'url' | 'tex
   DISCORD: { label: 'Discord webhook URL', type: 'url', hint: 'From Discord: Server Settings, Integrations, Webhooks, Copy Webhook URL.' },
   NTFY: { label: 'ntfy topic URL', type: 'url', hint: 'The topic as you subscribe to it, e.g. https://ntfy.sh/my-alerts or your own server’s.' },
   TELEGRAM: { label: 'Telegram bot token', type: 'text', hint: 'From @BotFather; add the bot to the chat first.' },
+  PUSHOVER: { label: 'Pushover user key', type: 'text', hint: 'Your user (or group) key, from the Pushover dashboard.' },
+  PAGERDUTY: { label: 'PagerDuty routing key', type: 'text', hint: 'The Events API v2 integration key of the service to page.' },
+  SMS: { label: 'Phone number', type: 'text', hint: 'In international form, e.g. +4915123456789. Sent through AWS SNS; logged locally.' },
 };
 
 /** The second field some types need: ntfy's optional access token, Telegram's chat id. */
 const EXTRA: Partial<Record<ChannelType, { label: string; hint: string; required: boolean }>> = {
   NTFY: { label: 'Access token (optional)', hint: 'For a protected topic (tk_...). Left empty, none is sent.', required: false },
   TELEGRAM: { label: 'Chat id', hint: 'A numeric chat id (groups are negative) or a public channel’s @username.', required: true },
+  PUSHOVER: { label: 'Application token', hint: 'The API token of your Pushover application.', required: true },
 };
 
 function configOf(type: ChannelType, address: string, extra: string): Schemas['AlertChannelCreate']['config'] {
@@ -49,6 +53,9 @@ function configOf(type: ChannelType, address: string, extra: string): Schemas['A
   if (type === 'SLACK') return { webhookUrl: address };
   if (type === 'TELEGRAM') return { botToken: address, chatId: extra };
   if (type === 'NTFY') return extra === '' ? { url: address } : { url: address, token: extra };
+  if (type === 'PUSHOVER') return { userKey: address, appToken: extra };
+  if (type === 'PAGERDUTY') return { routingKey: address };
+  if (type === 'SMS') return { phoneNumber: address };
   return { url: address };
 }
 
@@ -117,7 +124,7 @@ function ChannelForm({ existing }: { existing: Channel | null }) {
         <fieldset>
           <legend>Type</legend>
           <div className="radio-row">
-            {(['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM'] as const).map((t) => (
+            {(['EMAIL', 'SLACK', 'WEBHOOK', 'TEAMS', 'DISCORD', 'NTFY', 'TELEGRAM', 'PUSHOVER', 'PAGERDUTY', 'SMS'] as const).map((t) => (
               <label key={t}>
                 <input type="radio" name="type" checked={type === t} onChange={() => setType(t)} /> {TYPE_LABEL[t]}
               </label>

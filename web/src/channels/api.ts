@@ -19,6 +19,9 @@ export const TYPE_LABEL: Record<ChannelType, string> = {
   DISCORD: 'Discord',
   NTFY: 'ntfy',
   TELEGRAM: 'Telegram',
+  PUSHOVER: 'Pushover',
+  PAGERDUTY: 'PagerDuty',
+  SMS: 'SMS',
 };
 
 export const useChannels = (workspaceId: number | null) =>
@@ -38,6 +41,9 @@ export function destination(channel: Channel): string {
   if ('webhookUrl' in config) return config.webhookUrl;
   // A bot token is whole for ADMIN: the list shows its end only, as it shows a webhook secret's.
   if ('botToken' in config) return `chat ${config.chatId} (bot token …${config.botToken.slice(-4)})`;
+  if ('userKey' in config) return `user ${config.userKey}`;
+  if ('routingKey' in config) return `routing key ${config.routingKey}`;
+  if ('phoneNumber' in config) return config.phoneNumber;
   if ('secretHint' in config) return `${config.url} (secret ${config.secretHint})`;
   if ('token' in config && config.token !== null) return `${config.url} (token …${config.token.slice(-4)})`;
   return config.url;
