@@ -5,6 +5,7 @@ import { identityRoutes } from '../identity/routes.js';
 import { meRoutes } from '../identity/workspaceRoutes.js';
 import { alertChannelRoutes } from '../alerting/channelsRoutes.js';
 import { ackLinkRoutes } from '../alerting/ackLinkRoutes.js';
+import { integrationRoutes } from '../integrations/routes.js';
 import { deploymentRoutes } from '../deployments/routes.js';
 import { maintenanceRoutes } from '../maintenance/routes.js';
 import { checkSurfaceRoutes } from './checkRoutes.js';
@@ -34,6 +35,7 @@ export function dashboardRoutes() {
   dashboard.route('/', identityRoutes());
   dashboard.route('/alert-channels', alertChannelRoutes());
   dashboard.route('/ack', ackLinkRoutes());
+  dashboard.route('/integrations', integrationRoutes());
   dashboard.route('/', checkSurfaceRoutes());
   dashboard.route('/', incidentRoutes());
   dashboard.route('/dependencies', dependencyRoutes());
