@@ -11,7 +11,9 @@ const exemptFromJson = (path: string): boolean =>
   path.includes('/signals/') ||
   path.endsWith('/oauth/token') ||
   (path.startsWith('/api/public/status/') && (path.endsWith('/unsubscribe') || path.endsWith('/subscriptions/confirm'))) ||
-  path.startsWith('/api/alert-channels/confirm/');
+  path.startsWith('/api/alert-channels/confirm/') ||
+  // Senders post their own formats: SNS posts JSON as text/plain (the body is parsed as JSON anyway).
+  path.startsWith('/api/integrations/intake');
 
 /** No API body comes near this; it keeps a runaway upload out of memory (pings have their own 10 KB). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/routes.js';
 import { identityRoutes } from '../identity/routes.js';
 import { meRoutes } from '../identity/workspaceRoutes.js';
 import { alertChannelRoutes } from '../alerting/channelsRoutes.js';
+import { integrationRoutes } from '../integrations/routes.js';
 import { deploymentRoutes } from '../deployments/routes.js';
 import { maintenanceRoutes } from '../maintenance/routes.js';
 import { checkSurfaceRoutes } from './checkRoutes.js';
@@ -32,6 +33,7 @@ export function dashboardRoutes() {
   dashboard.route('/me', meRoutes());
   dashboard.route('/', identityRoutes());
   dashboard.route('/alert-channels', alertChannelRoutes());
+  dashboard.route('/integrations', integrationRoutes());
   dashboard.route('/', checkSurfaceRoutes());
   dashboard.route('/', incidentRoutes());
   dashboard.route('/dependencies', dependencyRoutes());

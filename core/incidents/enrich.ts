@@ -102,6 +102,7 @@ export const toIncident = (i: IncidentItem) => ({
   acknowledgedAt: i.acknowledgedAt ?? null,
   dependencyId: i.dependencyId ?? null,
   dependencyName: i.dependencyName ?? null,
+  integrationId: i.integrationId ?? null,
   declared: i.declared,
   createdAt: i.createdAt,
   updatedAt: i.updatedAt,

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
-import type { ResolveCause, Severity } from './transition.js';
+import { isRecovery, type ResolveCause, type Severity } from './transition.js';
 
 /** `service` for SERVICE_DOWN; one key per reported dependency. */
 export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; dependencyId?: number | undefined }): string =>
@@ -90,7 +90,7 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
     await releaseEpisode(deps, episode, claimed, resolve.at);
   } else {
     await raiseWatermark(deps, episode, resolve.at);
-    const recovered = resolve.cause === 'RECOVERED' || resolve.cause === 'DEPENDENCY_RECOVERED';
+    const recovered = isRecovery(resolve.cause);
     const held = current?.awaitingRecoverySince;
     if (recovered && held !== undefined && held < resolve.at) await endAwaitingRecovery(deps, episode, resolve.at);
   }

@@ -22,6 +22,7 @@ export type NewIncident = {
   checkId?: number | undefined;
   dependencyId?: number | undefined;
   dependencyName?: string | undefined;
+  integrationId?: number | undefined;
   title: string;
   summary?: string | undefined;
   reason: IncidentItem['reason'];

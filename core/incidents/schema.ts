@@ -50,6 +50,7 @@ export const Incident = z
     acknowledgedAt: z.string().nullable(),
     dependencyId: z.number().int().nullable(),
     dependencyName: z.string().nullable(),
+    integrationId: z.number().int().nullable().describe('the integration whose alert opened it'),
     declared: z.boolean().describe('declared through the API rather than opened by monitoring'),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -69,7 +69,11 @@ export type EscalationVerdict = { fire: readonly FiredStep[]; cursor: Escalation
 /** Who did it: a user, an API key (which has no user), or the system. */
 export type ActorRef = { kind: 'user'; userId: number; email: string } | { kind: 'apiKey'; apiKeyId: number; name: string } | { kind: 'system' };
 
-export type ResolveCause = 'RECOVERED' | 'MANUAL' | 'CHECK_DELETED' | 'DEPLOYMENT_PAUSED' | 'DEPENDENCY_RECOVERED' | 'DEPENDENCY_DELETED';
+/** SOURCE_RESOLVED: an integration's source (Alertmanager, Grafana, ...) said the alert is over. */
+export type ResolveCause = 'RECOVERED' | 'MANUAL' | 'CHECK_DELETED' | 'DEPLOYMENT_PAUSED' | 'DEPENDENCY_RECOVERED' | 'DEPENDENCY_DELETED' | 'SOURCE_RESOLVED';
+
+/** The causes that mean the outage itself is over (the incident records `recoveredAt`). */
+export const isRecovery = (cause: ResolveCause): boolean => cause === 'RECOVERED' || cause === 'DEPENDENCY_RECOVERED' || cause === 'SOURCE_RESOLVED';
 
 export type IncidentInput =
   | { type: 'open'; severity: Severity; at: string; message: string }
@@ -112,6 +116,7 @@ const RESOLVE_MESSAGES: Record<Exclude<ResolveCause, 'MANUAL'>, string> = {
   DEPLOYMENT_PAUSED: 'Resolved: the check was paused by a deployment',
   DEPENDENCY_RECOVERED: 'Resolved: the dependency was reported ok',
   DEPENDENCY_DELETED: 'Resolved: the dependency was deleted',
+  SOURCE_RESOLVED: 'Resolved: the alert source reported it resolved',
 };
 
 const unchanged = (state: IncidentState): TransitionResult => ({ ok: true, changed: false, state, effects: [] });
@@ -213,7 +218,7 @@ export function transitionIncident(current: IncidentState | null, input: Inciden
     case 'resolve': {
       if (!isOpen(current)) return unchanged(current);
       if (input.cause !== 'MANUAL' && input.at < current.startedAt) return unchanged(current);
-      const recovered = input.cause === 'RECOVERED' || input.cause === 'DEPENDENCY_RECOVERED';
+      const recovered = isRecovery(input.cause);
       const by = input.by ?? SYSTEM;
       const message = input.cause === 'MANUAL' ? `Resolved by ${describeActor(by)}` : RESOLVE_MESSAGES[input.cause];
       return {

@@ -13,6 +13,7 @@ import { createCheckEntity, createCheckRefEntity } from './entities/check.js';
 import { createSignalEntity } from './entities/signal.js';
 import { createAlertChannelEntity } from './entities/alertChannel.js';
 import { createAlertSentEntity } from './entities/alertSent.js';
+import { createIntegrationEntity } from './entities/integration.js';
 import { createStreamConnectionEntity } from './entities/streamConnection.js';
 import { createIncidentEntity } from './entities/incident.js';
 import { createIncidentEpisodeEntity } from './entities/incidentEpisode.js';
@@ -59,6 +60,7 @@ const ENTITY_FACTORIES = {
   streamConnection: createStreamConnectionEntity,
   alertChannel: createAlertChannelEntity,
   alertSent: createAlertSentEntity,
+  integration: createIntegrationEntity,
   incident: createIncidentEntity,
   incidentEpisode: createIncidentEpisodeEntity,
   incidentEvent: createIncidentEventEntity,

@@ -22,6 +22,8 @@ export const createIncidentEntity = (config: EntityConfiguration) =>
         checkId: { type: 'number' },
         dependencyId: { type: 'number' },
         dependencyName: { type: 'string' },
+        /** Opened by an alert from this integration (core/integrations/). */
+        integrationId: { type: 'number' },
         title: { type: 'string', required: true },
         summary: { type: 'string' },
         state: { type: INCIDENT_STATES, required: true },
