@@ -60,8 +60,6 @@ const AREAS = {
   maintenance: ['auth', 'identity', 'statuspages', 'windows'],
   sweep: ['checks', 'deployments', 'escalation', 'maintenance', 'outbox', 'signals', 'statuspages', 'windows'],
   metrics: ['auth', 'checks', 'identity', 'probes', 'sweep'],
-  // Alerts from other tools (Alertmanager, SNS, PagerDuty events) become ordinary incidents.
-  integrations: ['incidents'],
   // Deleting a member, schedule, team or channel a policy pages is refused: the areas below
   // escalation ask this one rule, which reads only the store.
   'escalation/policyTargets': [],

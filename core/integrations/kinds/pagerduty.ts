@@ -127,3 +127,8 @@ export const pagerDutyParser: IntakeParser = async (request) => {
   };
   return { kind: 'alerts', alerts: [alert] };
 };
+
+/** PagerDuty's own answer, the key included: a sender that sent none resolves with it later. */
+export function pagerDutyAnswer(alerts: IntakeAlert[], incidentIds: number[]): { status: 202; body: Record<string, unknown> } {
+  return { status: 202, body: { status: 'success', message: 'Event processed', dedup_key: alerts[0]?.dedupKey, incidentIds } };
+}

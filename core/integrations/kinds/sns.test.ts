@@ -66,7 +66,7 @@ describe('SNS notifications (CloudWatch alarms)', () => {
 
   it('answers INSUFFICIENT_DATA without an alert: neither an outage nor a recovery', async () => {
     const outcome = await parse(sns.sign({ Type: 'Notification', Message: cloudWatchAlarm('INSUFFICIENT_DATA'), Timestamp: now() }));
-    expect(outcome).toEqual({ kind: 'handled', status: 200, body: { status: 'ignored', reason: 'INSUFFICIENT_DATA changes no incident' } });
+    expect(outcome).toEqual({ kind: 'handled', status: 202, body: { status: 'ignored', reason: 'INSUFFICIENT_DATA changes no incident' } });
   });
 
   it('fetches each signing certificate once and verifies later messages from the cache', async () => {
@@ -169,7 +169,7 @@ describe('SNS subscriptions', () => {
     const subscribeUrl = `${sns.origin}/confirm?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-1:123456789012:alarms&Token=one`;
     const message = sns.sign(confirmation('SubscriptionConfirmation', subscribeUrl));
     const outcome = await parse(message, { 'x-amz-sns-message-type': 'SubscriptionConfirmation' });
-    expect(outcome).toEqual({ kind: 'handled', status: 200, body: { status: 'confirmed', topicArn: message.TopicArn } });
+    expect(outcome).toEqual({ kind: 'handled', status: 202, body: { status: 'confirmed', topicArn: message.TopicArn } });
     expect(sns.requests).toContain(`GET ${new URL(subscribeUrl).pathname}${new URL(subscribeUrl).search}`);
   });
 
@@ -193,7 +193,7 @@ describe('SNS subscriptions', () => {
 
   it('acknowledges an UnsubscribeConfirmation without subscribing again', async () => {
     const message = sns.sign(confirmation('UnsubscribeConfirmation', `${sns.origin}/confirm?Token=resubscribe`));
-    expect(await parse(message)).toEqual({ kind: 'handled', status: 200, body: { status: 'unsubscribed', topicArn: message.TopicArn } });
+    expect(await parse(message)).toEqual({ kind: 'handled', status: 202, body: { status: 'unsubscribed', topicArn: message.TopicArn } });
     expect(hits('Token=resubscribe')).toBe(0);
   });
 });

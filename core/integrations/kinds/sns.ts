@@ -108,11 +108,11 @@ export const snsParser: IntakeParser = async (request, deps) => {
 
   if (message.Type === 'SubscriptionConfirmation') {
     await confirmSubscription(deps, message.SubscribeURL ?? '');
-    return { kind: 'handled', status: 200, body: { status: 'confirmed', topicArn: message.TopicArn } };
+    return { kind: 'handled', status: 202, body: { status: 'confirmed', topicArn: message.TopicArn } };
   }
   if (message.Type === 'UnsubscribeConfirmation') {
     // Someone unsubscribed this URL; following SubscribeURL would subscribe it again.
-    return { kind: 'handled', status: 200, body: { status: 'unsubscribed', topicArn: message.TopicArn } };
+    return { kind: 'handled', status: 202, body: { status: 'unsubscribed', topicArn: message.TopicArn } };
   }
 
   let payload: unknown;
@@ -124,7 +124,7 @@ export const snsParser: IntakeParser = async (request, deps) => {
   const alarm = parsePayload(CloudWatchAlarm, payload, 'CloudWatch alarm in the SNS Message');
   if (alarm.NewStateValue === 'INSUFFICIENT_DATA') {
     // Missing data proves neither an outage nor a recovery: an open incident stays open until OK.
-    return { kind: 'handled', status: 200, body: { status: 'ignored', reason: 'INSUFFICIENT_DATA changes no incident' } };
+    return { kind: 'handled', status: 202, body: { status: 'ignored', reason: 'INSUFFICIENT_DATA changes no incident' } };
   }
   return { kind: 'alerts', alerts: [alarmAlert(alarm, alarm.NewStateValue === 'ALARM' ? 'trigger' : 'resolve', message.TopicArn)] };
 };
