@@ -1,15 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { randomUUID, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { SNS_TEST_CERT_PEM, SNS_TEST_KEY_PEM } from './snsFixture.js';
 
 /**
- * A stand-in for AWS SNS on 127.0.0.1: a throwaway RSA key and self-signed certificate made by
- * openssl when the fixture starts (nothing is committed; the key lives for one test file), served
- * at a `.pem` URL, a SubscribeURL endpoint that records each confirmation, and a signer that
+ * A stand-in for AWS SNS on 127.0.0.1: the test-only certificate of ./snsFixture.ts served at a
+ * `.pem` URL, a SubscribeURL endpoint that records each confirmation, and a signer that
  * signs messages as AWS documents it. The canonical string is written out here, not imported
  * from Vigil, so the tests check the parser against AWS's description rather than against itself.
  */
@@ -24,18 +20,6 @@ const SIGNED = {
 
 export type SnsMessageFields = { Type: MessageType; Message: string; Timestamp: string; Subject?: string; TopicArn?: string; SubscribeURL?: string; Token?: string };
 export type SignedMessage = Record<string, string>;
-
-function makeKeyPair(): { keyPem: string; certPem: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-sns-'));
-  try {
-    const key = join(dir, 'key.pem');
-    const cert = join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=sns.amazonaws.com', '-days', '2'], { stdio: 'ignore' });
-    return { keyPem: readFileSync(key, 'utf8'), certPem: readFileSync(cert, 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 export type SnsFixture = {
   origin: string;
@@ -52,8 +36,10 @@ export type SnsFixture = {
 };
 
 export async function startSnsFixture(): Promise<SnsFixture> {
-  const { keyPem, certPem } = makeKeyPair();
-  const other = makeKeyPair();
+  const keyPem = SNS_TEST_KEY_PEM;
+  const certPem = SNS_TEST_CERT_PEM;
+  // A key no certificate of this server holds, made fresh: signatures by it must never verify.
+  const otherKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const requests: string[] = [];
   const fixture = { confirmStatus: 200 };
   const server = http.createServer((req, res) => {
@@ -74,7 +60,7 @@ export async function startSnsFixture(): Promise<SnsFixture> {
   return Object.assign(fixture, {
     origin,
     requests,
-    otherKeyPem: other.keyPem,
+    otherKeyPem,
     certUrl: () => `${origin}/certs/SimpleNotificationService-${randomUUID()}.pem`,
     sign(fields: SnsMessageFields, options: { certUrl?: string; version?: '1' | '2'; keyPem?: string } = {}): SignedMessage {
       topicCounter++;
