@@ -54,7 +54,7 @@ const AREAS = {
   dependencies: ['auth', 'checks', 'identity', 'incidents'],
   oncall: ['auth', 'identity', 'escalation/policyTargets'],
   alerting: ['auth', 'checks', 'identity', 'incidents', 'statuspages', 'windows', 'escalation/policyTargets'],
-  integrations: ['auth', 'identity', 'incidents', 'outbox'],
+  integrations: ['auth', 'identity', 'incidents', 'outbox', 'windows'],
   escalation: ['alerting', 'auth', 'identity', 'incidents', 'oncall', 'outbox', 'statuspages', 'windows'],
   deployments: ['auth', 'checks', 'identity', 'signals', 'windows'],
   maintenance: ['auth', 'identity', 'statuspages', 'windows'],

@@ -35,6 +35,6 @@ export function planOf(routing: Routing): Plan | null {
   };
 }
 
-export async function routeIncident(deps: Deps, incident: { workspaceId: number; projectId?: number | undefined }): Promise<Routing> {
-  return routeProject(deps, incident.workspaceId, incident.projectId ?? 0);
+export async function routeIncident(deps: Deps, incident: { workspaceId: number; projectId?: number | undefined; integrationId?: number | undefined }): Promise<Routing> {
+  return routeProject(deps, incident.workspaceId, incident.projectId ?? 0, incident.integrationId);
 }

@@ -2,14 +2,14 @@ import type { Ctx } from '../context.js';
 import { authorize } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
-import { conflict, notFound } from '../http/errors.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { retryOnConflict } from '../store/conditional.js';
 import { StoredSteps, type EscalationPolicyItem } from '../store/entities/escalationPolicy.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 import { pageOfQuery } from '../store/page.js';
 import type { Policy, PolicyCreate, PolicyUpdate, Step, StepInput } from './schema.js';
-import { requireProjectsInWorkspace, requireTargetsInWorkspace } from './targets.js';
+import { requireIntegrationsInWorkspace, requireProjectsInWorkspace, requireTargetsInWorkspace } from './targets.js';
 
 /** Escalation policies: VIEWER reads, ADMIN writes; `priority` is unique per workspace (lock item). */
 
@@ -23,6 +23,7 @@ export const toPolicy = (p: EscalationPolicyItem): Policy => ({
   name: p.name,
   priority: p.priority,
   projectIds: p.catchAll ? null : (p.projectIds ?? []),
+  integrationIds: p.integrationIds ?? [],
   ackTimeoutMinutes: p.ackTimeoutMinutes ?? null,
   repeatCount: p.repeatCount,
   enabled: p.enabled,
@@ -61,7 +62,11 @@ const releasePriority = (deps: Deps, workspaceId: number, priority: number, poli
 
 export async function createPolicy(ctx: Ctx, input: PolicyCreate): Promise<Policy> {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
-  await Promise.all([requireTargetsInWorkspace(ctx.deps, input.workspaceId, input.steps), requireProjectsInWorkspace(ctx.deps, input.workspaceId, input.projectIds)]);
+  await Promise.all([
+    requireTargetsInWorkspace(ctx.deps, input.workspaceId, input.steps),
+    requireProjectsInWorkspace(ctx.deps, input.workspaceId, input.projectIds),
+    requireIntegrationsInWorkspace(ctx.deps, input.workspaceId, input.integrationIds),
+  ]);
   const iso = ctx.deps.clock.now().toISOString();
   const policyId = await ctx.deps.store.nextId('escalationPolicy');
   await claimPriority(ctx.deps, input.workspaceId, input.priority, policyId);
@@ -74,6 +79,7 @@ export async function createPolicy(ctx: Ctx, input: PolicyCreate): Promise<Polic
         priority: input.priority,
         catchAll: input.projectIds === null,
         projectIds: input.projectIds ?? undefined,
+        ...(input.integrationIds.length > 0 ? { integrationIds: input.integrationIds } : {}),
         ackTimeoutMinutes: input.ackTimeoutMinutes ?? undefined,
         repeatCount: input.repeatCount,
         enabled: input.enabled,
@@ -112,7 +118,16 @@ export async function updatePolicy(ctx: Ctx, policyId: number, input: PolicyUpda
   await Promise.all([
     input.steps ? requireTargetsInWorkspace(ctx.deps, workspaceId, input.steps) : undefined,
     input.projectIds !== undefined ? requireProjectsInWorkspace(ctx.deps, workspaceId, input.projectIds) : undefined,
+    requireIntegrationsInWorkspace(ctx.deps, workspaceId, input.integrationIds),
   ]);
+  // What the policy selects after the change must not be nothing (an empty project list needs integrations).
+  const projectsAfter = input.projectIds !== undefined ? input.projectIds : first.catchAll ? null : (first.projectIds ?? []);
+  const integrationsAfter = input.integrationIds ?? first.integrationIds ?? [];
+  if (projectsAfter?.length === 0 && integrationsAfter.length === 0) {
+    throw badRequest('Validation failed: projectIds: must name a project unless integrationIds names an integration', [
+      { path: 'projectIds', message: 'must name a project unless integrationIds names an integration' },
+    ]);
+  }
   const newPriority = input.priority !== undefined && input.priority !== first.priority ? input.priority : undefined;
   if (newPriority !== undefined) await claimPriority(ctx.deps, workspaceId, newPriority, policyId);
   let updated: EscalationPolicyItem;
@@ -128,12 +143,17 @@ export async function updatePolicy(ctx: Ctx, policyId: number, input: PolicyUpda
           ...(newPriority !== undefined ? { priority: newPriority } : {}),
           ...(input.projectIds !== undefined ? { catchAll: input.projectIds === null } : {}),
           ...(input.projectIds ? { projectIds: input.projectIds } : {}),
+          ...(input.integrationIds && input.integrationIds.length > 0 ? { integrationIds: input.integrationIds } : {}),
           ...(typeof input.ackTimeoutMinutes === 'number' ? { ackTimeoutMinutes: input.ackTimeoutMinutes } : {}),
           ...(input.repeatCount !== undefined ? { repeatCount: input.repeatCount } : {}),
           ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
           ...(input.steps ? { stepsJson: storeSteps(input.steps) } : {}),
         });
-        const removed = [...(input.ackTimeoutMinutes === null ? (['ackTimeoutMinutes'] as const) : []), ...(input.projectIds === null ? (['projectIds'] as const) : [])];
+        const removed = [
+          ...(input.ackTimeoutMinutes === null ? (['ackTimeoutMinutes'] as const) : []),
+          ...(input.projectIds === null ? (['projectIds'] as const) : []),
+          ...(input.integrationIds?.length === 0 ? (['integrationIds'] as const) : []),
+        ];
         if (removed.length > 0) patch = patch.remove(removed);
         const written = await patch.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
         return written.data as EscalationPolicyItem;

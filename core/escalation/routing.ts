@@ -24,11 +24,11 @@ export async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly
 }
 
 /**
- * How an incident of `projectId` is routed (docs/guide/oncall-and-escalation.md): choosePolicy over the workspace's
+ * How an incident of `projectId` (opened by `integrationId`, if one did) is routed (docs/guide/oncall-and-escalation.md): choosePolicy over the workspace's
  * policies, the project's legacy rules and the channels. The chosen policy comes with its item.
  * One read path for the simulation, the assistant surface and the engine.
  */
-export async function routeProject(deps: Deps, workspaceId: number, projectId: number) {
+export async function routeProject(deps: Deps, workspaceId: number, projectId: number, integrationId?: number) {
   const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
   const [policies, rules, channels] = await Promise.all([
     escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
@@ -37,8 +37,16 @@ export async function routeProject(deps: Deps, workspaceId: number, projectId: n
   ]);
   return choosePolicy(
     projectId,
-    policies.data.map((p) => ({ id: p.policyId, priority: p.priority, enabled: p.enabled, projectIds: p.catchAll ? null : (p.projectIds ?? []), item: p })),
+    policies.data.map((p) => ({
+      id: p.policyId,
+      priority: p.priority,
+      enabled: p.enabled,
+      projectIds: p.catchAll ? null : (p.projectIds ?? []),
+      integrationIds: p.integrationIds,
+      item: p,
+    })),
     rules.data.map((r) => ({ id: r.ruleId, projectId: r.projectId, delayMinutes: r.delayMinutes, enabled: r.enabled, alertChannelId: r.alertChannelId })),
     channels.data.map((c) => ({ id: c.channelId, enabled: c.enabled })),
+    integrationId,
   );
 }

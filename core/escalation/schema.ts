@@ -65,7 +65,13 @@ export const Steps = z
     });
   });
 
-const projectIds = z.array(bodyId).min(1).max(MAX_PROJECT_IDS).nullable().describe('null means every project (catch-all)');
+const projectIds = z
+  .array(bodyId)
+  .max(MAX_PROJECT_IDS)
+  .nullable()
+  .describe('null means every project (catch-all); an empty list only beside integrationIds (a policy for those integrations alone)');
+const integrationIds = z.array(bodyId).max(MAX_PROJECT_IDS).describe('Incidents opened by these integrations (alerts in) are routed by this policy too, whatever their project');
+const NOTHING_SELECTED = 'must name a project unless integrationIds names an integration';
 const ackTimeoutMinutes = z.number().int().min(1).max(MAX_DELAY_MINUTES).nullable().describe('Re-escalate an acknowledged, unresolved incident after this long; null: never');
 
 export const PolicyCreate = z
@@ -74,10 +80,14 @@ export const PolicyCreate = z
     name,
     priority: z.number().int().min(0).max(MAX_PRIORITY).describe('Evaluation order, 0 first; unique per workspace'),
     projectIds: projectIds.default(null),
+    integrationIds: integrationIds.default([]),
     ackTimeoutMinutes: ackTimeoutMinutes.default(null),
     repeatCount: z.number().int().min(0).max(MAX_REPEAT_COUNT).default(0),
     enabled: z.boolean().default(true),
     steps: Steps,
+  })
+  .superRefine((policy, ctx) => {
+    if (policy.projectIds?.length === 0 && policy.integrationIds.length === 0) ctx.addIssue({ code: 'custom', path: ['projectIds'], message: NOTHING_SELECTED });
   })
   .openapi('EscalationPolicyCreate');
 export type PolicyCreate = z.infer<typeof PolicyCreate>;
@@ -88,6 +98,7 @@ export const PolicyUpdate = z
     name: name.optional(),
     priority: z.number().int().min(0).max(MAX_PRIORITY).optional(),
     projectIds: projectIds.optional(),
+    integrationIds: integrationIds.optional(),
     ackTimeoutMinutes: ackTimeoutMinutes.optional(),
     repeatCount: z.number().int().min(0).max(MAX_REPEAT_COUNT).optional(),
     enabled: z.boolean().optional(),
@@ -106,6 +117,7 @@ export const Policy = z
     name: z.string(),
     priority: z.number().int(),
     projectIds: z.array(z.number().int()).nullable(),
+    integrationIds: z.array(z.number().int()),
     ackTimeoutMinutes: z.number().int().nullable(),
     repeatCount: z.number().int(),
     enabled: z.boolean(),

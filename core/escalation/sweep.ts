@@ -56,7 +56,7 @@ function sweepCaches(deps: Deps, now: Date) {
   const mutes = new Map<string, Promise<boolean>>();
   const holds = new Map<string, Promise<boolean>>();
   return {
-    plan: (i: IncidentItem) => memo(plans, `${i.workspaceId}:${i.projectId ?? '-'}`, async () => planOf(await routeIncident(deps, i))),
+    plan: (i: IncidentItem) => memo(plans, `${i.workspaceId}:${i.projectId ?? '-'}:${i.integrationId ?? '-'}`, async () => planOf(await routeIncident(deps, i))),
     muted: (i: IncidentItem) =>
       i.checkId === undefined ? Promise.resolve(false) : memo(mutes, String(i.checkId), async () => (await readCheckEvenDeleted(deps, i.checkId ?? 0))?.muteNotifications === true),
     suppressed: (i: IncidentItem) =>

@@ -21,6 +21,14 @@ export async function requireTargetsInWorkspace(deps: Deps, workspaceId: number,
   await Promise.all(checks);
 }
 
+export async function requireIntegrationsInWorkspace(deps: Deps, workspaceId: number, integrationIds: readonly number[] | undefined): Promise<void> {
+  if (!integrationIds || integrationIds.length === 0) return;
+  const found = (await deps.store.entities.integration.get([...new Set(integrationIds)].map((integrationId) => ({ integrationId }))).go()).data;
+  const ours = new Set(found.filter((i) => i.workspaceId === workspaceId).map((i) => i.integrationId));
+  const missing = integrationIds.find((id) => !ours.has(id));
+  if (missing !== undefined) throw notFound(`Integration ${missing}`);
+}
+
 export async function requireProjectsInWorkspace(deps: Deps, workspaceId: number, projectIds: readonly number[] | null): Promise<void> {
   if (!projectIds || projectIds.length === 0) return;
   const found = (await deps.store.entities.project.get([...new Set(projectIds)].map((projectId) => ({ projectId }))).go()).data;

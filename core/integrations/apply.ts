@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { openOrRaiseEpisode, resolveEpisode } from '../incidents/episodes.js';
 import { applyIncidentInput } from '../incidents/repository.js';
 import type { IntegrationItem } from '../store/entities/integration.js';
+import { windowEffects } from '../windows/holds.js';
 import type { IntakeAlert } from './intakeAlert.js';
 
 /**
@@ -52,12 +53,15 @@ export async function applyIntakeAlert(deps: Deps, integration: IntegrationItem,
     const { result } = await applyIncidentInput(deps, claimed, { type: 'acknowledge', by: { kind: 'system' } }, now);
     return result.ok ? claimed : undefined;
   }
+  const projectId = await projectOf(deps, integration, alert);
+  // As for a check: a maintenance window that suppresses incidents over the project opens none.
+  if ((await windowEffects(deps, { workspaceId: integration.workspaceId, projectId: projectId ?? null }, new Date(at))).suppressIncidents) return undefined;
   const opened = await openOrRaiseEpisode(
     deps,
     episode,
     {
       workspaceId: integration.workspaceId,
-      projectId: await projectOf(deps, integration, alert),
+      projectId,
       integrationId: integration.integrationId,
       title: alert.title,
       summary: alert.description,

@@ -44,6 +44,8 @@ export const createEscalationPolicyEntity = (config: EntityConfiguration) =>
         priority: { type: 'number', required: true, padding: ID_PADDING },
         catchAll: { type: 'boolean', required: true },
         projectIds: { type: 'list', items: { type: 'number' } },
+        /** Integrations whose incidents it routes too, whatever their project (absent: none). */
+        integrationIds: { type: 'list', items: { type: 'number' } },
         /** Absent means null: no acknowledgement timeout. */
         ackTimeoutMinutes: { type: 'number' },
         repeatCount: { type: 'number', required: true },

@@ -2724,6 +2724,7 @@ export interface components {
             createdAt: string;
             enabled: boolean;
             id: number;
+            integrationIds: number[];
             name: string;
             priority: number;
             projectIds: number[] | null;
@@ -2740,11 +2741,16 @@ export interface components {
             ackTimeoutMinutes: number | null;
             /** @default true */
             enabled: boolean;
+            /**
+             * @description Incidents opened by these integrations (alerts in) are routed by this policy too, whatever their project
+             * @default []
+             */
+            integrationIds: number[];
             name: string;
             /** @description Evaluation order, 0 first; unique per workspace */
             priority: number;
             /**
-             * @description null means every project (catch-all)
+             * @description null means every project (catch-all); an empty list only beside integrationIds (a policy for those integrations alone)
              * @default null
              */
             projectIds: number[] | null;
@@ -2765,9 +2771,11 @@ export interface components {
             /** @description Re-escalate an acknowledged, unresolved incident after this long; null: never */
             ackTimeoutMinutes?: number | null;
             enabled?: boolean;
+            /** @description Incidents opened by these integrations (alerts in) are routed by this policy too, whatever their project */
+            integrationIds?: number[];
             name?: string;
             priority?: number;
-            /** @description null means every project (catch-all) */
+            /** @description null means every project (catch-all); an empty list only beside integrationIds (a policy for those integrations alone) */
             projectIds?: number[] | null;
             repeatCount?: number;
             steps?: components["schemas"]["EscalationStepInput"][];

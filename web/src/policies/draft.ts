@@ -9,6 +9,8 @@ export type Draft = {
   priority: string;
   catchAll: boolean;
   projectIds: number[];
+  /** Kept as the policy has them (set through the API): the editor does not show them yet, and a save must not drop them. */
+  integrationIds: number[];
   ackTimeout: string;
   repeatCount: string;
   enabled: boolean;
@@ -26,6 +28,7 @@ export function fromPolicy(policy: Policy): Draft {
     priority: String(policy.priority),
     catchAll: policy.projectIds === null,
     projectIds: policy.projectIds ?? [],
+    integrationIds: policy.integrationIds,
     ackTimeout: policy.ackTimeoutMinutes === null ? '' : String(policy.ackTimeoutMinutes),
     repeatCount: String(policy.repeatCount),
     enabled: policy.enabled,
@@ -40,6 +43,7 @@ export const blankDraft = (priority: number): Draft => ({
   priority: String(priority),
   catchAll: true,
   projectIds: [],
+  integrationIds: [],
   ackTimeout: '',
   repeatCount: '0',
   enabled: true,
@@ -80,6 +84,7 @@ export function toBody(draft: Draft): PolicyDraft {
     name: draft.name,
     priority: Number(draft.priority),
     projectIds: draft.catchAll ? null : draft.projectIds,
+    integrationIds: draft.integrationIds,
     ackTimeoutMinutes: draft.ackTimeout.trim() === '' ? null : Number(draft.ackTimeout),
     repeatCount: Number(draft.repeatCount || '0'),
     enabled: draft.enabled,
