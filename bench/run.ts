@@ -12,6 +12,7 @@ import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
 import { dashboardBenchmark } from './dashboard.js';
 import { escalationBenchmark } from './escalation.js';
+import { intakeBenchmark } from './intake.js';
 import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { checkScale } from './scale.js';
 import { passwordFloodBenchmark } from './passwordFlood.js';
@@ -26,7 +27,7 @@ import { streamBenchmark } from './streams.js';
  * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
  * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
  * in a third process ping it. Prints one `name: value` per line, under a `section: <name>` line.
- * `BENCH_ONLY=cold,pings,scale,sweep,streams,pages,outbox,escalation,password,steady,dashboard` runs some
+ * `BENCH_ONLY=cold,pings,scale,sweep,streams,pages,outbox,escalation,intake,password,steady,dashboard` runs some
  * sections only (bench/sections.ts: each one's ceiling, and the budget they add up to; `steady`:
  * bench/steady.ts, the steady state, 1% silent, the mass outage and recovery, in real time).
  */
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   console.log(`budget_seconds: ${sections.budgetSeconds}`);
   await sections.run('cold', () => coldStart(print));
-  if ((['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation', 'password', 'steady', 'dashboard'] as const).some((name) => sections.has(name))) {
+  if ((['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation', 'intake', 'password', 'steady', 'dashboard'] as const).some((name) => sections.has(name))) {
     // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
     const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
@@ -195,6 +196,8 @@ async function main(): Promise<void> {
       await sections.run('outbox', () => outboxAndCostBenchmark(store.endpoint, queueStore.endpoint));
       // The escalation sweep's reads per due step, and check flip -> step-0 webhook (bench/escalation.ts).
       await sections.run('escalation', () => escalationBenchmark(store.endpoint, meter, print));
+      // An Alertmanager notification to an intake URL -> its step-0 webhook (bench/intake.ts).
+      await sections.run('intake', () => intakeBenchmark(store.endpoint, print));
       // 300 concurrent status-page password attempts on new slugs under ping load (bench/passwordFlood.ts).
       await sections.run('password', () => passwordFloodBenchmark(store.endpoint, queueStore.endpoint, dataDir, print));
       // The steady state users live in, 1% silent, a mass outage and recovery (bench/steady.ts).

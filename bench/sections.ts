@@ -14,6 +14,8 @@ export const SECTION_CEILING_SECONDS = {
   pages: 90,
   outbox: 150,
   escalation: 120,
+  // 105 Alertmanager notifications, each to its step-0 webhook.
+  intake: 60,
   password: 180,
   // Real time: a warm-up and three 20 s intervals, 1% silent for three, the outage, the recovery.
   steady: 900,

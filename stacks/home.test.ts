@@ -95,6 +95,18 @@ describe('ApiStack', () => {
     return integration.Properties.IntegrationUri['Fn::GetAtt'][0];
   };
 
+  it("serves integrations' intake URLs (POST /api/integrations/intake/<secret>) from the API Lambda, with no authorizer: the secret is the app's to check", () => {
+    const t = template(ApiStack);
+    const api = logicalId(t, 'AWS::Lambda::Function', 'ApiFunction');
+    const intake = '/api/integrations/intake/vin_secret';
+    expect(SIGNAL_ROUTE_PREFIXES.some((prefix) => intake.startsWith(`${prefix}/`))).toBe(false);
+    expect(routeTarget(t, 'ANY /api/{proxy+}')).toBe(api);
+    const [route] = Object.values(t.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'ANY /api/{proxy+}' } })) as {
+      Properties: { AuthorizationType?: string };
+    }[];
+    expect(route?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+  });
+
   it('routes token pings to the signals Lambda and the rest of /api (slug pings included) to the API Lambda', () => {
     const t = template(ApiStack);
     t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);

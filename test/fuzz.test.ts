@@ -31,8 +31,16 @@ beforeAll(async () => {
   ];
   expect(seeded.map((res) => res.status)).toEqual([201, 201, 201, 201, 201, 201]);
   pingToken = String((seeded[0]?.body as { token?: unknown }).token);
+  // A live intake URL: random bodies reach the Alertmanager parser, not only the 404 of a wrong secret.
+  const integration = await t.request<{ secret: string }>('POST', '/integrations', {
+    token: session,
+    body: { workspaceId: user.workspaceId, name: 'seeded', kind: 'ALERTMANAGER' },
+  });
+  expect(integration.status).toBe(201);
+  intakeSecret = integration.body.secret;
 });
 let pingToken = '';
+let intakeSecret = '';
 
 const DASHBOARD_WRITES: [string, string][] = [
   ['POST', '/projects'],
@@ -45,6 +53,9 @@ const DASHBOARD_WRITES: [string, string][] = [
   ['POST', '/workspaces/{id}/members'],
   ['POST', '/api-keys'],
   ['POST', '/alert-channels'],
+  ['POST', '/integrations'],
+  ['PATCH', '/integrations/{id}'],
+  ['POST', '/integrations/intake/{intake}'],
   ['POST', '/dependencies'],
   ['POST', '/incident-notes/{id}'],
   ['POST', '/deployments'],
@@ -62,6 +73,7 @@ const V1_WRITES: [string, string][] = [
   ['POST', '/v1/incidents'],
   ['POST', '/v1/deployments'],
   ['POST', '/v1/maintenance-windows'],
+  ['POST', '/v1/integrations'],
 ];
 const ODD_IDS = ['1', '0', '-1', 'abc', '1e309', '9007199254740993', 'slug:', 'slug:%00', '%2e%2e', 'x'.repeat(300)];
 
@@ -109,7 +121,7 @@ describe('no 5xx from user input', () => {
   it('random bodies on every write route', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...DASHBOARD_WRITES, ...V1_WRITES), fc.constantFrom(...ODD_IDS), jsonish, async ([method, template], id, body) => {
-        const path = template.replace('{id}', encodeURIComponent(id).replace(/%25/g, '%'));
+        const path = template.replace('{id}', encodeURIComponent(id).replace(/%25/g, '%')).replace('{intake}', intakeSecret);
         // Keep clear of the per-user rate limit: each run starts in a fresh window.
         t.clock.advanceSeconds(61);
         const token = path.startsWith('/v1/') ? key : session;
@@ -184,7 +196,7 @@ describe('no 5xx from form or multipart bodies', () => {
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('1', 'abc'), formBody, async ([method, template], id, { type, body }) => {
-        const path = template.replace('{id}', id).replace('{token}', pingToken);
+        const path = template.replace('{id}', id).replace('{token}', pingToken).replace('{intake}', intakeSecret);
         t.clock.advanceSeconds(61);
         const token = path.startsWith('/v1/') ? key : session;
         const res = await t.request(method, path, { token, rawBody: body, headers: { 'content-type': type } });
