@@ -20,6 +20,18 @@ export const ConfigSchema = z.object({
     .default('vigil'),
   VIGIL_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   VIGIL_PROBE_ALLOW_PRIVATE: flag,
+  // Origins Vigil accepts as SNS besides SNS's own https hosts (a local emulator, the test suite's
+  // certificate server), http included: never set on AWS, where only SNS may sign or confirm.
+  VIGIL_SNS_TRUSTED_ORIGINS: z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((part) => part.trim())
+            .filter((part) => part !== '')
+        : [],
+    z.array(z.url({ protocol: /^https?$/ }).refine((url) => URL.canParse(url) && new URL(url).origin === url, 'an origin (scheme://host[:port]) without a path')),
+  ),
   VIGIL_DEFAULT_PLAN: z.enum(PLANS).default('BUSINESS'),
   VIGIL_HOME_REGION: z.enum(HOME_REGIONS).default(DEFAULT_HOME_REGION),
   VIGIL_PUBLIC_URL: z.url().optional(),
@@ -59,6 +71,8 @@ export type Config = {
   keyPrefix: string;
   sweepSeconds: number;
   probeAllowPrivate: boolean;
+  /** VIGIL_SNS_TRUSTED_ORIGINS: origins trusted as SNS besides SNS's own hosts (tests, emulators). */
+  snsTrustedOrigins: readonly string[];
   defaultPlan: (typeof PLANS)[number];
   homeRegion: HomeRegion;
   /** The address clients use, ending before `/api` (ping URLs are built from it). */
@@ -98,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyPrefix: value.VIGIL_KEY_PREFIX,
     sweepSeconds: value.VIGIL_SWEEP_SECONDS,
     probeAllowPrivate: value.VIGIL_PROBE_ALLOW_PRIVATE,
+    snsTrustedOrigins: value.VIGIL_SNS_TRUSTED_ORIGINS,
     defaultPlan: value.VIGIL_DEFAULT_PLAN,
     homeRegion: value.VIGIL_HOME_REGION,
     publicUrl: (value.VIGIL_PUBLIC_URL ?? `http://localhost:${value.PORT}`).replace(/\/+$/, ''),

@@ -34,10 +34,10 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CHECK_TYPE_NOT_SUPPORTED: 422,
-  INTEGRATION_KIND_UNSUPPORTED: 422,
   DOMAIN_NOT_VERIFIED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UPSTREAM_FAILED: 502,
   MAIL_UNAVAILABLE: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -55,6 +55,7 @@ const statusNames: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

@@ -4,7 +4,7 @@ import { consumeRateLimit, enforce, type RateLimitRule } from '../http/rateLimit
 import { applyIntakeAlert } from './apply.js';
 import { integrationBySecret, severityMapOf } from './integrations.js';
 import type { IntakeRequest } from './intakeAlert.js';
-import { INTAKE_PARSERS } from './kinds/index.js';
+import { INTAKE_ANSWERS, INTAKE_PARSERS } from './kinds/index.js';
 
 /** Per integration: an Alertmanager with many groups sends in bursts, a runaway loop is stopped. */
 export const INTAKE_RATE_LIMIT: RateLimitRule = { name: 'intake', limit: 600, windowSeconds: 60 };
@@ -51,7 +51,8 @@ export async function receiveIntake(deps: Deps, secret: string | undefined, raw:
     const incidentId = await applyIntakeAlert(deps, integration, alert, now);
     if (incidentId !== undefined && !incidentIds.includes(incidentId)) incidentIds.push(incidentId);
   }
-  return { status: 200, body: { accepted: outcome.alerts.length, incidentIds } };
+  const own = INTAKE_ANSWERS[integration.kind];
+  return own ? own(outcome.alerts, incidentIds) : { status: 200, body: { accepted: outcome.alerts.length, incidentIds } };
 }
 
 /** The secret of `Authorization: Bearer <secret>`, if the header says so. */

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { requestCtx } from '../context.js';
 import { sessionAuth } from '../auth/middleware.js';
+import { ErrorBody } from '../http/errors.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, WorkspaceQuery } from '../identity/schema.js';
@@ -21,8 +22,12 @@ function intakeRoutes() {
   const r = createRouter();
   const responses = {
     200: jsonResponse(IntakeAccepted, 'Taken: the alerts opened, raised or resolved these incidents (a repeated delivery changes nothing)'),
-    202: { description: 'Taken without alerts (an SNS subscription confirmed, a PagerDuty change event)' },
-    422: { description: 'The integration is of a kind this version takes no intake for (code INTEGRATION_KIND_UNSUPPORTED)' },
+    202: {
+      description:
+        'PAGERDUTY_EVENTS: the event taken, as PagerDuty answers it: `{status: "success", message: "Event processed", dedup_key, incidentIds}`. Taken without alerts: an SNS subscription confirmed, an SNS INSUFFICIENT_DATA, a PagerDuty change event',
+    },
+    401: { description: 'SNS: the message signature does not verify, its SigningCertURL or SubscribeURL is not on an SNS host, or its Timestamp is over an hour old' },
+    502: jsonResponse(ErrorBody, 'SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again'),
   };
   // The parsers' own answers (an SNS confirmation) have their own shapes: sent as they are.
   const answer = async (c: Context<AppEnv>, secret: string | undefined): Promise<Response> => {

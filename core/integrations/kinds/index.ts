@@ -1,20 +1,19 @@
-import { HttpError } from '../../http/errors.js';
 import type { IntegrationKind } from '../../store/entities/integration.js';
-import type { IntakeParser } from '../intakeAlert.js';
+import type { IntakeAlert, IntakeParser } from '../intakeAlert.js';
 import { alertmanagerParser } from './alertmanager.js';
 import { grafanaParser } from './grafana.js';
-
-/** Until its parser lands, a kind's intake says so plainly rather than pretending to take alerts. */
-const unsupported =
-  (kind: IntegrationKind): IntakeParser =>
-  async () => {
-    throw new HttpError('INTEGRATION_KIND_UNSUPPORTED', `Intake for ${kind} integrations is not available in this version`);
-  };
+import { pagerDutyAnswer, pagerDutyParser } from './pagerduty.js';
+import { snsParser } from './sns.js';
 
 /** Each kind's parser: what its sender posts -> IntakeAlerts (or an answer of its own). */
 export const INTAKE_PARSERS: Record<IntegrationKind, IntakeParser> = {
   ALERTMANAGER: alertmanagerParser,
   GRAFANA: grafanaParser,
-  SNS: unsupported('SNS'),
-  PAGERDUTY_EVENTS: unsupported('PAGERDUTY_EVENTS'),
+  SNS: snsParser,
+  PAGERDUTY_EVENTS: pagerDutyParser,
+};
+
+/** The answer to taken alerts where a kind's senders expect their own (PagerDuty's 202 with the dedup key). */
+export const INTAKE_ANSWERS: Partial<Record<IntegrationKind, (alerts: IntakeAlert[], incidentIds: number[]) => { status: 200 | 202; body: Record<string, unknown> }>> = {
+  PAGERDUTY_EVENTS: pagerDutyAnswer,
 };

@@ -10288,7 +10288,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeAccepted"];
                 };
             };
-            /** @description Taken without alerts (an SNS subscription confirmed, a PagerDuty change event) */
+            /** @description PAGERDUTY_EVENTS: the event taken, as PagerDuty answers it: `{status: "success", message: "Event processed", dedup_key, incidentIds}`. Taken without alerts: an SNS subscription confirmed, an SNS INSUFFICIENT_DATA, a PagerDuty change event */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -10304,7 +10304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, invalid or expired credential */
+            /** @description SNS: the message signature does not verify, its SigningCertURL or SubscribeURL is not on an SNS host, or its Timestamp is over an hour old */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10349,15 +10349,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The integration is of a kind this version takes no intake for (code INTEGRATION_KIND_UNSUPPORTED) */
-            422: {
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
-            429: {
+            /** @description SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10387,7 +10389,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeAccepted"];
                 };
             };
-            /** @description Taken without alerts (an SNS subscription confirmed, a PagerDuty change event) */
+            /** @description PAGERDUTY_EVENTS: the event taken, as PagerDuty answers it: `{status: "success", message: "Event processed", dedup_key, incidentIds}`. Taken without alerts: an SNS subscription confirmed, an SNS INSUFFICIENT_DATA, a PagerDuty change event */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -10403,7 +10405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing, invalid or expired credential */
+            /** @description SNS: the message signature does not verify, its SigningCertURL or SubscribeURL is not on an SNS host, or its Timestamp is over an hour old */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10448,15 +10450,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The integration is of a kind this version takes no intake for (code INTEGRATION_KIND_UNSUPPORTED) */
-            422: {
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
-            429: {
+            /** @description SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
