@@ -6,7 +6,7 @@ import { drivePings, percentile } from './load.js';
  * spends on pings only what `npm start` spends. Input: a JSON file with origin, tokens and
  * limits; output: one JSON line.
  */
-type Job = { origin: string; tokens: string[]; clients: number; maxPings: number; maxSeconds: number; startAt?: number };
+type Job = { origin: string; tokens: string[]; clients: number; maxPings: number; maxSeconds: number; startAt?: number; pathPrefix?: string };
 
 const job = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as Job;
 // For a parent that times other load against this one (bench/apart.ts `printed`).

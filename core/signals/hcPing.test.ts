@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { freshRateWindow, LONG_SESSIONS } from '../../test/support/checks.js';
+import { addToWorkspace } from '../../test/support/identity.js';
 import { checkOf, createJob, signalsOf, type Job } from '../../test/support/signals.js';
 import { writeCheckRef } from '../store/checkLists.js';
 import { HC_PING_BODY_LIMIT } from './hcPing.js';
@@ -199,6 +200,22 @@ describe("Healthchecks' curl and shell lines", () => {
     ]);
   });
 
+  it("PowerShell's Invoke-RestMethod, with and without a body", async () => {
+    const uuid = randomUUID();
+    const job = await jobWithToken(uuid);
+    const ps = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Microsoft Windows 10.0.19045; en-US) PowerShell/7.4.1' };
+    // Invoke-RestMethod https://hc-ping.com/<uuid>
+    expect((await t.request('GET', `/ping/${uuid}`, { headers: ps })).text).toBe('OK');
+    t.clock.advanceSeconds(2);
+    // Invoke-RestMethod -Uri https://hc-ping.com/<uuid>/fail -Method Post -Body $output (a string body is sent form-encoded)
+    const res = await t.request('POST', `/ping/${uuid}/fail`, { headers: { ...ps, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'Disk C: 98% full' });
+    expect([res.status, res.text]).toEqual([200, 'OK']);
+    expect((await summary(job.id)).map((s) => [s.type, s.payload])).toEqual([
+      ['SUCCESS', null],
+      ['FAIL', 'Disk C: 98% full'],
+    ]);
+  });
+
   it('keeps the first 100 kB of a body and drops the rest, as Healthchecks does', async () => {
     const uuid = randomUUID();
     const job = await jobWithToken(uuid);
@@ -262,8 +279,12 @@ describe('project ping keys', () => {
     // A ping key is no API key, and an API key is no ping key.
     expectError(await t.request('GET', '/v1/checks', { token: second }), 401);
     expect((await t.request('GET', `/ping/${key}/rotating`)).status).toBe(404);
-    // Another workspace's project does not exist for this user.
+    // Another workspace's project does not exist for this user; a MEMBER may not make or rotate keys.
     const stranger = await t.signup('stranger');
     expectError(await t.request('POST', `/projects/${stranger.projectId}/ping-key`, { token: user.token }), 404);
+    await addToWorkspace(t, user, stranger, 'MEMBER');
+    expectError(await t.request('POST', `/projects/${user.projectId}/ping-key`, { token: stranger.token }), 403);
+    t.clock.advanceSeconds(2);
+    expect((await t.request('GET', `/ping/${second}/rotating`)).text).toBe('OK');
   });
 });
