@@ -7,7 +7,7 @@ import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
-import { drivePingsApart } from './apart.js';
+import { drivePingsApart, runApart } from './apart.js';
 import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
 import { dashboardBenchmark } from './dashboard.js';
@@ -139,19 +139,16 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       const hc = { clients: CLIENTS, pathPrefix: '/api/ping/' };
       const hcWarm = await drivePingsApart(origin, tokens, { ...hc, maxPings: tokens.length, maxSeconds: 60 });
       if (hcWarm.failed > 0) throw new Error(`${hcWarm.failed} warm-up pings failed on the Healthchecks-compatible path`);
-      const leg = { clients: CLIENTS, maxPings: Math.ceil(MAX_PINGS / HC_LEGS), maxSeconds: MAX_SECONDS / HC_LEGS };
-      const totals = { native: { completed: 0, failed: 0, seconds: 0 }, hc: { completed: 0, failed: 0, seconds: 0 } };
-      for (let i = 0; i < HC_LEGS; i++) {
-        for (const [path, total] of [
-          ['/api/signals/ping/', totals.native],
-          ['/api/ping/', totals.hc],
-        ] as const) {
-          const run = await drivePingsApart(origin, tokens, { ...leg, pathPrefix: path });
-          total.completed += run.completed;
-          total.failed += run.failed;
-          total.seconds += run.seconds;
-        }
-      }
+      const legs = await runApart<Record<string, { completed: number; failed: number; seconds: number }>>('loadgen.ts', {
+        origin,
+        tokens,
+        clients: CLIENTS,
+        maxPings: Math.ceil(MAX_PINGS / (2 * HC_LEGS)),
+        maxSeconds: MAX_SECONDS / (2 * HC_LEGS),
+        alternate: ['/api/signals/ping/', '/api/ping/'],
+        legs: HC_LEGS,
+      });
+      const totals = { native: legs['/api/signals/ping/'] ?? { completed: 0, failed: 0, seconds: 1 }, hc: legs['/api/ping/'] ?? { completed: 0, failed: 0, seconds: 1 } };
       const rate = (total: { completed: number; seconds: number }) => total.completed / total.seconds;
       print('hc_ping_per_second', rate(totals.hc), 0);
       print('hc_ping_errors', totals.hc.failed);

@@ -179,12 +179,16 @@ describe("Healthchecks' curl and shell lines", () => {
     // 1 ms later, so the two signals sort by their ids' time.
     t.clock.advance(1);
     expect((await t.request('GET', `/ping/${uuid}/fail`, { headers: CURL })).text).toBe('OK');
+    t.clock.advanceSeconds(2);
+    // A trailing slash is the success ping too (hc/api/urls.py `ping/<uuid:code>/` + "").
+    expect((await t.request('GET', `/ping/${uuid}/`, { headers: CURL })).text).toBe('OK');
     expect((await summary(job.id)).map((s) => [s.type, s.method, s.payload])).toEqual([
       ['SUCCESS', 'GET', null],
       ['SUCCESS', 'HEAD', null],
       ['SUCCESS', 'POST', m],
       ['LOG', 'POST', 'step 1 of 2'],
       ['FAIL', 'GET', null],
+      ['SUCCESS', 'GET', null],
     ]);
   });
 
@@ -241,7 +245,7 @@ describe("Healthchecks' curl and shell lines", () => {
     ];
     for (const [method, path, status, text] of cases) {
       const res = await t.request(method, path, { headers: CURL });
-      expect([path, res.status, res.text]).toEqual([path, status, text]);
+      expect([path, res.status, res.text, res.headers.get('ping-body-limit')]).toEqual([path, status, text, null]);
     }
     expect(await signalsOf(t, job.id)).toEqual([]);
   });

@@ -42,9 +42,10 @@ const NAMED: Record<string, PingKind> = { start: 'start', fail: 'fail', log: 'lo
 
 type Suffix = { kind: PingKind; exitCode?: number | undefined };
 
-/** Healthchecks answers in plain text, with these two headers on every ping answer. */
+/** Healthchecks answers in plain text; a recorded ping also carries these two headers (its refusals do not). */
 function plain(c: Context<AppEnv>, status: 200 | 201 | 400 | 404 | 409 | 429, text: string, headers: Record<string, string> = {}): Response {
-  return c.text(text, status, { 'Ping-Body-Limit': String(HC_PING_BODY_LIMIT), 'Access-Control-Allow-Origin': '*', ...headers });
+  const recorded: Record<string, string> = status === 200 || status === 201 ? { 'Ping-Body-Limit': String(HC_PING_BODY_LIMIT), 'Access-Control-Allow-Origin': '*' } : {};
+  return c.text(text, status, { ...recorded, ...headers });
 }
 
 /** A refusal in Healthchecks' words, raised anywhere below and answered by `answer`. */
@@ -88,8 +89,9 @@ export function hcPingRoutes(): Hono<AppEnv> {
     const { a, b, c: third } = c.req.param() as { a: string; b?: string; c?: string };
     return answer(c, hints, a, b, third);
   };
-  // GET also answers HEAD (Hono runs the GET handler and drops the body).
-  for (const path of ['/:a', '/:a/:b', '/:a/:b/:c']) r.on(['GET', 'POST'], path, handle);
+  // GET also answers HEAD (Hono runs the GET handler and drops the body). A trailing slash is
+  // the bare success ping, as Django's `ping/<uuid:code>/` + `path("", views.ping)` makes it.
+  for (const path of ['/:a', '/:a/', '/:a/:b', '/:a/:b/', '/:a/:b/:c']) r.on(['GET', 'POST'], path, handle);
   return r;
 }
 
