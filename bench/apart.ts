@@ -54,6 +54,9 @@ export const runApart = <T>(script: string, job: unknown): Promise<T> => {
 
 export type PingRun = { completed: number; failed: number; seconds: number; p50: number; p99: number };
 
-/** bench/loadgen.ts apart: `clients` keep-alive ping clients over `tokens`. */
-export const drivePingsApart = (origin: string, tokens: readonly string[], options: { clients: number; maxPings: number; maxSeconds: number }): Promise<PingRun> =>
-  runApart<PingRun>('loadgen.ts', { origin, tokens, ...options });
+/** bench/loadgen.ts apart: `clients` keep-alive ping clients over `tokens` (on `pathPrefix`, Vigil's own ping path by default). */
+export const drivePingsApart = (
+  origin: string,
+  tokens: readonly string[],
+  options: { clients: number; maxPings: number; maxSeconds: number; pathPrefix?: string },
+): Promise<PingRun> => runApart<PingRun>('loadgen.ts', { origin, tokens, ...options });

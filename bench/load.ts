@@ -10,7 +10,7 @@ export type LoadResult = { completed: number; failed: number; seconds: number; l
 export async function drivePings(
   origin: string,
   tokens: readonly string[],
-  options: { clients: number; maxPings: number; maxSeconds: number; startAt?: number },
+  options: { clients: number; maxPings: number; maxSeconds: number; startAt?: number; pathPrefix?: string },
 ): Promise<LoadResult> {
   const pool = new Pool(origin, { connections: options.clients, pipelining: 1 });
   const latencies = new Float64Array(options.maxPings);
@@ -20,13 +20,15 @@ export async function drivePings(
   const started = performance.now();
   const deadline = started + options.maxSeconds * 1000;
   const offset = options.startAt ?? 0;
+  // Vigil's own ping path, or the Healthchecks-compatible one (`/api/ping/`).
+  const prefix = options.pathPrefix ?? '/api/signals/ping/';
 
   const client = async () => {
     while (next < options.maxPings && performance.now() < deadline) {
       const index = next++;
       const token = tokens[(offset + index) % tokens.length];
       const sent = performance.now();
-      const res = await pool.request({ path: `/api/signals/ping/${token}`, method: 'GET' });
+      const res = await pool.request({ path: `${prefix}${token}`, method: 'GET' });
       await res.body.dump();
       if (res.statusCode === 200) latencies[completed++] = performance.now() - sent;
       else failed++;

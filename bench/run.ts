@@ -7,7 +7,7 @@ import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
 import { runSweep, sweepHeartbeats } from '../core/sweep/index.js';
 import type { Store } from '../core/store/service.js';
-import { drivePingsApart } from './apart.js';
+import { drivePingsApart, runApart } from './apart.js';
 import { outboxAndCostBenchmark } from './aws.js';
 import { coldStart } from './cold.js';
 import { dashboardBenchmark } from './dashboard.js';
@@ -37,6 +37,8 @@ const MAX_PINGS = Number(process.env.BENCH_MAX_PINGS ?? 60_000);
 const MAX_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
+/** Alternating legs of native and Healthchecks-compatible pings after the main ping load. */
+const HC_LEGS = 4;
 const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
 const sections = new SectionRunner(selectSections(process.env.BENCH_ONLY), process.env.BENCH_BUDGET_SECONDS ? Number(process.env.BENCH_BUDGET_SECONDS) : undefined);
 
@@ -129,6 +131,30 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       print('other_cpu_ms_per_ping', (machineUsed - storeUsed - appMs) / sent, 3);
       print('server_rss_mb', process.memoryUsage().rss / 1048576, 0);
       print('store_rss_mb', processRssMb(storePid), 0);
+
+      // The same load on the Healthchecks-compatible path (core/signals/hcPing.ts), in this same
+      // run: the tokens are UUIDs, as Healthchecks' are. Its routes keep their own hints, so they
+      // are warmed the same way first. The two paths are then driven in alternating legs, so that
+      // both see the same machine (it is shared, and its speed moves within seconds); the two
+      // figures are meant to be within 10% of each other.
+      const hc = { clients: CLIENTS, pathPrefix: '/api/ping/' };
+      const hcWarm = await drivePingsApart(origin, tokens, { ...hc, maxPings: tokens.length, maxSeconds: 60 });
+      if (hcWarm.failed > 0) throw new Error(`${hcWarm.failed} warm-up pings failed on the Healthchecks-compatible path`);
+      const legs = await runApart<Record<string, { completed: number; failed: number; seconds: number }>>('loadgen.ts', {
+        origin,
+        tokens,
+        clients: CLIENTS,
+        maxPings: Math.ceil(MAX_PINGS / (2 * HC_LEGS)),
+        maxSeconds: MAX_SECONDS / (2 * HC_LEGS),
+        alternate: ['/api/signals/ping/', '/api/ping/'],
+        legs: HC_LEGS,
+      });
+      const totals = { native: legs['/api/signals/ping/'] ?? { completed: 0, failed: 0, seconds: 1 }, hc: legs['/api/ping/'] ?? { completed: 0, failed: 0, seconds: 1 } };
+      const rate = (total: { completed: number; seconds: number }) => total.completed / total.seconds;
+      print('hc_ping_per_second', rate(totals.hc), 0);
+      print('hc_ping_errors', totals.hc.failed);
+      print('native_ping_per_second_alternated', rate(totals.native), 0);
+      print('hc_to_native_ping_ratio', rate(totals.hc) / rate(totals.native), 3);
     });
     await sections.run('scale', async () => {
       const scale = await checkScale(deps, target.actor, { count: SCALE_CHECKS, clients: 4, listPages: 200 });

@@ -7,7 +7,8 @@
  */
 export const SECTION_CEILING_SECONDS = {
   cold: 90,
-  pings: 150,
+  // The native ping load, then the Healthchecks-compatible path warmed and both driven in alternating legs.
+  pings: 240,
   scale: 180,
   sweep: 60,
   streams: 90,

@@ -7,6 +7,7 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
 import { statusHtmlRoutes } from './statuspages/html/routes.js';
+import { hcPingRoutes } from './signals/hcPing.js';
 
 /**
  * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
@@ -17,6 +18,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     // First, so its ping counter wraps the signal routes mounted below.
     app.route('/', installMetricsRoutes());
     app.route('/api/v1', v1Routes());
+    // Healthchecks-compatible pings ({signal_base_url}/ping/...): plain text, outside the OpenAPI surface like Healthchecks' own.
+    app.route('/api/ping', hcPingRoutes());
     // The assistant surface at {base_url}/mcp and at /mcp ({mcp_url} locally); it reads the app's own OpenAPI documents.
     const mcp = mcpRoutes({ readDocument: (path) => app.request(path) });
     app.route('/api/mcp', mcp);

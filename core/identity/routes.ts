@@ -3,7 +3,8 @@ import { requestCtx } from '../context.js';
 import { sessionAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
 import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
-import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyUpdate, IdParam, Project, ProjectCreate, ProjectUpdate, WorkspaceQuery } from './schema.js';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyUpdate, IdParam, Project, ProjectCreate, ProjectPingKey, ProjectUpdate, WorkspaceQuery } from './schema.js';
+import { rotateProjectPingKey } from './pingKeys.js';
 import { createProject, deleteProject, getProject, listProjects, toProject, updateProject } from './projects.js';
 import { createApiKey, deleteApiKey, listApiKeys, toApiKey, updateApiKey } from './apiKeys.js';
 import { resolveWorkspaceId } from './workspaceScope.js';
@@ -53,6 +54,18 @@ function projectRoutes() {
       await deleteProject(requestCtx(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/ping-key',
+      tags: ['projects'],
+      summary: "Creates or rotates the project's ping key (ADMIN): Healthchecks-compatible slug pings; the old key stops working",
+      security,
+      request: { params: IdParam },
+      responses: { 201: json(ProjectPingKey, 'Created; the key is shown once (only its hash is stored)'), 409: { description: 'Rotated concurrently; nothing changed' } },
+    }),
+    async (c) => c.json(await rotateProjectPingKey(requestCtx(c), c.req.valid('param').id), 201),
   );
   return r;
 }

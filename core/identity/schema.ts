@@ -58,6 +58,14 @@ export const ApiKey = z
 
 export const ApiKeyCreated = ApiKey.extend({ key: z.string().describe('Shown once; store it now.') }).openapi('ApiKeyCreated');
 
+export const ProjectPingKey = z
+  .object({
+    projectId: z.number().int(),
+    pingKey: z.string().describe('Shown once; store it now. Slug pings: `{signal_base_url}/ping/<pingKey>/<slug>` (Healthchecks-compatible).'),
+    createdAt: z.string(),
+  })
+  .openapi('ProjectPingKey');
+
 export const RoleSchema = z.enum(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']).openapi('Role');
 
 export const PlanLimits = z

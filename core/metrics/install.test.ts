@@ -44,6 +44,9 @@ describe('GET /metrics (the install)', () => {
     t.clock.advanceSeconds(2);
     expect((await t.request('POST', `/signals/ping/${job.body.token}`, { rawBody: 'x' })).status).toBe(200);
     expect((await t.request('GET', '/signals/ping/no-such-token')).status).toBe(404);
+    // The Healthchecks-compatible path counts too.
+    t.clock.advanceSeconds(2);
+    expect((await t.request('GET', `/ping/${job.body.token}`)).status).toBe(200);
     await t.deps.store.entities.queueMessage
       .put({
         lane: deadLetterLane('alerts'),
@@ -59,12 +62,12 @@ describe('GET /metrics (the install)', () => {
 
     const families = parseExposition((await metrics(t, `Bearer ${TOKEN}`)).text);
     expect(families.get('vigil_pings_total')?.type).toBe('counter');
-    expect(valueOf(families, 'vigil_pings_total', { outcome: 'accepted' })).toBe(2);
+    expect(valueOf(families, 'vigil_pings_total', { outcome: 'accepted' })).toBe(3);
     expect(valueOf(families, 'vigil_pings_total', { outcome: 'rejected' })).toBe(1);
     const incidentsDepth = valueOf(families, 'vigil_queue_messages', { queue: 'incidents' });
     expect(incidentsDepth).toBe((await t.deps.queue.pending('incidents')).length);
     expect(incidentsDepth).toBeGreaterThan(0);
-    expect(valueOf(families, 'vigil_queue_oldest_message_age_seconds', { queue: 'incidents' })).toBe(42);
+    expect(valueOf(families, 'vigil_queue_oldest_message_age_seconds', { queue: 'incidents' })).toBe(44);
     expect(valueOf(families, 'vigil_queue_messages', { queue: 'alerts' })).toBe(0);
     expect(valueOf(families, 'vigil_queue_oldest_message_age_seconds', { queue: 'alerts' })).toBe(0);
     expect(valueOf(families, 'vigil_queue_dead_letters', { queue: 'alerts' })).toBe(1);

@@ -37,7 +37,7 @@ export function v1MetricsRoutes() {
   return r;
 }
 
-const PING_PATHS = ['/api/signals/ping/*', '/api/signals/s/*', '/api/signals/p/*'];
+const PING_PATHS = ['/api/signals/ping/*', '/api/signals/s/*', '/api/signals/p/*', '/api/ping/*'];
 
 /**
  * The install's own `GET /metrics` (outside `/api`, off unless VIGIL_METRICS_TOKEN is set) and the

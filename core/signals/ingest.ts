@@ -11,7 +11,7 @@ import type { OutboxEntry } from '../store/outbox.js';
 import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, type PingHint, type PingHints } from './hints.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
-import { checkFromItem, readCheck, readCheckWithRuns, restoreField, type PingDeps } from './pingStore.js';
+import { checkFromItem, readCheck, readCheckWithRuns, restoreField, restoreIfAbsent, type PingDeps } from './pingStore.js';
 import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
 import { checkKey, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalId, signalItem } from './record.js';
@@ -207,6 +207,7 @@ async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promi
     // A run whose START (and so its missed-run entry) may not have landed is taken back: the
     // client sends the start again, and no open run is left that the sweep would never look at.
     if (kind === 'start' && input.rid !== undefined) await withdrawRun(deps, input, input.rid).catch((cause: unknown) => console.error('could not withdraw the run', cause));
+    else await giveRunStartBack(deps, input, taken).catch((cause: unknown) => console.error('could not give the run start back', cause));
     throw err;
   }
 }
@@ -231,6 +232,18 @@ async function withdrawRun(deps: PingDeps, input: PingInput, rid: string): Promi
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
+}
+
+/**
+ * An end (success or fail) whose signal was not stored had already taken its run's start off the
+ * check (its `run_<rid>`, or `startedAt`): the start goes back, so the client's retry of the same
+ * end still measures the run (runitor and curl --retry send exactly that request again).
+ */
+async function giveRunStartBack(deps: PingDeps, input: PingInput, taken: TakenPing): Promise<void> {
+  if (input.kind !== 'success' && input.kind !== 'fail') return;
+  const field = input.rid !== undefined ? runAttribute(input.rid) : 'startedAt';
+  const start = input.rid !== undefined ? taken.raw?.[field] : taken.previous.startedAt;
+  if (typeof start === 'string') await restoreIfAbsent(deps.store, input.token, field, start);
 }
 
 /**

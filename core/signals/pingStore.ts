@@ -5,6 +5,7 @@ import type { Broadcaster, Queue } from '../ports/index.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { OUTBOX_FIELDS } from '../store/outbox.js';
 import type { Store } from '../store/service.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { checkKey } from './rawItems.js';
 
 /**
@@ -73,4 +74,25 @@ export async function restoreField(store: PingTable, token: string, field: strin
       ExpressionAttributeValues: marshall(old === undefined ? { ':written': written } : { ':old': old, ':written': written }),
     }),
   );
+}
+
+/**
+ * Puts back a value a ping removed (`field` to `value`), unless something has set it since: the
+ * condition keeps whatever a later ping wrote. A check that is gone meanwhile is left alone.
+ */
+export async function restoreIfAbsent(store: PingTable, token: string, field: string, value: string): Promise<void> {
+  try {
+    await store.hot.send(
+      new UpdateItemCommand({
+        TableName: store.table,
+        Key: marshall(checkKey(token)),
+        UpdateExpression: 'SET #f = :value',
+        ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#f)',
+        ExpressionAttributeNames: { '#f': field, '#pk': 'pk' },
+        ExpressionAttributeValues: marshall({ ':value': value }),
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
 }

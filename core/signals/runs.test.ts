@@ -258,6 +258,32 @@ describe('missed runs, found by the sweep', () => {
     expect((await missedRuns(j)).map((s) => (s.details as { rid: string }).rid)).toEqual([rid]);
   });
 
+  it('an end whose signal could not be stored answers 500 and gives its run start back: the retry carries the duration', async () => {
+    for (const rid of [randomUUID(), undefined]) {
+      const j = await job({ graceSeconds: 600 });
+      const suffix = rid === undefined ? '' : `?rid=${rid}`;
+      expect((await t.request('GET', `/signals/ping/${j.token}/start${suffix}`)).status).toBe(200);
+      t.clock.advanceSeconds(30);
+      const client = t.deps.store.hot;
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'PutItemCommand') throw new Error('store unavailable');
+          return next(args);
+        },
+        { step: 'initialize', name: 'failEndPuts' },
+      );
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const failed = await t.request('GET', `/signals/ping/${j.token}${suffix}`);
+      client.middlewareStack.remove('failEndPuts');
+      logged.mockRestore();
+      expectError(failed, 500);
+      t.clock.advanceSeconds(2);
+      expect((await t.request('GET', `/signals/ping/${j.token}${suffix}`)).status).toBe(200);
+      const success = (await signalsOf(t, j.id)).filter((s) => s.type === 'SUCCESS');
+      expect(success.map((s) => s.durationMs)).toEqual([32_000]);
+    }
+  });
+
   it('caps open runs per job: a start past 100 open runs is refused with 409 and opens nothing; a restart and a start after an end are fine', async () => {
     const j = await job({ graceSeconds: 86_400 });
     const rids = Array.from({ length: 100 }, () => randomUUID());

@@ -10,6 +10,11 @@ export const createProjectEntity = (config: EntityConfiguration) =>
         workspaceId: { type: 'number', required: true },
         name: { type: 'string', required: true },
         description: { type: 'string' },
+        /**
+         * SHA-256 of the project's Healthchecks-style ping key (core/identity/pingKeys.ts): the key
+         * itself is shown once; the lock `project-ping-key` with this value names the project.
+         */
+        pingKeyHash: { type: 'string' },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
         /**

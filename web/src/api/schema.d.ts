@@ -1243,6 +1243,23 @@ export interface paths {
         patch: operations["updateProject"];
         trace?: never;
     };
+    "/projects/{id}/ping-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates or rotates the project's ping key (ADMIN): Healthchecks-compatible slug pings; the old key stops working */
+        post: operations["createProjectPingKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/status/{slug}": {
         parameters: {
             query?: never;
@@ -3663,6 +3680,12 @@ export interface components {
             description?: string | null;
             name: string;
             workspaceId?: number;
+        };
+        ProjectPingKey: {
+            createdAt: string;
+            /** @description Shown once; store it now. Slug pings: `{signal_base_url}/ping/<pingKey>/<slug>` (Healthchecks-compatible). */
+            pingKey: string;
+            projectId: number;
         };
         ProjectUpdate: {
             description?: string | null;
@@ -13039,6 +13062,91 @@ export interface operations {
                 };
             };
             /** @description Conflicts with the current state (a taken slug, a resolved incident, a lost race) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and the RateLimit-* headers */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createProjectPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created; the key is shown once (only its hash is stored) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectPingKey"];
+                };
+            };
+            /** @description Invalid input (code VALIDATION_ERROR, BAD_REQUEST or MALFORMED_JSON; field details in `details`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential may not do this (role, key permission or plan limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not in the caller's workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rotated concurrently; nothing changed */
             409: {
                 headers: {
                     [name: string]: unknown;
