@@ -110,7 +110,6 @@ export const OncallExport = z.object({
 });
 
 export type OncallExport = z.infer<typeof OncallExport>;
-export type OncallUser = z.infer<typeof User>;
 export type OncallSchedule = z.infer<typeof Schedule>;
 export type OncallShift = z.infer<typeof Shift>;
 export type OncallChain = z.infer<typeof Chain>;
