@@ -4,7 +4,7 @@ import { authorize } from '../auth/authorize.js';
 import { badRequest } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
 import { insertPolicy } from '../escalation/policies.js';
-import { PolicyCreate } from '../escalation/schema.js';
+import { MAX_PRIORITY, PolicyCreate } from '../escalation/schema.js';
 import { insertOverride } from '../oncall/overrides.js';
 import { peopleById } from '../oncall/people.js';
 import { insertSchedule, rotationsOf } from '../oncall/schedules.js';
@@ -27,7 +27,6 @@ const SOURCE = 'grafana-oncall';
 const refOf = (oncallId: string) => `${SOURCE}:${oncallId}`;
 /** OnCall's own routing (integrations and routes) is not imported: an imported policy waits, disabled, for its projects. */
 const IMPORTED_POLICY = { projectIds: null, ackTimeoutMinutes: null, enabled: false } as const;
-const MAX_PRIORITY = 10_000;
 
 type Entry = ImportReport['created'][number];
 

@@ -16,6 +16,9 @@ import { Temporal } from 'temporal-polyfill';
  */
 
 export const MAX_ITEMS = 10_000;
+/** Ten years: far past any rotation turn, wait or override, and well inside the calendar arithmetic's range. */
+const MAX_SECONDS = 315_360_000;
+const seconds = z.number().int().min(0).max(MAX_SECONDS);
 const id = z.string().trim().min(1).max(64);
 const name = z.string().max(1000);
 /** OnCall writes date-times as `yyyy-MM-ddTHH:mm:ss`, a wall-clock time in the shift's (else the schedule's) zone. */
@@ -75,9 +78,9 @@ const Shift = z.object({
   level: z.number().int().nullable().optional(),
   start: localDateTime,
   rotation_start: localDateTime.nullable().optional(),
-  duration: z.number().int().min(0),
+  duration: seconds,
   frequency: z.string().max(32).nullable().optional(),
-  interval: z.number().int().min(1).nullable().optional(),
+  interval: z.number().int().min(1).max(MAX_SECONDS).nullable().optional(),
   until: localDateTime.nullable().optional(),
   week_start: z.string().max(2).nullable().optional(),
   by_day: z.array(z.string().max(2)).max(7).nullable().optional(),
@@ -96,7 +99,7 @@ const Step = z.object({
   escalation_chain_id: id,
   position: z.number().int().min(0),
   type: z.string().max(64).nullable(),
-  duration: z.number().int().min(0).nullable().optional(),
+  duration: seconds.nullable().optional(),
   persons_to_notify: ids.nullable().optional(),
   notify_on_call_from_schedule: id.nullable().optional(),
 });
