@@ -4,6 +4,8 @@ import type { Ctx } from '../context.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { createRouter } from '../http/router.js';
 import { HealthchecksExport, importHealthchecks } from './healthchecks.js';
+import { importUptimeKuma } from './kuma.js';
+import { UptimeKumaExport } from './kumaFormat.js';
 import type { ImportReport } from './report.js';
 import { importTarget } from './target.js';
 
@@ -62,5 +64,6 @@ function importRoute<S extends z.ZodType>(
 export function v1ImportRoutes() {
   const r = createRouter();
   importRoute(r, 'healthchecks', HealthchecksExport, importHealthchecks);
+  importRoute(r, 'uptime-kuma', UptimeKumaExport, importUptimeKuma);
   return r;
 }
