@@ -9,6 +9,7 @@ import { answerOutsideRoutes, requireJsonBodies } from './http/guards.js';
 // mailed links post their button's form; the body is not read.
 const exemptFromJson = (path: string): boolean =>
   path.includes('/signals/') ||
+  path.startsWith('/api/push/') ||
   path.endsWith('/oauth/token') ||
   (path.startsWith('/api/public/status/') && (path.endsWith('/unsubscribe') || path.endsWith('/subscriptions/confirm'))) ||
   path.startsWith('/api/alert-channels/confirm/');
