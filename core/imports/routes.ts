@@ -3,6 +3,8 @@ import { requestCtx } from '../context.js';
 import type { Ctx } from '../context.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { createRouter } from '../http/router.js';
+import { importGrafanaOncall } from './grafanaOncall.js';
+import { OncallExport } from './grafanaOncallPayload.js';
 import { HealthchecksExport, importHealthchecks } from './healthchecks.js';
 import { importUptimeKuma } from './kuma.js';
 import { UptimeKumaExport } from './kumaFormat.js';
@@ -65,5 +67,7 @@ export function v1ImportRoutes() {
   const r = createRouter();
   importRoute(r, 'healthchecks', HealthchecksExport, importHealthchecks);
   importRoute(r, 'uptime-kuma', UptimeKumaExport, importUptimeKuma);
+  // On-call items belong to the workspace, not to a project: `?projectId=` plays no part.
+  importRoute(r, 'grafana-oncall', OncallExport, (ctx, target, payload, dryRun) => importGrafanaOncall(ctx, target.workspaceId, payload, { dryRun }));
   return r;
 }
