@@ -15,7 +15,7 @@ import { Temporal } from 'temporal-polyfill';
  * the schedule on each shift (docs/guide/importing.md shows the commands).
  */
 
-export const MAX_ITEMS = 10_000;
+export const MAX_ITEMS = 5_000;
 /** Ten years: far past any rotation turn, wait or override, and well inside the calendar arithmetic's range. */
 const MAX_SECONDS = 315_360_000;
 const seconds = z.number().int().min(0).max(MAX_SECONDS);

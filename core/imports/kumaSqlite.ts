@@ -13,8 +13,9 @@ import { UptimeKumaExport, type KumaData } from './kumaFormat.js';
 type Row = Record<string, SqlValue>;
 type SqlJs = Awaited<ReturnType<typeof import('sql.js')['default']>>;
 let engine: Promise<SqlJs> | undefined;
-// Loaded on the first import only: no other request pays for the WebAssembly module.
-const sqlJs = (): Promise<SqlJs> => (engine ??= import('sql.js').then((module) => module.default()));
+// Loaded on the first import only: no other request pays for the WebAssembly module. The inline
+// build carries it in the JavaScript, so the API Lambda's bundle has it too.
+const sqlJs = (): Promise<SqlJs> => (engine ??= import('sql.js/dist/sql-wasm-inline.js').then((module) => module.default()));
 
 function rows(db: Database, sql: string): Row[] {
   const [result] = db.exec(sql);
