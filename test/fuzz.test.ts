@@ -64,6 +64,7 @@ const V1_WRITES: [string, string][] = [
   ['POST', '/v1/maintenance-windows'],
   ['POST', '/v1/import/healthchecks'],
   ['POST', '/v1/import/uptime-kuma'],
+  ['POST', '/v1/import/grafana-oncall'],
 ];
 const ODD_IDS = ['1', '0', '-1', 'abc', '1e309', '9007199254740993', 'slug:', 'slug:%00', '%2e%2e', 'x'.repeat(300)];
 
