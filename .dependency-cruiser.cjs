@@ -60,6 +60,8 @@ const AREAS = {
   maintenance: ['auth', 'identity', 'statuspages', 'windows'],
   sweep: ['checks', 'deployments', 'escalation', 'maintenance', 'outbox', 'signals', 'statuspages', 'windows'],
   metrics: ['auth', 'checks', 'identity', 'probes', 'sweep'],
+  // Importers (Healthchecks, Uptime Kuma, Grafana OnCall) create through the areas they fill.
+  imports: ['auth', 'checks', 'escalation', 'identity', 'maintenance', 'oncall', 'statuspages'],
   // Deleting a member, schedule, team or channel a policy pages is refused: the areas below
   // escalation ask this one rule, which reads only the store.
   'escalation/policyTargets': [],

@@ -8,6 +8,8 @@ import { mcpRoutes } from './mcp/index.js';
 import { installMetricsRoutes } from './metrics/routes.js';
 import { statusHtmlRoutes } from './statuspages/html/routes.js';
 import { hcPingRoutes } from './signals/hcPing.js';
+import { PingHints } from './signals/hints.js';
+import { answerKumaPush, KUMA_PUSH_PATH } from './signals/kumaPush.js';
 
 /**
  * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
@@ -24,6 +26,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     const mcp = mcpRoutes({ readDocument: (path) => app.request(path) });
     app.route('/api/mcp', mcp);
     app.route('/mcp', mcp);
+    // Uptime Kuma's push path (core/signals/kumaPush.ts), served here too for `npm start`'s one server.
+    const hints = new PingHints();
+    app.on(['GET', 'POST'], KUMA_PUSH_PATH, (c) => answerKumaPush(c.var.deps, c, hints));
     app.route('/api', dashboardRoutes());
     app.route('/', statusHtmlRoutes());
   });

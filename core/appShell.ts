@@ -11,6 +11,7 @@ const exemptFromJson = (path: string): boolean =>
   path.includes('/signals/') ||
   // Healthchecks' clients post text/plain (runitor, `curl --data-raw`).
   path.startsWith('/api/ping/') ||
+  path.startsWith('/api/push/') ||
   path.endsWith('/oauth/token') ||
   (path.startsWith('/api/public/status/') && (path.endsWith('/unsubscribe') || path.endsWith('/subscriptions/confirm'))) ||
   path.startsWith('/api/alert-channels/confirm/') ||

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { answerOutsideRoutes } from './http/guards.js';
 import { PingHints } from './signals/hints.js';
 import { answerPing, exitCodePing, PING_METHODS, PING_VARIANTS, pingOptions } from './signals/ping.js';
+import { answerKumaPush, KUMA_PUSH_PATH } from './signals/kumaPush.js';
 import type { PingDeps } from './signals/pingStore.js';
 
 /** Where the ping Lambda's routes live; stacks/ApiStack.ts routes exactly this prefix to it. */
@@ -28,6 +29,8 @@ export function createSignalApp(deps: PingDeps): Hono {
       });
     }
   }
+  // Uptime Kuma's push path, for monitors imported with their push tokens (core/imports).
+  app.on(['GET', 'POST'], KUMA_PUSH_PATH, (c) => answerKumaPush(deps, c, hints));
   // After the named variants, as in routes.ts: any other last segment is an exit code (or no route).
   for (const method of PING_METHODS) {
     app.on(method.toUpperCase(), `${SIGNAL_APP_PREFIX}/:token/:exitCode`, async (c) => {

@@ -12,12 +12,13 @@ import { deploySettings, PROBE_REGIONS, resourceArns, resourceNames } from './se
 export const SCHEDULE_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
 
 /**
- * The paths the signals Lambda serves: token pings only (core/signalApp.ts, SIGNAL_APP_PREFIX).
+ * The paths the signals Lambda serves: token pings only (core/signalApp.ts, SIGNAL_APP_PREFIX),
+ * and Uptime Kuma's push path for imported push monitors (core/signals/kumaPush.ts).
  * Slug pings (`/api/signals/s`, `/api/signals/p`) need an API key, the check by slug and maybe a
  * new job, which would put ElectroDB, zod and the checks module back into the ping Lambda's cold
  * start: the API Lambda serves them.
  */
-export const SIGNAL_ROUTE_PREFIXES = ['/api/signals/ping'] as const;
+export const SIGNAL_ROUTE_PREFIXES = ['/api/signals/ping', '/api/push'] as const;
 
 /**
  * The HTTP API: token pings on their own small Lambda running createSignalApp (ping traffic is

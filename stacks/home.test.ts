@@ -114,13 +114,13 @@ describe('ApiStack', () => {
     const api = logicalId(t, 'AWS::Lambda::Function', 'ApiFunction');
     const signals = logicalId(t, 'AWS::Lambda::Function', 'SignalsFunction');
     // Slug pings need the API key, slug lookup and job creation of the full app: the API Lambda serves them.
-    expect([...SIGNAL_ROUTE_PREFIXES]).toEqual(['/api/signals/ping']);
+    expect([...SIGNAL_ROUTE_PREFIXES]).toEqual(['/api/signals/ping', '/api/push']);
     for (const prefix of SIGNAL_ROUTE_PREFIXES) expect(routeTarget(t, `ANY ${prefix}/{proxy+}`)).toBe(signals);
     expect(routeTarget(t, 'ANY /api/{proxy+}')).toBe(api);
     expect(routeTarget(t, '$default')).toBe(api);
     // History and the stream need the session routes of the full app: no catch-all for /api/signals.
     const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/{proxy+}']);
+    expect(routeKeys.sort()).toEqual(['$default', 'ANY /api/push/{proxy+}', 'ANY /api/signals/ping/{proxy+}', 'ANY /api/{proxy+}']);
     t.hasResourceProperties('AWS::Lambda::Function', { Handler: Match.stringLikeRegexp('signals\\.handler$'), Timeout: 10 });
     t.hasResourceProperties('AWS::ApiGatewayV2::Integration', { PayloadFormatVersion: '2.0', IntegrationUri: { 'Fn::GetAtt': [signals, 'Arn'] } });
     // A ping's signal (its wake entry) lands before its Lambda times out: the sweep reads back that far.

@@ -74,6 +74,9 @@ const V1_WRITES: [string, string][] = [
   ['POST', '/v1/deployments'],
   ['POST', '/v1/maintenance-windows'],
   ['POST', '/v1/integrations'],
+  ['POST', '/v1/import/healthchecks'],
+  ['POST', '/v1/import/uptime-kuma'],
+  ['POST', '/v1/import/grafana-oncall'],
 ];
 const ODD_IDS = ['1', '0', '-1', 'abc', '1e309', '9007199254740993', 'slug:', 'slug:%00', '%2e%2e', 'x'.repeat(300)];
 
@@ -107,6 +110,9 @@ const jsonish = fc.oneof(
       'timezone',
       'body',
       'permission',
+      'checks',
+      'monitorList',
+      'database',
     ),
     fc.jsonValue({ maxDepth: 2 }),
   ),
@@ -193,6 +199,7 @@ describe('no 5xx from form or multipart bodies', () => {
       ['POST', '/signals/ping/{token}'],
       ['POST', '/signals/ping/{token}/fail'],
       ['POST', '/signals/ping/{token}/start'],
+      ['POST', '/push/{token}'],
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom('1', 'abc'), formBody, async ([method, template], id, { type, body }) => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { PlanLimits } from '../auth/plans.js';
 import type { Deps } from '../deps.js';
-import { conflict } from '../http/errors.js';
+import { badRequest, conflict } from '../http/errors.js';
 import { untilProcessed } from '../store/batch.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
+import { isConditionalFailure } from '../store/conditional.js';
 import { readOutboundConfig } from './outboundSchema.js';
 import { statusChangeOwed } from './events.js';
 import { releaseCheckSlots } from './quota.js';
@@ -34,11 +35,30 @@ export const releaseSlug = (deps: Deps, workspaceId: number, slug: string, check
   releaseLock(deps.store, slugScope(workspaceId), slug, String(checkId));
 
 /**
+ * What an imported check brings from its source (core/imports): the ping token its clients already
+ * use (a Healthchecks UUID, an Uptime Kuma push token; see `isImportableToken`), its description
+ * and tags.
+ */
+/**
+ * A ping token a check may be given: 10-128 letters, digits, `-` or `_`. That takes a
+ * Healthchecks UUID and an Uptime Kuma push token (32 characters since Kuma 1.23, 10 before);
+ * nothing shorter, which a stranger could guess, and nothing that would need escaping in a path.
+ */
+export const isImportableToken = (token: string): boolean => /^[A-Za-z0-9_-]{10,128}$/.test(token);
+
+export type ImportedFields = { token?: string | undefined; description?: string | undefined; tags?: string[] | undefined };
+
+/**
  * Stores a new check whose workspace the caller is authorised in and whose references were
  * checked: plan limits, slug lock, then the check (by token) and its id -> token ref. `limits` are
  * the workspace's plan, read by this request alongside its authorisation (workspaceForNewCheck).
+ * A given token is the item's key, so the create's own condition (no item under that key, live
+ * or a tombstone) keeps it unique across workspaces: a taken one is 409 CONFLICT.
  */
-export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLimits): Promise<CheckItem> {
+export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLimits, imported: ImportedFields = {}): Promise<CheckItem> {
+  if (imported.token !== undefined && !isImportableToken(imported.token)) {
+    throw badRequest('A ping token is 10-128 letters, digits, - or _', [{ path: 'token', message: 'must match ^[A-Za-z0-9_-]{10,128}$' }]);
+  }
   judgePlan(limits, draft, undefined);
   // The plan's slots and the id in parallel (an id handed out to a refused check is just skipped).
   const [plan, id] = await Promise.allSettled([takePlanSlots(deps, limits, draft, true), deps.store.nextId('check')]);
@@ -53,7 +73,7 @@ export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLim
   const now = deps.clock.now();
   const iso = now.toISOString();
   if (draft.slug !== null) await claimSlug(deps, draft.workspaceId, draft.slug, checkId, now).catch(giveBack);
-  const token = randomUUID();
+  const token = imported.token ?? randomUUID();
   // The check and its ref (with the list counts) in parallel; either failing takes both back.
   const [created, listed] = await Promise.allSettled([
     deps.store.entities.check
@@ -76,6 +96,8 @@ export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLim
         status: 'NEW',
         ...(draft.outbound !== undefined ? { outbound: draft.outbound } : {}),
         ...(draft.jobRules !== undefined && draft.checkMode === 'INBOUND' ? { jobRules: draft.jobRules } : {}),
+        ...(imported.description ? { description: imported.description } : {}),
+        ...(imported.tags && imported.tags.length > 0 ? { tags: imported.tags } : {}),
         createdAt: iso,
         updatedAt: iso,
       })
@@ -87,6 +109,9 @@ export async function insertCheck(deps: Deps, draft: CheckDraft, limits: PlanLim
     if (created.status === 'fulfilled') await deps.store.entities.check.delete({ token }).go();
     if (listed.status === 'fulfilled') await unlistCheckRef(deps, checkId);
     if (draft.slug !== null) await releaseSlug(deps, draft.workspaceId, draft.slug, checkId);
+    if (created.status === 'rejected' && imported.token !== undefined && isConditionalFailure(created.reason)) {
+      return giveBack(conflict('This ping token is already used by another check'));
+    }
     return giveBack(created.status === 'rejected' ? created.reason : (listed as PromiseRejectedResult).reason);
   }
   const check = created.value.data;

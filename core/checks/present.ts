@@ -99,5 +99,7 @@ export function toJobV1(config: Config, check: CheckItem, actor: Actor): JobV1 {
     pingUrl: reveal ? pingUrlOf(config, check.token) : null,
     lastPingAt: check.lastPingAt ?? null,
     nextDueAt: check.nextDueAt ?? null,
+    description: check.description ?? null,
+    tags: check.tags ?? [],
   };
 }

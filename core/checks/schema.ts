@@ -276,6 +276,8 @@ export const JobV1 = CheckV1.extend({
   pingUrl: z.string().nullable(),
   lastPingAt: z.string().nullable(),
   nextDueAt: z.string().nullable(),
+  description: z.string().nullable().openapi({ description: 'Brought by an import (e.g. a Healthchecks check’s `desc`); null otherwise' }),
+  tags: z.array(z.string()).openapi({ description: 'Brought by an import (e.g. a Healthchecks check’s tags); empty otherwise' }),
 }).openapi('JobV1');
 export type JobV1 = z.output<typeof JobV1>;
 export const JobV1Page = pageSchema(JobV1, 'JobV1PageResponse');

@@ -5,7 +5,7 @@ import { envelope } from '../http/pagination.js';
 import { zodDetails } from '../http/router.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
-import { insertCheck, outboundOf, softDeleteCheck, updateCheck } from './lifecycle.js';
+import { insertCheck, outboundOf, softDeleteCheck, updateCheck, type ImportedFields } from './lifecycle.js';
 import { mergeOutboundConfig, parseOutboundConfig, type OutboundConfig, type OutboundConfigPatch } from './outboundSchema.js';
 import { pauseCheck, resumeCheck } from './pause.js';
 import { loadCheckByRef, pageChecks } from './repository.js';
@@ -45,7 +45,7 @@ export async function loadV1(ctx: Ctx, kind: V1Kind, ref: string, minRole: 'VIEW
   return check;
 }
 
-export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Create>): Promise<CheckItem> {
+export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Create>, imported: ImportedFields = {}): Promise<CheckItem> {
   const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   assertHttp(body.checkType);
   return insertCheck(
@@ -67,18 +67,25 @@ export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Creat
       outbound: parseOutboundConfig(body.config, 'config'),
     },
     limits,
+    imported,
   );
+}
+
+/** A job body with its defaults and its timing resolved, or a 400: what a create would store, before anything is written. */
+export function parseHeartbeatJob(input: JobCreateInput, now: Date) {
+  const parsed = JobCreate.safeParse(input);
+  if (!parsed.success) throw badRequest('Invalid job', zodDetails(parsed.error));
+  const body = parsed.data;
+  return { body, timing: resolveTiming({ jobRules: undefined, intervalSeconds: undefined }, body, now, DEFAULT_JOB_INTERVAL_SECONDS) };
 }
 
 /**
  * Creates a heartbeat job from the Integration API body (defaults applied here, so callers such as
  * slug pings with `?create=1` may pass just a name, project and slug). A taken slug is 409 SLUG_TAKEN.
+ * `imported`: what an import brings (a given ping token, a description, tags).
  */
-export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promise<CheckItem> {
-  const parsed = JobCreate.safeParse(input);
-  if (!parsed.success) throw badRequest('Invalid job', zodDetails(parsed.error));
-  const body = parsed.data;
-  const timing = resolveTiming({ jobRules: undefined, intervalSeconds: undefined }, body, ctx.deps.clock.now(), DEFAULT_JOB_INTERVAL_SECONDS);
+export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput, imported: ImportedFields = {}): Promise<CheckItem> {
+  const { body, timing } = parseHeartbeatJob(input, ctx.deps.clock.now());
   const { workspaceId, limits } = await workspaceForNewCheck(ctx, { projectId: body.projectId });
   return insertCheck(
     ctx.deps,
@@ -100,6 +107,7 @@ export async function createHeartbeatJob(ctx: Ctx, input: JobCreateInput): Promi
       outbound: undefined,
     },
     limits,
+    imported,
   );
 }
 

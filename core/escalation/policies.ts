@@ -62,16 +62,24 @@ const releasePriority = (deps: Deps, workspaceId: number, priority: number, poli
 
 export async function createPolicy(ctx: Ctx, input: PolicyCreate): Promise<Policy> {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
+  return toPolicy(await insertPolicy(ctx.deps, input));
+}
+
+/**
+ * The write behind `createPolicy`, for a caller that has checked scope itself (an importer,
+ * which also stores the source's id as `importRef` so a second import finds the policy).
+ */
+export async function insertPolicy(deps: Deps, input: PolicyCreate, importRef?: string): Promise<EscalationPolicyItem> {
   await Promise.all([
-    requireTargetsInWorkspace(ctx.deps, input.workspaceId, input.steps),
-    requireProjectsInWorkspace(ctx.deps, input.workspaceId, input.projectIds),
-    requireIntegrationsInWorkspace(ctx.deps, input.workspaceId, input.integrationIds),
+    requireTargetsInWorkspace(deps, input.workspaceId, input.steps),
+    requireProjectsInWorkspace(deps, input.workspaceId, input.projectIds),
+    requireIntegrationsInWorkspace(deps, input.workspaceId, input.integrationIds),
   ]);
-  const iso = ctx.deps.clock.now().toISOString();
-  const policyId = await ctx.deps.store.nextId('escalationPolicy');
-  await claimPriority(ctx.deps, input.workspaceId, input.priority, policyId);
+  const iso = deps.clock.now().toISOString();
+  const policyId = await deps.store.nextId('escalationPolicy');
+  await claimPriority(deps, input.workspaceId, input.priority, policyId);
   try {
-    const created = await ctx.deps.store.entities.escalationPolicy
+    const created = await deps.store.entities.escalationPolicy
       .create({
         policyId,
         workspaceId: input.workspaceId,
@@ -84,14 +92,15 @@ export async function createPolicy(ctx: Ctx, input: PolicyCreate): Promise<Polic
         repeatCount: input.repeatCount,
         enabled: input.enabled,
         stepsJson: storeSteps(input.steps),
+        importRef,
         revision: 1,
         createdAt: iso,
         updatedAt: iso,
       })
       .go();
-    return toPolicy(created.data);
+    return created.data;
   } catch (err) {
-    await releasePriority(ctx.deps, input.workspaceId, input.priority, policyId);
+    await releasePriority(deps, input.workspaceId, input.priority, policyId);
     throw err;
   }
 }

@@ -54,25 +54,39 @@ export async function createOverride(ctx: Ctx, input: OverrideCreate): Promise<O
   const scope = await authorize(ctx.deps, ctx.actor, schedule.workspaceId, 'MEMBER', 'On-call schedule');
   const self = ctx.actor.kind === 'user' ? ctx.actor.userId : undefined;
   if (!roleAtLeast(scope.role, 'ADMIN') && input.overrideUserId !== self) throw forbidden('A MEMBER may only create overrides that put themselves on call');
-  await requireWorkspaceMembers(ctx.deps, schedule.workspaceId, [input.overrideUserId, ...(input.replacedUserId === null ? [] : [input.replacedUserId])]);
-  const iso = ctx.deps.clock.now().toISOString();
-  const overrideId = await ctx.deps.store.nextId('onCallOverride');
-  const created = await ctx.deps.store.entities.onCallOverride
+  return toOverride(await insertOverride(ctx.deps, schedule.workspaceId, input, { createdBy: self }));
+}
+
+/**
+ * The write behind `createOverride`, for a caller that has checked scope itself and holds a
+ * schedule of `workspaceId` (an importer, which stores the source's id as `importRef`).
+ */
+export async function insertOverride(
+  deps: Deps,
+  workspaceId: number,
+  input: OverrideCreate,
+  origin: { createdBy?: number | undefined; importRef?: string },
+): Promise<OnCallOverrideItem> {
+  await requireWorkspaceMembers(deps, workspaceId, [input.overrideUserId, ...(input.replacedUserId === null ? [] : [input.replacedUserId])]);
+  const iso = deps.clock.now().toISOString();
+  const overrideId = await deps.store.nextId('onCallOverride');
+  const created = await deps.store.entities.onCallOverride
     .create({
       overrideId,
       scheduleId: input.scheduleId,
-      workspaceId: schedule.workspaceId,
+      workspaceId,
       overrideUserId: input.overrideUserId,
       startAt: new Date(input.startAt).toISOString(),
       endAt: new Date(input.endAt).toISOString(),
       replacedUserId: input.replacedUserId ?? undefined,
       reason: input.reason ?? undefined,
-      createdBy: self,
+      createdBy: origin.createdBy,
+      importRef: origin.importRef,
       createdAt: iso,
     })
     .go();
-  await noticeAgain(ctx.deps, input.scheduleId);
-  return toOverride(created.data);
+  await noticeAgain(deps, input.scheduleId);
+  return created.data;
 }
 
 /** An override moves shifts: the notice sweep looks at the schedule again at once. A schedule deleted meanwhile is left alone. */

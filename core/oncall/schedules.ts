@@ -84,10 +84,18 @@ export async function findScheduleInWorkspace(deps: Deps, workspaceId: number, s
 
 export async function createSchedule(ctx: Ctx, input: ScheduleCreate): Promise<Schedule> {
   await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
-  await requireWorkspaceMembers(ctx.deps, input.workspaceId, participantsOf(input.rotations));
-  const iso = ctx.deps.clock.now().toISOString();
-  const scheduleId = await ctx.deps.store.nextId('onCallSchedule');
-  const created = await ctx.deps.store.entities.onCallSchedule
+  return toSchedule(ctx.deps, await insertSchedule(ctx.deps, input));
+}
+
+/**
+ * The write behind `createSchedule`, for a caller that has checked scope itself (an importer,
+ * which also stores the source's id as `importRef` so a second import finds the schedule).
+ */
+export async function insertSchedule(deps: Deps, input: ScheduleCreate, importRef?: string): Promise<OnCallScheduleItem> {
+  await requireWorkspaceMembers(deps, input.workspaceId, participantsOf(input.rotations));
+  const iso = deps.clock.now().toISOString();
+  const scheduleId = await deps.store.nextId('onCallSchedule');
+  const created = await deps.store.entities.onCallSchedule
     .create({
       scheduleId,
       workspaceId: input.workspaceId,
@@ -96,15 +104,16 @@ export async function createSchedule(ctx: Ctx, input: ScheduleCreate): Promise<S
       timezone: input.timezone,
       handoffNotificationMinutes: input.handoffNotificationMinutes ?? undefined,
       enabled: input.enabled,
-      rotationsJson: JSON.stringify(await toRotations(ctx.deps, input.rotations)),
+      rotationsJson: JSON.stringify(await toRotations(deps, input.rotations)),
+      importRef,
       // The notice sweep looks at a new or edited schedule at once (core/escalation/notices.ts).
-      ...noticeDueFields(ctx.deps.clock.now()),
+      ...noticeDueFields(deps.clock.now()),
       revision: 1,
       createdAt: iso,
       updatedAt: iso,
     })
     .go();
-  return toSchedule(ctx.deps, created.data);
+  return created.data;
 }
 
 export async function listSchedules(ctx: Ctx, query: { workspaceId: number; page: number; limit: number }): Promise<Page<Schedule>> {

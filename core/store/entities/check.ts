@@ -34,6 +34,9 @@ export const createCheckEntity = (config: EntityConfiguration) =>
         /** The public badge's left-hand text (the name stays private); absent reads "status". */
         badgeLabel: { type: 'string' },
         slug: { type: 'string' },
+        /** Brought by an import (core/imports): the source's description and tags, shown on the job. */
+        description: { type: 'string' },
+        tags: { type: 'list', items: { type: 'string' } },
         checkMode: { type: CHECK_MODES, required: true },
         checkType: { type: CHECK_TYPES, required: true },
         intervalSeconds: { type: 'number', required: true },

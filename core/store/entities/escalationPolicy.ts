@@ -51,6 +51,8 @@ export const createEscalationPolicyEntity = (config: EntityConfiguration) =>
         repeatCount: { type: 'number', required: true },
         enabled: { type: 'boolean', required: true },
         stepsJson: { type: 'string', required: true },
+        /** `<source>:<its id>` of a policy an importer created (core/imports/): a second import finds it by this, never by name. */
+        importRef: { type: 'string' },
         revision: { type: 'number', required: true },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },

@@ -21,6 +21,8 @@ export const createOnCallOverrideEntity = (config: EntityConfiguration) =>
         replacedUserId: { type: 'number' },
         reason: { type: 'string' },
         createdBy: { type: 'number' },
+        /** `<source>:<its id>` of an override an importer created (core/imports/): a second import finds it by this. */
+        importRef: { type: 'string' },
         createdAt: { type: 'string', required: true },
       },
       indexes: {

@@ -22,6 +22,8 @@ export const createOnCallScheduleEntity = (config: EntityConfiguration) =>
         enabled: { type: 'boolean', required: true },
         rotationsJson: { type: 'string', required: true },
         calendarTokenHash: { type: 'string' },
+        /** `<source>:<its id>` of a schedule an importer created (core/imports/): a second import finds it by this, never by name. */
+        importRef: { type: 'string' },
         /** When the notice sweep next looks at it (handoff and coverage-gap notices): the escalation-due index, gsi5. */
         dueShard: { type: 'string' },
         dueAt: { type: 'string' },

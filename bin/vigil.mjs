@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+await (await import('tsx/esm/api')).tsImport('../core/cli/vigilMain.ts', import.meta.url);

@@ -1,0 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { vigil } from './vigil.js';
+
+/** `vigil` on the real process. */
+process.exitCode = await vigil(process.argv.slice(2), { env: process.env, fetch, readFile, stdout: process.stdout, stderr: process.stderr });
