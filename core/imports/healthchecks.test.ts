@@ -96,6 +96,20 @@ describe('POST /v1/import/healthchecks', () => {
     expect((await jobs(otherKey)).total).toBe(0);
   });
 
+  it('keeps a deleted job’s UUID retired: importing it again is skipped (a token never names a second check)', async () => {
+    const fresh = await t.signup('hc-deleted');
+    const freshKey = await t.apiKey(fresh);
+    const check = { name: 'Once', grace: 60, timeout: 600, uuid: '0b7c5e1a-2f3d-4c8b-9a6e-5d4c3b2a1f00' };
+    const first = await importHc({ checks: [check] }, '', freshKey);
+    const id = first.body.created[0]?.id;
+    expect((await t.request('DELETE', `/v1/jobs/${id}`, { token: freshKey })).status).toBe(204);
+    const again = await importHc({ checks: [check] }, '', freshKey);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.created).toEqual([]);
+    expect(again.body.skipped).toEqual([{ kind: 'job', name: 'Once', reason: 'This ping token is already used by another check' }]);
+    expect((await jobs(freshKey)).total).toBe(0);
+  });
+
   it('refuses a body that is not a Healthchecks export with a 400 and creates nothing', async () => {
     const fresh = await t.signup('hc-bad');
     const freshKey = await t.apiKey(fresh);
