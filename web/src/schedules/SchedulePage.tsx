@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../ui/EmptyState';
 import { allows, explainError } from '../ui/permission';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
-import { personName, useMembers, useOverrideMutations, useTimeline, type Member, type ScheduleTimeline } from './api';
+import { personName, useMembers, useOverrideMutations, type Member } from './api';
+import { TIMELINE_DAYS as DAYS, useRouteTimeline, type ScheduleTimeline } from './timeline';
 import { CalendarLink } from './CalendarLink';
 import { HoursReport } from './HoursReport';
 import { RotationsEditor } from './RotationsEditor';
@@ -13,15 +14,10 @@ import { TakeShift } from './TakeShift';
 import { Timeline, type Span } from './Timeline';
 import { addDays, formatIn, isDate, startOfDay } from './zoned';
 
-const DAYS = 14;
-
 /** One schedule: who is on call now, two weeks of it (from `?from=`, a local date), overrides, rotations, hours, calendar. */
 export function SchedulePage() {
-  const id = Number(useParams().id);
-  const [params] = useSearchParams();
-  const asked = params.get('from');
-  // Asked at mount, beside the session's /me: nothing in it waits for the workspace.
-  const timeline = useTimeline(id, isDate(asked) ? asked : null, DAYS);
+  // The route asked for it already (routes.tsx), while this screen's script loaded.
+  const timeline = useRouteTimeline();
   const { workspaceId } = useWorkspace();
   const members = useMembers(workspaceId ?? 0);
   if (timeline.isPending) return <Skeleton label="Loading the schedule" lines={8} />;

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type Schemas } from '../api/client';
 
 export type Schedule = Schemas['OnCallSchedule'];
@@ -8,7 +8,6 @@ export type Shift = Schemas['OnCallShift'];
 export type Override = Schemas['OnCallOverride'];
 export type Gap = Schemas['OnCallGap'];
 export type Member = Schemas['Member'];
-export type ScheduleTimeline = Schemas['OnCallTimeline'];
 export type Range = { from: string; to: string };
 
 /** Every on-call read under one key: a change to a schedule or an override refetches what shows it. */
@@ -17,7 +16,6 @@ export const scheduleKeys = {
   list: (workspaceId: number) => ['schedules', 'list', workspaceId] as const,
   view: (id: number, kind: 'report', range: Range) => ['schedules', 'view', id, kind, range] as const,
   onCall: (id: number) => ['schedules', 'on-call', id] as const,
-  timeline: (id: number, from: string | null) => ['schedules', 'timeline', id, from] as const,
   members: (workspaceId: number) => ['members', workspaceId] as const,
 };
 
@@ -29,19 +27,6 @@ export const useSchedules = (workspaceId: number) =>
 
 export const useOnCallNow = (id: number) =>
   useQuery({ queryKey: scheduleKeys.onCall(id), queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/on-call', { params: { path: { id }, query: {} } })) });
-
-/**
- * The schedule view in one request, by local date (`null`: today in the schedule's zone), asked as
- * soon as the page mounts: the range's edges are local midnights, and only the server knows the
- * zone before the schedule is read. Another fortnight keeps the one on screen until it arrives.
- */
-export const useTimeline = (id: number, from: string | null, days: number) =>
-  useQuery({
-    queryKey: scheduleKeys.timeline(id, from),
-    enabled: Number.isInteger(id) && id > 0,
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/timeline', { params: { path: { id }, query: { days, ...(from === null ? {} : { from }) } } })),
-  });
 
 export const useHoursReport = (id: number, range: Range, enabled: boolean) =>
   useQuery({

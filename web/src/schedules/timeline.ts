@@ -1,0 +1,37 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { api, unwrap, type Schemas } from '../api/client';
+
+/*
+ * The schedule view's one request, kept out of the lazy screen's chunk (and away from Temporal) so
+ * that the route can ask for it while that chunk is still loading: the request and the script
+ * download overlap instead of following each other.
+ */
+
+export type ScheduleTimeline = Schemas['OnCallTimeline'];
+
+/** Two weeks: the timeline's span and the hours report's first range. */
+export const TIMELINE_DAYS = 14;
+
+/** A calendar date (`2026-02-30` is not one): a date-only string reads as UTC midnight, so its own ISO form round-trips. */
+export const isCalendarDate = (value: string | null): value is string =>
+  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value;
+
+/**
+ * The schedule of the route (`/schedules/:id?from=`), by local date (`null`: today in the
+ * schedule's zone), asked as soon as the route renders: the range's edges are local midnights, and
+ * only the server knows the zone before the schedule is read. Another fortnight keeps the one on
+ * screen until it arrives. Under `['schedules']`, so every schedule change refetches it.
+ */
+export function useRouteTimeline() {
+  const id = Number(useParams().id);
+  const [params] = useSearchParams();
+  const asked = params.get('from');
+  const from = isCalendarDate(asked) ? asked : null;
+  return useQuery({
+    queryKey: ['schedules', 'timeline', id, from] as const,
+    enabled: Number.isInteger(id) && id > 0,
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/timeline', { params: { path: { id }, query: { days: TIMELINE_DAYS, ...(from === null ? {} : { from }) } } })),
+  });
+}
