@@ -153,7 +153,9 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: checks', () => {
   it('creates an HTTP check against a local server and shows its probes', { timeout: 90_000 }, async () => {
     freshRateWindow(t);
     await go('/checks/new');
-    await clickText('label', 'HTTP: Vigil requests a URL');
+    // A DOM click, not one at the label's coordinates: a toast of the test before may still lie
+    // over them on a loaded machine, and the click would land on it (the URL field never showing).
+    await (await page.waitForSelector('label::-p-text(HTTP: Vigil requests a URL)'))?.evaluate((label) => (label as HTMLLabelElement).click());
     await fill(page, 'input[name=name]', 'api health');
     await fill(page, 'input[name=url]', `${target.origin}/health`);
     await clickText('button', 'Create check');

@@ -40,6 +40,7 @@ beforeAll(async () => {
   await createComponent(t, owner, page.id, { checkId: job.id });
   const announcement = await rw('POST', `/status-pages/${page.id}/announcements`, { title: 'Exports delayed', message: 'Looking into it' });
   const scheduleId = await schedule(t, owner, [owner.userId]);
+  const integration = await rw('POST', '/integrations', { name: 'prometheus', kind: 'ALERTMANAGER' });
 
   secrets = [job.token ?? '', inbound.token];
   expect(secrets.every((s) => s.length >= 16)).toBe(true);
@@ -53,6 +54,7 @@ beforeAll(async () => {
     'status-pages': page.id,
     announcementId: announcement.id,
     scheduleId,
+    integrations: integration.id,
   };
   // The seed is worth walking: a read_write key does see the token inside an incident.
   const seen = expectStatus(await t.request<{ check: { token: string | null } }>('GET', `/v1/incidents/${incident.id}`, { token: readWrite }), 200);

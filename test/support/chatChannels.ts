@@ -16,6 +16,13 @@ export const CHAT_TYPES: readonly ChatType[] = ['TEAMS', 'DISCORD', 'NTFY', 'TEL
 export const HOST = 'https://vigil-tls.test';
 /** Where the acknowledge and resolve links of the tests point; any other link in a message is injected. */
 export const ACK_BASE = 'https://vigil.example/api/ack/';
+/** The links Vigil itself puts in a message: the tests' ACK_BASE, or the signed links of a real alert under the default public URL. */
+const VIGIL_ACK_ORIGINS = [new URL(ACK_BASE).origin, 'http://localhost:3000'];
+function isAckLink(value: unknown): boolean {
+  if (!URL.canParse(String(value))) return false;
+  const url = new URL(String(value));
+  return VIGIL_ACK_ORIGINS.includes(url.origin) && url.pathname.startsWith('/api/ack/') && url.search === '' && url.hash === '';
+}
 export const BOT_TOKEN = '123456:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp';
 
 /** A valid config of each type whose deliveries reach the receiver at a path naming `n`. */
@@ -220,7 +227,7 @@ export function chatInertProblems(request: RecordedRequest, hostile: HostileStri
       for (const text of readable) check('TextRun', text, true);
       if (arrayOf(card?.body).some((element) => isRecord(element) && element.type !== 'RichTextBlock'))
         problems.push('a body element other than a RichTextBlock (TextBlocks render Markdown)');
-      for (const action of arrayOf(card?.actions)) if (!String((action as Json).url).startsWith(ACK_BASE)) problems.push('a link that is not an acknowledge link');
+      for (const action of arrayOf(card?.actions)) if (!isAckLink((action as Json).url)) problems.push('a link that is not an acknowledge link');
       break;
     }
     case 'DISCORD': {
@@ -241,9 +248,9 @@ export function chatInertProblems(request: RecordedRequest, hostile: HostileStri
           if (DISCORD_MARKS.test(text.replace(/\\[\s\S]/g, ''))) problems.push(`${slot}: an unescaped Markdown or mention character`);
           readable.push(text.replace(/\\([\s\S])/g, '$1'));
         }
-        if (e.url !== undefined && !String(e.url).startsWith(ACK_BASE)) problems.push('an embed url that is not an acknowledge link');
+        if (e.url !== undefined && !isAckLink(e.url)) problems.push('an embed url that is not an acknowledge link');
         const links = arrayOf(e.fields).find((f) => (f as Json).name === 'Act on it') as Json | undefined;
-        for (const m of String(links?.value ?? '').matchAll(/\]\(([^)]*)\)/g)) if (!m[1]?.startsWith(ACK_BASE)) problems.push('a link that is not an acknowledge link');
+        for (const m of String(links?.value ?? '').matchAll(/\]\(([^)]*)\)/g)) if (!isAckLink(m[1])) problems.push('a link that is not an acknowledge link');
       }
       break;
     }
@@ -255,7 +262,7 @@ export function chatInertProblems(request: RecordedRequest, hostile: HostileStri
       // Headers are ntfy's other way to set a title: tenant text must not travel in one.
       for (const [name, value] of Object.entries(request.headers))
         if (hostile.readable.length > 3 && String(value).includes(hostile.readable)) problems.push(`the string in header ${name}`);
-      for (const action of arrayOf(body.actions)) if (!String((action as Json).url).startsWith(ACK_BASE)) problems.push('a link that is not an acknowledge link');
+      for (const action of arrayOf(body.actions)) if (!isAckLink((action as Json).url)) problems.push('a link that is not an acknowledge link');
       if (body.click !== undefined) problems.push('a click link');
       break;
     }
@@ -268,7 +275,7 @@ export function chatInertProblems(request: RecordedRequest, hostile: HostileStri
       if (/&(?!lt;|gt;|amp;|quot;|#39;)/.test(markup)) problems.push('a raw & (not an entity Telegram reads)');
       readable = [telegramVisible(text)];
       const keyboard = isRecord(body.reply_markup) ? arrayOf(body.reply_markup.inline_keyboard).flat() : [];
-      for (const button of keyboard) if (!String((button as Json).url).startsWith(ACK_BASE)) problems.push('a button that is not an acknowledge link');
+      for (const button of keyboard) if (!isAckLink((button as Json).url)) problems.push('a button that is not an acknowledge link');
       break;
     }
   }

@@ -101,7 +101,9 @@ describe('tenant text from the hostile table arrives inert and readable in Pusho
       }),
     );
     await t.deps.queue.drain();
-    expect(look('incident opened', 1, { pushover: true, pagerDuty: true, sms: true })).toEqual([]);
+    // The SMS carries the incident's acknowledge link whole (a signed token of some 250 characters),
+    // so its words are cut to what is left of the segment: inert is checked, not carried whole.
+    expect(look('incident opened', 1, { pushover: true, pagerDuty: true, sms: false })).toEqual([]);
     expect(providers.problems).toEqual([]);
   });
 });
