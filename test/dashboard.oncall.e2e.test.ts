@@ -12,7 +12,7 @@ import type { TestContext } from './harness.js';
 if (!hasBrowser) console.warn(`dashboard on-call browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set VIGIL_CHROMIUM)`);
 
 /**
- * Issue 33 items 1, 2, 3 and 7 in Chromium against the real app and the built SPA: alert
+ * The on-call screens in Chromium against the real app and the built SPA: alert
  * channels (masked secrets, test send, e-mail confirmation, the policies using each), escalation
  * policies (step editor with the server's live preview, keyboard reorder, legacy rules turned into
  * a policy), teams (driven by the keyboard alone) and dependencies; then what a VIEWER sees, and

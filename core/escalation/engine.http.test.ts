@@ -87,7 +87,7 @@ describe('the escalation engine over HTTP', { timeout: 120_000 }, () => {
     expect(sent).toEqual([expect.stringMatching(/^Step 0 \(cycle 0\), channel #\d+: alert sent, WEBHOOK channel "webhook channel" \(incident\.opened\)$/)]);
   });
 
-  it('the opening plans the steps after step 0: a sweep at the opening instant reads no incident, and step 1 still fires at its minute (issue 30)', async () => {
+  it('the opening plans the steps after step 0: a sweep at the opening instant reads no incident, and step 1 still fires at its minute', async () => {
     const s = await setup();
     const openedAt = t.clock.now().getTime();
     const incident = await declare(t, s.key, { title: 'Planned at the opening' });

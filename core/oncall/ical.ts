@@ -4,8 +4,8 @@ import { finalShifts, type ScheduleSpec } from './rotation.js';
 import type { Shift } from './schema.js';
 
 /**
- * The final schedule (after layers and overrides: Grafana OnCall's export ignored overrides,
- * #1501) as an iCalendar feed for a calendar app.
+ * The final schedule (after layers and overrides, which Grafana OnCall's calendar export left
+ * out) as an iCalendar feed for a calendar app.
  *
  * Times are written in UTC (`DTSTART:20260308T130000Z`): an instant needs no VTIMEZONE, every
  * client reads it, and it cannot be shifted by a client's idea of DST. ical-generator would write a

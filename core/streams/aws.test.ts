@@ -278,7 +278,7 @@ describe('$default', () => {
   });
 });
 
-describe('open-connection caps and closes on AWS (issue 29 item 5)', () => {
+describe('open-connection caps and closes on AWS', () => {
   const json = (method: string, path: string, token: string, body?: unknown) =>
     app.request(
       `http://localhost/api${path}`,
