@@ -9,6 +9,7 @@ import { scheduleCalendar } from './ical.js';
 import { overridesTouching, toOverride, toOverrideSpec } from './overrides.js';
 import { peopleById, type Person } from './people.js';
 import { finalShifts, gaps, onCallAt, report, type ScheduleSpec } from './rotation.js';
+import { turnSource } from './turns.js';
 import { MAX_RANGE_DAYS, type Gap, type HoursReportEntry, type Override, type Shift } from './schema.js';
 import { loadSchedule, readSchedule, rotationsOf, toSchedule } from './schedules.js';
 
@@ -110,12 +111,28 @@ export async function scheduleTimeline(ctx: Ctx, scheduleId: number, query: { fr
     onCallOf(ctx.deps, schedule, now),
   ]);
   const spec: ScheduleSpec = { timezone: timeZone, rotations: rotationsOf(schedule), overrides: found.map(toOverrideSpec) };
+  // The local days' starts and each layer's own turns come with the view, so the dashboard draws
+  // the fortnight without time-zone arithmetic of its own (and without loading Temporal first).
+  const dayStarts = Array.from({ length: query.days }, (_, i) => new Date(firstDay.add({ days: i }).toZonedDateTime({ timeZone }).startOfDay().epochMilliseconds).toISOString());
+  const layers = [...spec.rotations]
+    .sort((a, b) => a.layerPosition - b.layerPosition)
+    .map((rotation) => ({
+      rotationId: rotation.id,
+      layerPosition: rotation.layerPosition,
+      turns: (turnSource(rotation, timeZone)?.turnsIn(from.getTime(), to.getTime()) ?? []).map((turn) => ({
+        userId: turn.userId,
+        startAt: new Date(turn.start).toISOString(),
+        endAt: new Date(turn.end).toISOString(),
+      })),
+    }));
   return {
     schedule: view,
     fromDate: firstDay.toString(),
     days: query.days,
     from: from.toISOString(),
     to: to.toISOString(),
+    dayStarts,
+    layers,
     onCall,
     shifts: finalShifts(spec, from, to),
     overrides: found.sort(byStart).map(toOverride),

@@ -46,6 +46,13 @@ const OnCallNow = z
 const HoursReport = z
   .object({ scheduleId: z.number().int(), timezone: z.string(), from: z.string(), to: z.string(), items: z.array(HoursReportEntry) })
   .openapi('OnCallHoursReport');
+const TimelineLayer = z
+  .object({
+    rotationId: z.number().int(),
+    layerPosition: z.number().int(),
+    turns: z.array(z.object({ userId: z.number().int(), startAt: z.string(), endAt: z.string() })),
+  })
+  .openapi('OnCallTimelineLayer');
 const Timeline = z
   .object({
     schedule: Schedule,
@@ -53,6 +60,8 @@ const Timeline = z
     days: z.number().int(),
     from: z.string().describe('Start of fromDate in the zone'),
     to: z.string().describe('Start of the day after the last one in the zone'),
+    dayStarts: z.array(z.string()).describe('The start of each local day shown, in order (a DST day is 23 or 25 hours long)'),
+    layers: z.array(TimelineLayer).describe("Each rotation's own turns overlapping the range, unclipped, by layer position (before overrides and the layers above it)"),
     onCall: OnCallNow,
     shifts: z.array(Shift),
     overrides: z.array(Override),

@@ -16,7 +16,20 @@ type Schedule = {
 };
 type Shift = { userId: number; startAt: string; endAt: string; layerPosition: number | null; rotationId: number | null; overrideId: number | null };
 type Page<T> = { items: T[]; total: number };
-type Timeline = { schedule: Schedule; fromDate: string; days: number; from: string; to: string; onCall: unknown; shifts: Shift[]; overrides: Override[]; gaps: unknown[] };
+type Turn = { userId: number; startAt: string; endAt: string };
+type Timeline = {
+  schedule: Schedule;
+  fromDate: string;
+  days: number;
+  from: string;
+  to: string;
+  dayStarts: string[];
+  layers: { rotationId: number; layerPosition: number; turns: Turn[] }[];
+  onCall: unknown;
+  shifts: Shift[];
+  overrides: Override[];
+  gaps: unknown[];
+};
 
 let t: TestContext;
 let ws: Workspace;
@@ -178,6 +191,20 @@ describe('on-call schedules', () => {
       [admin.userId, '2026-03-08T05:00:00.000Z', '2026-03-08T13:00:00.000Z'],
       [member.userId, '2026-03-08T13:00:00.000Z', '2026-03-09T04:00:00.000Z'],
     ]);
+    // The layer's own turns, unclipped, and the local days' starts: the dashboard draws from these alone.
+    expect(timeline.body.layers).toEqual([
+      {
+        rotationId: schedule.rotations[0]?.id,
+        layerPosition: 0,
+        turns: [
+          { userId: admin.userId, startAt: '2026-03-07T14:00:00.000Z', endAt: '2026-03-08T13:00:00.000Z' },
+          { userId: member.userId, startAt: '2026-03-08T13:00:00.000Z', endAt: '2026-03-09T13:00:00.000Z' },
+        ],
+      },
+    ]);
+    const week = await t.request<Timeline>('GET', `/on-call-schedules/${schedule.id}/timeline?from=2026-03-07&days=3`, { token: member.token });
+    expect(week.body.dayStarts).toEqual(['2026-03-07T05:00:00.000Z', '2026-03-08T05:00:00.000Z', '2026-03-09T04:00:00.000Z']);
+    expect(week.body.to).toBe('2026-03-10T04:00:00.000Z');
   });
 
   it('answers the schedule view in one read: the same shifts, overrides, gaps and on-call as their own endpoints', async () => {

@@ -3548,17 +3548,30 @@ export interface components {
         };
         OnCallTimeline: {
             days: number;
+            /** @description The start of each local day shown, in order (a DST day is 23 or 25 hours long) */
+            dayStarts: string[];
             /** @description Start of fromDate in the zone */
             from: string;
             /** @description The first local day shown (YYYY-MM-DD) */
             fromDate: string;
             gaps: components["schemas"]["OnCallGap"][];
+            /** @description Each rotation's own turns overlapping the range, unclipped, by layer position (before overrides and the layers above it) */
+            layers: components["schemas"]["OnCallTimelineLayer"][];
             onCall: components["schemas"]["OnCallNow"];
             overrides: components["schemas"]["OnCallOverride"][];
             schedule: components["schemas"]["OnCallSchedule"];
             shifts: components["schemas"]["OnCallShift"][];
             /** @description Start of the day after the last one in the zone */
             to: string;
+        };
+        OnCallTimelineLayer: {
+            layerPosition: number;
+            rotationId: number;
+            turns: {
+                endAt: string;
+                startAt: string;
+                userId: number;
+            }[];
         };
         OutboundDetails: {
             checkId: number;

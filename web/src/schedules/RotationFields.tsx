@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { turnSource } from '../../../core/oncall/turns';
 import { Field } from '../ui/Field';
 import { personName, type Member, type RotationInput } from './api';
-import { formatIn, instantOfLocal } from './zoned';
+import { formatIn } from '../ui/time';
+import { instantOfLocal } from './zoned';
 
 /** A rotation as edited: instants as datetime-local text in the schedule's zone. */
 export type RotationDraft = {

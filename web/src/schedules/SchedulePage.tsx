@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { EmptyState } from '../ui/EmptyState';
 import { allows, explainError } from '../ui/permission';
@@ -6,13 +6,15 @@ import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
 import { personName, useMembers, useOverrideMutations, type Member } from './api';
-import { TIMELINE_DAYS as DAYS, useRouteTimeline, type ScheduleTimeline } from './timeline';
+import { formatIn } from '../ui/time';
+import { addCalendarDays, isCalendarDate, useRouteTimeline, type ScheduleTimeline } from './timeline';
 import { CalendarLink } from './CalendarLink';
-import { HoursReport } from './HoursReport';
-import { RotationsEditor } from './RotationsEditor';
-import { TakeShift } from './TakeShift';
 import { Timeline, type Span } from './Timeline';
-import { addDays, formatIn, isDate, startOfDay } from './zoned';
+
+// The parts that do the zone's arithmetic themselves (Temporal) load after the timeline is drawn.
+const HoursReport = lazy(() => import('./HoursReport').then((m) => ({ default: m.HoursReport })));
+const RotationsEditor = lazy(() => import('./RotationsEditor').then((m) => ({ default: m.RotationsEditor })));
+const TakeShift = lazy(() => import('./TakeShift').then((m) => ({ default: m.TakeShift })));
 
 /** One schedule: who is on call now, two weeks of it (from `?from=`, a local date), overrides, rotations, hours, calendar. */
 export function SchedulePage() {
@@ -34,7 +36,7 @@ function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; membe
   const { role, me } = useWorkspace();
   const toast = useToast();
   const [, setParams] = useSearchParams();
-  const { schedule, fromDate: from, shifts, overrides, gaps } = timeline;
+  const { schedule, fromDate: from, dayStarts, shifts, overrides, gaps } = timeline;
   const tz = schedule.timezone;
   const [span, setSpan] = useState<Span | null>(null);
   const [editing, setEditing] = useState(false);
@@ -65,29 +67,30 @@ function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; membe
       <section aria-labelledby="timeline-title">
         <div className="page-head">
           <h2 id="timeline-title">
-            {formatIn(startOfDay(from, tz), tz, 'day')} to {formatIn(startOfDay(addDays(from, DAYS - 1), tz), tz, 'day')}
+            {formatIn(Date.parse(dayStarts[0] ?? timeline.from), tz, 'day')} to {formatIn(Date.parse(dayStarts.at(-1) ?? timeline.from), tz, 'day')}
           </h2>
           <div className="button-row" role="group" aria-label="Which two weeks">
-            <button type="button" className="button" onClick={() => go(addDays(from, -7))}>
+            <button type="button" className="button" onClick={() => go(addCalendarDays(from, -7))}>
               Previous week
             </button>
             <button type="button" className="button" onClick={() => setParams({})}>
               Today
             </button>
-            <button type="button" className="button" onClick={() => go(addDays(from, 7))}>
+            <button type="button" className="button" onClick={() => go(addCalendarDays(from, 7))}>
               Next week
             </button>
             <label className="inline-form">
               <span className="visually-hidden">From</span>
-              <input type="date" aria-label="Show two weeks from" value={from} onChange={(e) => isDate(e.target.value) && go(e.target.value)} />
+              <input type="date" aria-label="Show two weeks from" value={from} onChange={(e) => isCalendarDate(e.target.value) && go(e.target.value)} />
             </label>
           </div>
         </div>
         <Timeline
           timezone={tz}
-          from={from}
-          days={DAYS}
+          dayStarts={dayStarts}
+          to={timeline.to}
           rotations={schedule.rotations}
+          layers={timeline.layers}
           overrides={overrides}
           shifts={shifts}
           gaps={gaps}
@@ -102,7 +105,9 @@ function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; membe
         {canTake ? <p className="field-hint">Choose a shift on the final row, or drag across it, to take that time over.</p> : null}
       </section>
       {span && members ? (
-        <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} />
+        <Suspense fallback={<Skeleton label="Loading the override form" lines={3} />}>
+          <TakeShift key={`${span.startAt}-${span.endAt}`} scheduleId={schedule.id} timezone={tz} span={span} members={members} onDone={() => setSpan(null)} />
+        </Suspense>
       ) : null}
       <section aria-labelledby="overrides-title">
         <h2 id="overrides-title">Overrides in these two weeks</h2>
@@ -134,7 +139,9 @@ function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; membe
       <section aria-labelledby="rotations-title">
         <h2 id="rotations-title">Rotations</h2>
         {editing && members ? (
-          <RotationsEditor schedule={schedule} members={members} onClose={() => setEditing(false)} />
+          <Suspense fallback={<Skeleton label="Loading the rotation editor" lines={4} />}>
+            <RotationsEditor schedule={schedule} members={members} onClose={() => setEditing(false)} />
+          </Suspense>
         ) : (
           <>
             {schedule.rotations.length === 0 ? (
@@ -162,7 +169,9 @@ function ScheduleView({ timeline, members }: { timeline: ScheduleTimeline; membe
           </>
         )}
       </section>
-      <HoursReport key={from} scheduleId={schedule.id} timezone={tz} from={from} members={members} />
+      <Suspense fallback={<Skeleton label="Loading the hours report" lines={3} />}>
+        <HoursReport key={from} scheduleId={schedule.id} timezone={tz} from={from} members={members} />
+      </Suspense>
       {admin ? <CalendarLink scheduleId={schedule.id} /> : null}
     </div>
   );

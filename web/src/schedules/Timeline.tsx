@@ -1,16 +1,18 @@
-import { useMemo, useRef, useState, type PointerEvent } from 'react';
-import { turnSource } from '../../../core/oncall/turns';
+import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { formatIn, wallClock } from '../ui/time';
 import { personName, type Gap, type Member, type Override, type Rotation, type Shift } from './api';
-import { addDays, formatIn, localTime, snapHalfHour, startOfDay } from './zoned';
+import type { ScheduleTimeline } from './timeline';
 
 export type Span = { startAt: string; endAt: string; replacedUserId: number | null };
 
 type Props = {
   timezone: string;
-  /** First local date shown; the timeline covers `days` local days from it. */
-  from: string;
-  days: number;
+  /** The local days' starts and the range's end, as the server resolved them in the zone. */
+  dayStarts: readonly string[];
+  to: string;
   rotations: readonly Rotation[];
+  /** Each layer's own turns over the range, from the same read as the final shifts. */
+  layers: ScheduleTimeline['layers'];
   overrides: readonly Override[];
   shifts: readonly Shift[];
   gaps: readonly Gap[];
@@ -23,28 +25,32 @@ type Props = {
 const who = (userId: number) => `who-${userId % 6}`;
 
 /**
- * The final schedule for `days` local days of the schedule's zone, with each layer's own turns and
+ * The final schedule for the local days of the schedule's zone, with each layer's own turns and
  * the overrides drawn on their own rows above it, and the stretches nobody covers marked on the
  * final row. Each row is a list, so a screen reader reads the shifts in order; blocks sit at their
  * true instants, so a 23-hour DST day is a little narrower than the others.
+ *
+ * Everything here is drawn from the server's one read (`/timeline`) with Intl alone: the zone's
+ * arithmetic (Temporal, `zoned.ts`) is loaded after the first paint, for snapping a drag.
  */
-export function Timeline({ timezone, from, days, rotations, overrides, shifts, gaps, members, onTake }: Props) {
+export function Timeline({ timezone, dayStarts: days, to, rotations, layers: turnsByLayer, overrides, shifts, gaps, members, onTake }: Props) {
   const range = useMemo(() => {
-    const start = startOfDay(from, timezone);
-    const end = startOfDay(addDays(from, days), timezone);
-    const dayStarts = Array.from({ length: days }, (_, i) => startOfDay(addDays(from, i), timezone));
-    return { start, end, dayStarts };
-  }, [from, days, timezone]);
+    const dayStarts = days.map((day) => Date.parse(day));
+    return { start: dayStarts[0] ?? Date.parse(to), end: Date.parse(to), dayStarts };
+  }, [days, to]);
   const { start, end } = range;
   const place = (a: number, b: number) => {
     const left = ((Math.max(a, start) - start) / (end - start)) * 100;
     const right = ((Math.min(b, end) - start) / (end - start)) * 100;
     return { left: `${left}%`, width: `${Math.max(right - left, 0.15)}%` };
   };
-  const layers = useMemo(
-    () => [...rotations].sort((a, b) => a.layerPosition - b.layerPosition).map((rotation) => ({ rotation, turns: turnSource(rotation, timezone)?.turnsIn(start, end) ?? [] })),
-    [rotations, timezone, start, end],
-  );
+  const layers = useMemo(() => {
+    const byId = new Map(rotations.map((rotation) => [rotation.id, rotation]));
+    return turnsByLayer.flatMap(({ rotationId, turns }) => {
+      const rotation = byId.get(rotationId);
+      return rotation ? [{ rotation, turns: turns.map((turn, index) => ({ index, userId: turn.userId, start: Date.parse(turn.startAt), end: Date.parse(turn.endAt) })) }] : [];
+    });
+  }, [rotations, turnsByLayer]);
   const name = (userId: number) => personName(members, userId);
   const when = (a: number, b: number) => `${formatIn(a, timezone)} to ${formatIn(b, timezone)}`;
   const now = Date.now();
@@ -126,11 +132,12 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
   // A drag that starts and ends on one shift's button also clicks it: that click is the drag's, not "take this shift".
   const dragged = useRef(false);
+  const snap = useSnap(onTake !== undefined);
   const at = (event: PointerEvent) => {
     const box = track.current?.getBoundingClientRect();
     if (!box) return start;
     const ratio = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 1);
-    return snapHalfHour(Math.round(start + ratio * (end - start)), timezone);
+    return snap(Math.round(start + ratio * (end - start)), timezone);
   };
   const pointer = onTake
     ? {
@@ -173,8 +180,8 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
             'data-user': shift.userId,
             'data-start': shift.startAt,
             'data-end': shift.endAt,
-            'data-local-start': localTime(a, timezone),
-            'data-local-end': localTime(b, timezone),
+            'data-local-start': wallClock(a, timezone),
+            'data-local-end': wallClock(b, timezone),
             'data-source': shift.overrideId === null ? `layer-${shift.layerPosition}` : 'override',
           };
           return (
@@ -197,14 +204,14 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
                   }}
                 >
                   <span className="tl-name">{label}</span>
-                  <span className="tl-time">{localTime(a, timezone)}</span>
+                  <span className="tl-time">{wallClock(a, timezone)}</span>
                   <span className="visually-hidden">, {when(a, b)}. Take this shift</span>
                 </button>
               ) : (
                 <>
                   <span className="tl-name">{label}</span>
                   <span className="tl-time" aria-hidden="true">
-                    {localTime(a, timezone)}
+                    {wallClock(a, timezone)}
                   </span>
                   <span className="visually-hidden">, {when(a, b)}</span>
                 </>
@@ -226,4 +233,22 @@ function FinalRow({ timezone, start, end, shifts, gaps, name, when, place, onTak
       </ul>
     </div>
   );
+}
+
+type Snap = (ms: number, timeZone: string) => number;
+/** Until the zone's arithmetic has loaded, a drag snaps to the half hour in UTC: the same for every zone whose offset is whole or half hours. */
+const utcHalfHour: Snap = (ms) => Math.round(ms / 1_800_000) * 1_800_000;
+
+/** The half-hour snap of the zone's wall clock, loaded after the first paint when the viewer may drag. */
+function useSnap(wanted: boolean): Snap {
+  const [snap, setSnap] = useState<{ fn: Snap }>({ fn: utcHalfHour });
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    void import('./zoned').then((zoned) => live && setSnap({ fn: zoned.snapHalfHour }));
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return snap.fn;
 }

@@ -17,6 +17,13 @@ export const TIMELINE_DAYS = 14;
 export const isCalendarDate = (value: string | null): value is string =>
   value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value;
 
+/** A calendar date `days` later (or earlier): dates carry no zone, so UTC date arithmetic is exact. */
+export function addCalendarDays(date: string, days: number): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}
+
 /**
  * The schedule of the route (`/schedules/:id?from=`), by local date (`null`: today in the
  * schedule's zone), asked as soon as the route renders: the range's edges are local midnights, and

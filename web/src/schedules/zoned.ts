@@ -3,7 +3,8 @@ import { Temporal } from 'temporal-polyfill';
 /**
  * Wall-clock conversions in a schedule's IANA zone, with Temporal (the server's own time-zone
  * library, core/oncall/turns.ts), so a 09:00 handoff on either side of a DST change reads 09:00
- * here as it does there. Display-only formatting uses Intl with `timeZone`.
+ * here as it does there. Display-only formatting uses Intl with `timeZone` (ui/time.tsx), so a
+ * screen that only shows times never loads this module's Temporal.
  */
 const zoned = (ms: number, timeZone: string) => Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(timeZone);
 
@@ -39,9 +40,6 @@ export function instantOfLocal(value: string, timeZone: string): string | null {
   }
 }
 
-/** `09:00` local time of an instant in the zone. */
-export const localTime = (ms: number, timeZone: string): string => zoned(ms, timeZone).toPlainTime().toString({ smallestUnit: 'minute' });
-
 /** The nearest half hour in the zone's wall clock: a selection on the timeline snaps to it. */
 export const snapHalfHour = (ms: number, timeZone: string): number => zoned(ms, timeZone).round({ smallestUnit: 'minute', roundingIncrement: 30 }).epochMilliseconds;
 
@@ -53,22 +51,4 @@ export function isTimeZone(timeZone: string): boolean {
   } catch {
     return false;
   }
-}
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** "Mon 23 Mar, 09:00" in the zone (a formatter per zone and style, reused). */
-export function formatIn(ms: number, timeZone: string, style: 'dateTime' | 'day' | 'time' = 'dateTime'): string {
-  const key = `${timeZone}|${style}`;
-  let format = formats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions =
-      style === 'day'
-        ? { weekday: 'short', day: 'numeric', month: 'short' }
-        : style === 'time'
-          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
-          : { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
-    format = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
-    formats.set(key, format);
-  }
-  return format.format(ms);
 }

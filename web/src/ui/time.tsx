@@ -33,3 +33,33 @@ export function Time({ iso, never = 'never', past = false }: { iso: string | nul
     </time>
   );
 }
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** "Mon 23 Mar, 09:00" in the zone (a formatter per zone and style, reused). */
+export function formatIn(ms: number, timeZone: string, style: 'dateTime' | 'day' | 'time' = 'dateTime'): string {
+  const key = `${timeZone}|${style}`;
+  let format = formats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      style === 'day'
+        ? { weekday: 'short', day: 'numeric', month: 'short' }
+        : style === 'time'
+          ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+          : { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+    format = new Intl.DateTimeFormat(undefined, { ...options, timeZone });
+    formats.set(key, format);
+  }
+  return format.format(ms);
+}
+
+const clocks = new Map<string, Intl.DateTimeFormat>();
+/** `09:00`: an instant's wall-clock time in the zone, the same in every locale (for data attributes and tests). */
+export function wallClock(ms: number, timeZone: string): string {
+  let format = clocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
+    clocks.set(timeZone, format);
+  }
+  const parts = format.formatToParts(ms);
+  return `${parts.find((p) => p.type === 'hour')?.value ?? '00'}:${parts.find((p) => p.type === 'minute')?.value ?? '00'}`;
+}

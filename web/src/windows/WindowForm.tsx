@@ -6,7 +6,8 @@ import { explainError } from '../ui/permission';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
 import { useProjects } from '../workspace/queries';
-import { formatIn, instantOfLocal, isTimeZone, localInput } from '../schedules/zoned';
+import { instantOfLocal, isTimeZone, localInput } from '../schedules/zoned';
+import { formatIn } from '../ui/time';
 import { occurrencesOf, useWindowMutations } from './api';
 
 const PREVIEW = 5;

@@ -6,7 +6,7 @@ import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
 import { useProjects } from '../workspace/queries';
-import { formatIn } from '../schedules/zoned';
+import { formatIn } from '../ui/time';
 import { useDeployments, useMaintenanceWindows, useWindowMutations, type Deployment, type MaintenanceWindow } from './api';
 import { WindowCalendar } from './WindowCalendar';
 import { WindowForm } from './WindowForm';
