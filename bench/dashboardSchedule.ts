@@ -81,6 +81,15 @@ export async function scheduleTimelineSamples({ origin, deps, clock, page, works
     );
     if (i >= 0) samples.push(performance.now() - startedAt);
   }
+  // BENCH_DASHBOARD_TRACE=<file>: one more load, traced (open it in Chrome's performance panel).
+  const trace = process.env.BENCH_DASHBOARD_TRACE;
+  if (trace) {
+    clock.advanceSeconds(61);
+    await page.tracing.start({ path: trace, screenshots: false });
+    await page.goto(`${origin}/schedules/${schedule.id}?from=${FROM}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.tl-final li.tl-shift', { timeout: waitMs });
+    await page.tracing.stop();
+  }
   return samples;
 }
 
