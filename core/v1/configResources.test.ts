@@ -198,3 +198,65 @@ describe('/v1/on-call-schedules and the read-only /v1/teams and /v1/members', ()
     expectError(await call(rw, 'DELETE', `/teams/${team.id}`), 405);
   });
 });
+
+describe('/v1/status-pages and their components', () => {
+  let slugs = 0;
+  const page = () => ({ name: 'Acme status', slug: `acme-v1-${Date.now().toString(36)}-${++slugs}` });
+
+  it('lives through a read_write key', async () => {
+    const { created } = await lifecycle({
+      path: '/status-pages',
+      create: page,
+      update: { method: 'PATCH', body: { name: 'Acme', showUptimeHistory: false }, expect: { name: 'Acme', showUptimeHistory: false } },
+      bad: [{}, { ...page(), slug: 'Not a slug' }, { ...page(), visibility: 'PASSWORD_PROTECTED' }, { ...page(), primaryColor: 'red' }, { ...page(), extra: 1 }],
+      badUpdates: [{ name: '' }, { password: null }, { workspaceId: owner.workspaceId }],
+    });
+    expect(created).toMatchObject({ name: 'Acme status', visibility: 'PUBLIC', enabled: true });
+  });
+
+  it('adds, changes, reorders and removes components of its pages only', async () => {
+    const statusPage = expectStatus(await call(rw, 'POST', '/status-pages', page()), 201);
+    const path = `/status-pages/${statusPage.id}/components`;
+    const add = async (name: string, position: number) => expectStatus(await call(rw, 'POST', path, { name, position, projectId: owner.projectId }), 201);
+    const api = await add('API', 0);
+    const web = await add('Website', 1);
+    const listed = async (key = rw) => expectStatus(await call<Page<Item>>(key, 'GET', path), 200);
+    expect((await listed()).items.map((c) => c.id)).toEqual([api.id, web.id]);
+    expect(await listed(ro)).toEqual(await listed());
+    expect((await get(`/status-pages/${statusPage.id}`, ro)).components).toHaveLength(2);
+
+    // read_only and another workspace change nothing; bad bodies are 400.
+    const before = await listed();
+    expectError(await call(ro, 'POST', path, { name: 'Docs', projectId: owner.projectId }), 403);
+    expectError(await call(ro, 'PATCH', `${path}/${api.id}`, { name: 'x' }), 403);
+    expectError(await call(ro, 'PATCH', `${path}/reorder`, { componentIds: [web.id, api.id] }), 403);
+    expectError(await call(ro, 'DELETE', `${path}/${api.id}`), 403);
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['POST', '', { name: 'Docs', projectId: stranger.projectId }],
+      ['PATCH', `/${api.id}`, { name: 'x' }],
+      ['DELETE', `/${api.id}`, undefined],
+    ] as const) {
+      expectError(await call(foreign, method, `${path}${suffix}`, body), 404);
+    }
+    expectError(await call(rw, 'POST', path, { name: 'Docs', projectId: stranger.projectId }), 404);
+    for (const body of [{}, { name: 'Docs' }, { name: 'Docs', projectId: owner.projectId, checkId: 1 }, { name: '', projectId: owner.projectId }]) {
+      expectError(await call(rw, 'POST', path, body), 400);
+    }
+    expectError(await call(rw, 'PATCH', `${path}/reorder`, { componentIds: [api.id] }), 400);
+    expectError(await call(rw, 'PATCH', `${path}/reorder`, { componentIds: [api.id, api.id] }), 400);
+    expect(await listed()).toEqual(before);
+
+    expect(expectStatus(await call(rw, 'PATCH', `${path}/${web.id}`, { name: 'Web', groupName: 'Front' }), 200)).toMatchObject({ name: 'Web', groupName: 'Front' });
+    const reordered = expectStatus(await call<Item[]>(rw, 'PATCH', `${path}/reorder`, { componentIds: [web.id, api.id] }), 200);
+    expect(reordered.map((c) => c.id)).toEqual([web.id, api.id]);
+    expect((await listed()).items.map((c) => [c.id, c.name])).toEqual([
+      [web.id, 'Web'],
+      [api.id, 'API'],
+    ]);
+    expectStatus(await call(rw, 'DELETE', `${path}/${api.id}`), 204);
+    expect((await listed()).total).toBe(1);
+    expectStatus(await call(rw, 'DELETE', `/status-pages/${statusPage.id}`), 204);
+    expectError(await call(rw, 'GET', path), 404);
+  });
+});
