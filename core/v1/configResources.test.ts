@@ -260,3 +260,47 @@ describe('/v1/status-pages and their components', () => {
     expectError(await call(rw, 'GET', path), 404);
   });
 });
+
+describe('/v1/projects and /v1/maintenance-windows: update and delete', () => {
+  it('a project lives through a read_write key; one with checks is not deleted', async () => {
+    const project = () => ({ name: 'billing', description: 'invoices' });
+    await lifecycle({
+      path: '/projects',
+      create: project,
+      update: { method: 'PATCH', body: { name: 'payments', description: null }, expect: { name: 'payments', description: null } },
+      bad: [{}, { name: '' }, { ...project(), workspaceId: owner.workspaceId }],
+      badUpdates: [{ name: '' }, { description: 'x'.repeat(256) }, { extra: 1 }],
+      workspaceScoped: false,
+    });
+    const busy = expectStatus(await call(rw, 'POST', '/projects', project()), 201);
+    const job = expectStatus(await call(rw, 'POST', '/jobs', { name: 'nightly', projectId: busy.id, intervalSeconds: 60, graceSeconds: 5 }), 201);
+    expectError(await call(rw, 'DELETE', `/projects/${busy.id}`), 409);
+    expectStatus(await call(rw, 'DELETE', `/jobs/${job.id}`), 204);
+    expectStatus(await call(rw, 'DELETE', `/projects/${busy.id}`), 204);
+  });
+
+  it('a maintenance window is read, changed while scheduled, cancelled and deleted', async () => {
+    const at = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
+    const window = () => ({ name: 'db upgrade', startAt: at(60), endAt: at(120) });
+    const { read } = await lifecycle({
+      path: '/maintenance-windows',
+      create: window,
+      update: { method: 'PUT', body: { name: 'db vacuum', endAt: at(180) }, expect: { name: 'db vacuum', endAt: at(180), state: 'SCHEDULED' } },
+      bad: [{}, { ...window(), endAt: 'soon' }, { ...window(), workspaceId: owner.workspaceId }],
+      badUpdates: [{ name: '' }, { endAt: 'soon' }, { state: 'ACTIVE' }],
+      workspaceScoped: false,
+    });
+    expect(read).toMatchObject({ state: 'SCHEDULED', projects: [{ id: owner.projectId }] });
+
+    const active = expectStatus(await call(rw, 'POST', '/maintenance-windows', { name: 'now', endAt: at(30) }), 201);
+    const one = `/maintenance-windows/${active.id}`;
+    expectError(await call(rw, 'PUT', one, { name: 'later' }), 409);
+    expectError(await call(rw, 'DELETE', one), 409);
+    expectError(await call(ro, 'POST', `${one}/cancel`), 403);
+    expectError(await call(foreign, 'POST', `${one}/cancel`), 404);
+    expect(await get(one)).toMatchObject({ state: 'ACTIVE' });
+    expect(expectStatus(await call(rw, 'POST', `${one}/cancel`), 200)).toMatchObject({ state: 'CANCELLED' });
+    expect(expectStatus(await call(rw, 'POST', `${one}/cancel`), 200)).toMatchObject({ state: 'CANCELLED' });
+    expectStatus(await call(rw, 'DELETE', one), 204);
+  });
+});
