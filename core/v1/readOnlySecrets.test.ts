@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createCheck, expectStatus, inboundBody, outboundBody, type User } from '../../test/support/checks.js';
-import { schedule } from '../../test/support/escalation.js';
+import { schedule, team } from '../../test/support/escalation.js';
 import { callTool, connect, serveApp } from '../../test/support/mcp.js';
 import { createPage, createComponent } from '../../test/support/statuspages.js';
 
@@ -37,10 +37,14 @@ beforeAll(async () => {
   const deployment = await rw('POST', '/deployments', { projectId: owner.projectId });
   const window = await rw('POST', '/maintenance-windows', { name: 'db upgrade', endAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString() });
   const page = await createPage(t, owner);
-  await createComponent(t, owner, page.id, { checkId: job.id });
+  const component = await createComponent(t, owner, page.id, { checkId: job.id });
   const announcement = await rw('POST', `/status-pages/${page.id}/announcements`, { title: 'Exports delayed', message: 'Looking into it' });
   const scheduleId = await schedule(t, owner, [owner.userId]);
   const integration = await rw('POST', '/integrations', { name: 'prometheus', kind: 'ALERTMANAGER' });
+  const channel = await rw('POST', '/alert-channels', { name: 'ops', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } });
+  const steps = [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: channel.id }] }];
+  const policy = await rw('POST', '/escalation-policies', { name: 'default', priority: 0, steps });
+  const teamId = await team(t, owner, [owner.userId]);
 
   secrets = [job.token ?? '', inbound.token];
   expect(secrets.every((s) => s.length >= 16)).toBe(true);
@@ -55,6 +59,11 @@ beforeAll(async () => {
     announcementId: announcement.id,
     scheduleId,
     integrations: integration.id,
+    'alert-channels': channel.id,
+    'escalation-policies': policy.id,
+    'on-call-schedules': scheduleId,
+    teams: teamId,
+    componentId: component.id,
   };
   // The seed is worth walking: a read_write key does see the token inside an incident.
   const seen = expectStatus(await t.request<{ check: { token: string | null } }>('GET', `/v1/incidents/${incident.id}`, { token: readWrite }), 200);

@@ -9,8 +9,12 @@ import { v1MaintenanceRoutes } from '../maintenance/v1Routes.js';
 import { v1IncidentRoutes } from '../incidents/v1Routes.js';
 import { v1MetricsRoutes } from '../metrics/routes.js';
 import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
+import { v1StatusPageConfigRoutes } from '../statuspages/v1PageRoutes.js';
 import { v1IntegrationRoutes } from '../integrations/v1Routes.js';
 import { v1ImportRoutes } from '../imports/routes.js';
+import { v1AlertChannelRoutes } from '../alerting/v1Routes.js';
+import { v1EscalationRoutes } from '../escalation/v1Routes.js';
+import { v1OnCallRoutes } from '../oncall/v1Routes.js';
 
 /**
  * The Integration API (`/v1`): API keys only, the paginated envelope on every list. Each area's
@@ -33,9 +37,13 @@ export function v1Routes() {
   r.route('/', v1MaintenanceRoutes());
   r.route('/', v1IncidentRoutes());
   r.route('/', v1MetricsRoutes());
+  r.route('/', v1StatusPageConfigRoutes());
   r.route('/', v1StatusPageRoutes());
   r.route('/', v1IntegrationRoutes());
   r.route('/', v1ImportRoutes());
+  r.route('/', v1AlertChannelRoutes());
+  r.route('/', v1EscalationRoutes());
+  r.route('/', v1OnCallRoutes());
 
   serveOpenApi(r, '/openapi.json', {
     openapi: '3.1.0',
