@@ -61,7 +61,15 @@ export function usePageWrites(id: number) {
       unwrap(api.POST('/status-pages/{id}/components', { params: { path: { id } }, body: { name, position: 0, showUptimeBar: true, ...target } })),
     ),
     removeComponent: useWrite((componentId: number) => unwrap(api.DELETE('/status-pages/{id}/components/{componentId}', { params: { path: { id, componentId } } }))),
-    reorder: useWrite((componentIds: number[]) => unwrap(api.PATCH('/status-pages/{id}/components/reorder', { params: { path: { id } }, body: { componentIds } }))),
+    reorder: useMutation({
+      mutationKey: ['status-pages', id, 'reorder'],
+      // Moves pressed in quick succession go out one after another, each with the whole order: sent
+      // at once, an earlier one answered last would leave the server one move behind the screen.
+      scope: { id: `status-page-reorder-${id}` },
+      mutationFn: (componentIds: number[]) => unwrap(api.PATCH('/status-pages/{id}/components/reorder', { params: { path: { id } }, body: { componentIds } })),
+      // Refetch after the last queued move only: an earlier answer would put an older order back on screen.
+      onSettled: () => (queryClient.isMutating({ mutationKey: ['status-pages', id, 'reorder'] }) <= 1 ? refresh() : undefined),
+    }),
     announce: useWrite((body: Schemas['AnnouncementCreate']) => unwrap(api.POST('/status-pages/{id}/announcements', { params: { path: { id } }, body }))),
     postUpdate: useWrite(({ announcementId, ...body }: Schemas['AnnouncementEntryCreate'] & { announcementId: number }) =>
       unwrap(api.POST('/status-pages/{id}/announcements/{announcementId}/updates', { params: { path: { id, announcementId } }, body })),
