@@ -96,8 +96,9 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-/** On load: a reload keeps you signed in when the refresh cookie is still good. */
-export const restoreSession = (): Promise<boolean> => refreshSession();
+let restored: Promise<boolean> | null = null;
+/** On load: a reload keeps you signed in when the refresh cookie is still good (one refresh per load; later callers share its answer). */
+export const restoreSession = (): Promise<boolean> => (restored ??= refreshSession());
 
 /** Forgets the token here (after the server revoked the session: see auth/actions.ts). */
 export const forgetSession = (): void => setToken(null);

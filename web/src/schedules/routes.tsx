@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { Skeleton } from '../ui/Skeleton';
-import { useRouteTimeline } from './timeline';
+import { prefetchRouteTimeline, useRouteTimeline } from './timeline';
 import './schedules.css';
 
 // Loaded on first visit: Temporal (the time-zone arithmetic) stays out of the first page's scripts.
@@ -24,5 +24,5 @@ function ScheduleRoute() {
 /** The on-call screens' routes, owned by this folder (mounted inside the signed-in layout). */
 export const scheduleRoutes: RouteObject[] = [
   { path: 'schedules', element: <SchedulesPage /> },
-  { path: 'schedules/:id', element: <ScheduleRoute /> },
+  { path: 'schedules/:id', element: <ScheduleRoute />, loader: prefetchRouteTimeline },
 ];

@@ -1,6 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router-dom';
 import { api, unwrap, type Schemas } from '../api/client';
+import { queryClient } from '../api/queryClient';
+import { restoreSession } from '../api/session';
 
 /*
  * The schedule view's one request, kept out of the lazy screen's chunk (and away from Temporal) so
@@ -24,21 +26,36 @@ export function addCalendarDays(date: string, days: number): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** The timeline of a schedule from a local date (`null`: today in its zone). Under `['schedules']`, so every schedule change refetches it. */
+const timelineQuery = (id: number, from: string | null) =>
+  queryOptions({
+    queryKey: ['schedules', 'timeline', id, from] as const,
+    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/timeline', { params: { path: { id }, query: { days: TIMELINE_DAYS, ...(from === null ? {} : { from }) } } })),
+  });
+
+const fromParam = (asked: string | null): string | null => (isCalendarDate(asked) ? asked : null);
+
+/**
+ * The route's loader: asks for the timeline as soon as the page's session is back, before React
+ * has drawn anything (on a reload, the request follows the cookie refresh directly instead of the
+ * first renders). It returns at once; the screen reads the answer from the cache.
+ */
+export function prefetchRouteTimeline({ params, request }: LoaderFunctionArgs): null {
+  const id = Number(params.id);
+  if (Number.isInteger(id) && id > 0) {
+    const from = fromParam(new URL(request.url).searchParams.get('from'));
+    void restoreSession().then((signedIn) => (signedIn ? queryClient.prefetchQuery(timelineQuery(id, from)) : undefined));
+  }
+  return null;
+}
+
 /**
  * The schedule of the route (`/schedules/:id?from=`), by local date (`null`: today in the
- * schedule's zone), asked as soon as the route renders: the range's edges are local midnights, and
- * only the server knows the zone before the schedule is read. Another fortnight keeps the one on
- * screen until it arrives. Under `['schedules']`, so every schedule change refetches it.
+ * schedule's zone): the range's edges are local midnights, and only the server knows the zone
+ * before the schedule is read. Another fortnight keeps the one on screen until it arrives.
  */
 export function useRouteTimeline() {
   const id = Number(useParams().id);
   const [params] = useSearchParams();
-  const asked = params.get('from');
-  const from = isCalendarDate(asked) ? asked : null;
-  return useQuery({
-    queryKey: ['schedules', 'timeline', id, from] as const,
-    enabled: Number.isInteger(id) && id > 0,
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/on-call-schedules/{id}/timeline', { params: { path: { id }, query: { days: TIMELINE_DAYS, ...(from === null ? {} : { from }) } } })),
-  });
+  return useQuery({ ...timelineQuery(id, fromParam(params.get('from'))), enabled: Number.isInteger(id) && id > 0, placeholderData: keepPreviousData });
 }
