@@ -3786,6 +3786,7 @@ export interface components {
             description: string | null;
             groupName: string | null;
             id: number;
+            integrationId: number | null;
             name: string;
             position: number;
             projectId: number | null;
@@ -3798,6 +3799,8 @@ export interface components {
             dependencyId?: number;
             description?: string | null;
             groupName?: string | null;
+            /** @description Follows the integration's open incidents: P1 a major outage, P2 a partial one, P3/P4 degraded */
+            integrationId?: number;
             name: string;
             /** @default 0 */
             position: number;
@@ -3813,6 +3816,7 @@ export interface components {
             dependencyId?: number;
             description?: string | null;
             groupName?: string | null;
+            integrationId?: number;
             name?: string;
             position?: number;
             projectId?: number;
