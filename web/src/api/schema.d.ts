@@ -10394,6 +10394,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A resolve or acknowledge arrived while the request opening its incident was still writing it (code INCIDENT_OPENING, Retry-After): nothing changed; send it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sendIntegrationAlerts: {
@@ -10488,6 +10497,15 @@ export interface operations {
             };
             /** @description SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A resolve or acknowledge arrived while the request opening its incident was still writing it (code INCIDENT_OPENING, Retry-After): nothing changed; send it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
