@@ -242,6 +242,12 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
       },
     });
     expect(night.status, night.text).toBe(201);
+    // An integration the converted policy will also select (its incidents, whatever their project).
+    const prometheus = await t.request<{ id: number }>('POST', '/integrations', {
+      token: owner.token,
+      body: { workspaceId: owner.workspaceId, name: 'Prometheus prod', kind: 'ALERTMANAGER' },
+    });
+    expect(prometheus.status, prometheus.text).toBe(201);
     const slack = (await t.request<{ id: number; name: string }[]>('GET', `/alert-channels?workspaceId=${owner.workspaceId}`, { token: owner.token })).body.find(
       (c) => c.name === 'Slack ops',
     );
@@ -277,16 +283,25 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: channels, escalation, t
     expect(await page.$eval('input[name=name]', (input) => (input as HTMLInputElement).value)).toBe('Default (from legacy rules)');
     await page.waitForFunction(() => document.querySelectorAll('.preview-steps > li').length === 2, { timeout: 15_000 });
     expect(await previewTargets()).toEqual(['+0 min | Alert channel Ops webhook', '+5 min | Alert channel Slack ops']);
+    // The integrations are checkboxes in their own labelled group, beside the projects.
+    await page.waitForSelector('fieldset legend ::-p-text(Alerts from integrations)');
+    await clickText('label.check-row', 'Prometheus prod');
+    expect(await page.$eval(`input[name=integrationIds][value="${prometheus.body.id}"]`, (input) => (input as HTMLInputElement).checked)).toBe(true);
+    await expectAccessible('policy editor with integrations');
     await clickText('button', 'Create policy');
     await toast('Created “Default (from legacy rules)”');
     const rules = await t.request<{ total: number }>('GET', `/escalation-rules?projectId=${owner.projectId}`, { token: owner.token });
     expect(rules.body.total).toBe(0);
     const converted = (
-      await t.request<{ items: { name: string; projectIds: number[] | null; steps: unknown[] }[] }>('GET', `/escalation-policies?workspaceId=${owner.workspaceId}`, {
-        token: owner.token,
-      })
+      await t.request<{ items: { name: string; projectIds: number[] | null; integrationIds: number[]; steps: unknown[] }[] }>(
+        'GET',
+        `/escalation-policies?workspaceId=${owner.workspaceId}`,
+        {
+          token: owner.token,
+        },
+      )
     ).body.items.find((p) => p.name === 'Default (from legacy rules)');
-    expect(converted).toMatchObject({ projectIds: [owner.projectId] });
+    expect(converted).toMatchObject({ projectIds: [owner.projectId], integrationIds: [prometheus.body.id] });
     expect(converted?.steps).toHaveLength(2);
     await page.waitForSelector('.legacy ::-p-text(Legacy escalation rules)');
     expect(await page.$('.legacy-project')).toBeNull();

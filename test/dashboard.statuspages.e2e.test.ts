@@ -29,6 +29,7 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
   let owner: User;
   let other: User;
   let pageId = 0;
+  let integrationId = 0;
   const slug = uniqueSlug('acme');
 
   const go = (path: string, tab: Page = page) => tab.goto(`${site.origin}${path}`, { waitUntil: 'domcontentloaded' });
@@ -72,6 +73,13 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
     problems = collectProblems(page);
     owner = await t.signup('owner');
     other = await t.signup('other');
+    // A component may follow an integration: the editor lists the workspace's integrations.
+    const integration = await t.request<{ id: number }>('POST', '/integrations', {
+      token: owner.token,
+      body: { workspaceId: owner.workspaceId, name: 'Prometheus prod', kind: 'ALERTMANAGER' },
+    });
+    expect(integration.status, integration.text).toBe(201);
+    integrationId = integration.body.id;
   }, 120_000);
 
   afterAll(async () => {
@@ -103,11 +111,15 @@ describe.skipIf(!hasBrowser || !hasFeedparser)('the dashboard in Chromium: statu
   it('adds components and reorders them from the keyboard alone', { timeout: 120_000 }, async () => {
     freshRateWindow(t);
     for (const name of ['API', 'Website', 'Billing']) {
+      if (name === 'Billing') await page.select('select[name=componentTarget]', `integration:${integrationId}`);
       await fill(page, 'input[name=componentName]', name);
       await page.keyboard.press('Enter');
       await page.waitForSelector(`.component-list li[data-component="${name}"]`);
     }
     // Whatever order the server gave them, move its first row to the end, then back up, from the keyboard.
+    const targets = (await t.request<{ name: string; integrationId: number | null }[]>('GET', `/status-pages/${pageId}/components`, { token: owner.token })).body;
+    expect(targets.find((c) => c.name === 'Billing')?.integrationId).toBe(integrationId);
+    expect(targets.filter((c) => c.integrationId !== null).map((c) => c.name)).toEqual(['Billing']);
     const before = await componentOrder();
     const server = async () => (await t.request<{ name: string }[]>('GET', `/status-pages/${pageId}/components`, { token: owner.token })).body.map((c) => c.name);
     expect(before).toEqual(await server());

@@ -15,17 +15,18 @@ import { verifyAckLink, type AckLinkAction, type AckLinkClaims, type LinkRecipie
 const tags = ['alert-links'];
 
 /**
- * Per client address over both methods. A link's signature is 256 bits of HMAC, so no guessing
- * gets anywhere; the budget keeps a flood of made-up links from costing the store a read each.
+ * Per client address over both methods. A link's signature is 256 bits of HMAC and a short link's
+ * id 128 random bits, so no guessing gets anywhere; the budget keeps a flood of made-up links from
+ * costing the store a read each.
  */
 export const ACK_LINK_RULE: RateLimitRule = { name: 'ack-link', limit: 20, windowSeconds: 60 };
 
-/** A compact JWS: three base64url parts. Anything else is a 400 before any work. */
+/** A compact JWS (three base64url parts) or a short link's 22-character id (SMS). Anything else is a 400 before any work. */
 const TokenParam = z.object({
   token: z
     .string()
     .max(2048)
-    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
+    .regex(/^(?:[A-Za-z0-9_-]{22}|[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/),
 });
 const Done = z.object({
   message: z.string(),

@@ -1,4 +1,5 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { randomToken, sha256Hex } from '../auth/secrets.js';
 import { signingSecret } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { HttpError, unauthorized } from '../http/errors.js';
@@ -14,6 +15,9 @@ import type { ChannelMessage } from './channelsDelivery.js';
  * one action and the recipient it was sent to, and expiring `VIGIL_ACK_LINK_TTL_SECONDS` after
  * the alert was composed. Nothing is stored per link: the signature is the capability, and the
  * incident's own state makes a link void (resolved) or a repeat harmless (already acknowledged).
+ * An SMS has 160 characters, and a signed link takes some 250: its links are short ones instead,
+ * a random 128-bit id whose hash is stored with the same claims and expiry (entities/ackShortLink.ts),
+ * answered by the same routes.
  */
 export type AckLinkAction = 'acknowledge' | 'resolve';
 
@@ -53,11 +57,40 @@ export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date):
     .sign(await signingSecret(deps.store, now));
 }
 
+/** 16 random bytes in base64url: 22 characters, never a compact JWS (which has dots). */
+export const SHORT_LINK_ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** A short link with the claims a signed one carries, stored until it expires (the table's TTL). */
+export async function storeShortAckLink(deps: Deps, claims: AckLinkClaims, now: Date): Promise<string> {
+  const id = randomToken(16);
+  await deps.store.entities.ackShortLink
+    .create({
+      idHash: sha256Hex(id),
+      incidentId: claims.incidentId,
+      action: claims.action,
+      recipient: encodeRecipient(claims.recipient),
+      createdAt: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + deps.config.ackLinkTtlSeconds,
+    })
+    .go();
+  return id;
+}
+
+async function readShortAckLink(deps: Deps, id: string, now: Date): Promise<AckLinkClaims> {
+  const item = (await deps.store.entities.ackShortLink.get({ idHash: sha256Hex(id) }).go({ consistent: true })).data;
+  const recipient = decodeRecipient(item?.recipient);
+  if (!item || !recipient) throw unauthorized('This link is not valid');
+  // TTL deletion lags by up to days: the expiry is checked here, as a signed link's is.
+  if (item.expiresAt <= Math.floor(now.getTime() / 1000)) throw new HttpError('TOKEN_EXPIRED', 'This link has expired; open the incident in Vigil instead');
+  return { incidentId: item.incidentId, action: item.action, recipient };
+}
+
 /** The page behind a link: GET shows it, POST acts (core/alerting/ackLinkRoutes.ts). */
 export const ackLinkUrl = (deps: Deps, token: string): string => `${deps.config.publicUrl}/api/ack/${token}`;
 
 /** Expired: 401 TOKEN_EXPIRED; tampered, `alg: none`, another audience or a malformed claim: 401. Never a 5xx. */
 export async function verifyAckLink(deps: Deps, token: string, now: Date): Promise<AckLinkClaims> {
+  if (SHORT_LINK_ID.test(token)) return readShortAckLink(deps, token, now);
   const secret = await signingSecret(deps.store, now);
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now });
@@ -83,22 +116,23 @@ const ACTIONS_BY_EVENT: Record<IncidentAlertEvent, readonly AckLinkAction[]> = {
 };
 
 /**
- * The signed links one alert carries to one recipient (`ChannelMessage.actions`), from the
- * incident as stored when the alert is composed: none once it is resolved, and no acknowledge
- * link once it is acknowledged (a late copy of the opening alert).
+ * The links one alert carries to one recipient (`ChannelMessage.actions`), from the incident as
+ * stored when the alert is composed: none once it is resolved, and no acknowledge link once it is
+ * acknowledged (a late copy of the opening alert). Short stored links for SMS, signed ones elsewhere.
  */
 export async function alertActions(
   deps: Deps,
   incident: Pick<IncidentItem, 'incidentId' | 'state' | 'acknowledgedAt'>,
   event: IncidentAlertEvent,
-  channel: Pick<AlertChannelItem, 'channelId' | 'email'>,
+  channel: Pick<AlertChannelItem, 'channelId' | 'email'> & { type?: AlertChannelItem['type'] },
   now: Date,
 ): Promise<ChannelMessage['actions']> {
   if (incident.state === 'RESOLVED') return undefined;
   const offered = ACTIONS_BY_EVENT[event].filter((action) => action !== 'acknowledge' || incident.acknowledgedAt === undefined);
   if (offered.length === 0) return undefined;
   const recipient = recipientOf(channel);
-  const url = async (action: AckLinkAction) => ackLinkUrl(deps, await signAckLink(deps, { incidentId: incident.incidentId, action, recipient }, now));
+  const make = channel.type === 'SMS' ? storeShortAckLink : signAckLink;
+  const url = async (action: AckLinkAction) => ackLinkUrl(deps, await make(deps, { incidentId: incident.incidentId, action, recipient }, now));
   return {
     ...(offered.includes('acknowledge') ? { acknowledgeUrl: await url('acknowledge') } : {}),
     ...(offered.includes('resolve') ? { resolveUrl: await url('resolve') } : {}),

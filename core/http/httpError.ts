@@ -39,6 +39,7 @@ export const ErrorCodes = {
   INTERNAL: 500,
   UPSTREAM_FAILED: 502,
   MAIL_UNAVAILABLE: 503,
+  INCIDENT_OPENING: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -10,6 +10,20 @@ export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; depend
 
 type EpisodeRef = { checkId: number; episodeKey: string };
 
+/**
+ * The episode's incident is claimed but not written yet: its opener is between its two writes (or
+ * died there, and its redelivery heals the claim). A queue consumer retries the message; a
+ * synchronous caller (the intake route) tells its sender to send again.
+ */
+export class IncidentStillOpening extends Error {
+  constructor(
+    readonly incidentId: number,
+    checkId: number,
+  ) {
+    super(`incident ${incidentId} of check ${checkId} is still being opened; retry later`);
+  }
+}
+
 const MAX_ATTEMPTS = 8;
 
 /**
@@ -84,7 +98,7 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
   if (claimed !== undefined) {
     const incident = await readIncident(deps, claimed);
     // Claimed but not written yet: the opener is in flight (or crashed and will be redelivered).
-    if (!incident) throw new Error(`incident ${claimed} of check ${episode.checkId} is still being opened; retry later`);
+    if (!incident) throw new IncidentStillOpening(claimed, episode.checkId);
     if (incident.startedAt > resolve.at) return undefined; // the recovery predates this episode
     resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now)).incident;
     await releaseEpisode(deps, episode, claimed, resolve.at);

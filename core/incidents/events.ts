@@ -104,3 +104,26 @@ export const IncidentTimelineOwed = z.object({
   ),
 }) satisfies z.ZodType<{ type: 'incident.timeline'; incidentId: number; workspaceId: number; effects: TimelineEffect[] }, unknown>;
 export type IncidentTimelineOwed = z.infer<typeof IncidentTimelineOwed>;
+
+/**
+ * An incident opened by an integration opened, changed severity or state, or resolved: owed on
+ * the `incidents` queue by the change's own write, so the status page components that follow the
+ * integration (core/statuspages/hooks.ts) move with it even if the writer dies right after.
+ */
+export const IntegrationIncidentChanged = z.object({
+  type: z.literal('integration.incident_changed'),
+  integrationId: z.number().int().positive(),
+  incidentId: z.number().int().positive(),
+  workspaceId: z.number().int().positive(),
+});
+export type IntegrationIncidentChanged = z.infer<typeof IntegrationIncidentChanged>;
+
+const STATUS_EFFECTS: ReadonlySet<TimelineEffect['type']> = new Set(['OPENED', 'SEVERITY_CHANGED', 'MONITORING', 'RESOLVED']);
+
+export function integrationMessagesFor(
+  incident: { incidentId: number; workspaceId: number; integrationId?: number | undefined },
+  effects: readonly TimelineEffect[],
+): IntegrationIncidentChanged[] {
+  if (incident.integrationId === undefined || !effects.some((effect) => STATUS_EFFECTS.has(effect.type))) return [];
+  return [{ type: 'integration.incident_changed', integrationId: incident.integrationId, incidentId: incident.incidentId, workspaceId: incident.workspaceId }];
+}

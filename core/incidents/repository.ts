@@ -8,7 +8,7 @@ import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outb
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
-import { alertMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
+import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
 import { incidentWrite, toState } from './write.js';
 
@@ -138,12 +138,21 @@ function retitled(current: IncidentItem, input: IncidentInput): string | undefin
  * What a change owes, recorded in the incident's own write (core/outbox): its timeline events and
  * its alerts. A crash after the write leaves them owed, and the sweep delivers them.
  */
-function effectsOwed(incident: Parameters<typeof alertMessagesFor>[0], effects: readonly TimelineEffect[], steps: readonly FiredStep[], now: Date): OutboxWrite | undefined {
+function effectsOwed(
+  incident: Parameters<typeof alertMessagesFor>[0] & { integrationId?: number | undefined },
+  effects: readonly TimelineEffect[],
+  steps: readonly FiredStep[],
+  now: Date,
+): OutboxWrite | undefined {
   if (effects.length === 0 && steps.length === 0) return undefined;
   const timeline: IncidentTimelineOwed = { type: 'incident.timeline', incidentId: incident.incidentId, workspaceId: incident.workspaceId, effects: [...effects] };
   const alerts = [...alertMessagesFor(incident, effects), ...stepMessagesFor(incident, steps)].map((body) => ({ queue: 'alerts' as const, body }));
-  return outboxWrite([...(effects.length > 0 ? [{ queue: 'incidents' as const, body: timeline }] : []), ...alerts], now);
+  const pages = integrationMessagesFor(incident, effects).map((body) => ({ queue: 'incidents' as const, body }));
+  return outboxWrite([...(effects.length > 0 ? [{ queue: 'incidents' as const, body: timeline }] : []), ...alerts, ...pages], now);
 }
+
+/** The owed timeline copy is what the writer appends itself; anything else on the queue still has to go out. */
+const isTimelineEntry = (entry: OutboxEntry): boolean => entry.queue === 'incidents' && (JSON.parse(entry.body) as { type?: unknown }).type === 'incident.timeline';
 
 /**
  * After the write: the timeline (appended here, so it reads back at once; the owed copy of this
@@ -165,7 +174,7 @@ async function recordEffects(
     if (written && change === 'timeline') await broadcast(deps, [incidentEvent(incident, 'timeline')]);
   }
   if (change !== 'timeline') await broadcast(deps, [incidentEvent(incident, change)]);
-  const appended = new Set(owed?.entries.filter((entry) => entry.queue === 'incidents').map((entry) => entry.id));
+  const appended = new Set(owed?.entries.filter(isTimelineEntry).map((entry) => entry.id));
   await relayAfterWrite(deps, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, appended);
 }
 

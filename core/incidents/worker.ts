@@ -7,10 +7,10 @@ import type { QueueMessage } from '../ports/index.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
-import { IncidentTimelineOwed } from './events.js';
+import { IncidentTimelineOwed, IntegrationIncidentChanged } from './events.js';
 import { applyIncidentInput, openIncidentsOfCheck, readIncident, writeIncidentEvent } from './repository.js';
 import type { ResolveCause } from './transition.js';
-import { onCheckStatusChangedForPages, onDependenciesReportedForPages } from '../statuspages/hooks.js';
+import { onCheckStatusChangedForPages, onDependenciesReportedForPages, onIntegrationIncidentChangedForPages } from '../statuspages/hooks.js';
 import { broadcast, checkEvent, incidentEvent } from '../signals/streamEvents.js';
 
 /**
@@ -29,7 +29,8 @@ async function streamProbeFlip(deps: Deps, change: CheckStatusChanged): Promise<
 
 /**
  * The consumer of the `incidents` queue (core/outbox/consumer.ts): check status changes, reported
- * dependencies, and the timeline events an incident writer owed. Types it does not know, such as
+ * dependencies, the timeline events an incident writer owed, and integration incidents' changes
+ * for the status pages that follow them. Types it does not know, such as
  * latency and SSL-expiry warnings published here before they moved to the `alerts` queue, are
  * acknowledged without a word.
  */
@@ -51,6 +52,7 @@ function incidentHandlers(deps: Deps): HandlerTable {
       await onDependenciesReportedForPages(deps, message);
     }),
     [IncidentTimelineOwed.shape.type.value]: handler(IncidentTimelineOwed, (owed) => appendOwedTimeline(deps, owed)),
+    [IntegrationIncidentChanged.shape.type.value]: handler(IntegrationIncidentChanged, (changed) => onIntegrationIncidentChangedForPages(deps, changed.integrationId)),
   };
 }
 

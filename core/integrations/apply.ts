@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
-import { openOrRaiseEpisode, resolveEpisode } from '../incidents/episodes.js';
-import { applyIncidentInput } from '../incidents/repository.js';
+import { HttpError } from '../http/errors.js';
+import { IncidentStillOpening, openOrRaiseEpisode, resolveEpisode } from '../incidents/episodes.js';
+import { applyIncidentInput, readIncident } from '../incidents/repository.js';
 import type { IntegrationItem } from '../store/entities/integration.js';
 import { windowEffects } from '../windows/holds.js';
 import type { IntakeAlert } from './intakeAlert.js';
@@ -30,6 +31,14 @@ async function projectOf(deps: Deps, integration: IntegrationItem, alert: Intake
   return project?.workspaceId === integration.workspaceId ? project.projectId : undefined;
 }
 
+/**
+ * A resolve or acknowledge that raced the request opening its incident (the episode is claimed,
+ * the incident not written yet): 503 with Retry-After, which Alertmanager, Grafana, SNS and
+ * PagerDuty senders all retry, and nothing changes. Alerts of the same request applied before it
+ * apply again harmlessly on the retry.
+ */
+const stillOpening = () => new HttpError('INCIDENT_OPENING', 'The incident this alert acts on is still being opened; send it again shortly', undefined, { 'Retry-After': '5' });
+
 /** The source's instant, but never in Vigil's future: a sender's clock ahead of ours must not open an incident that "starts" later. */
 function instantOf(alert: IntakeAlert, now: Date): string {
   const at = alert.occurredAt !== undefined ? Date.parse(alert.occurredAt) : Number.NaN;
@@ -45,11 +54,17 @@ export async function applyIntakeAlert(deps: Deps, integration: IntegrationItem,
   const episode = episodeOf(integration.integrationId, alert.dedupKey);
   const at = instantOf(alert, now);
   if (alert.action === 'resolve') {
-    return (await resolveEpisode(deps, episode, { cause: 'SOURCE_RESOLVED', at }, now))?.incidentId;
+    try {
+      return (await resolveEpisode(deps, episode, { cause: 'SOURCE_RESOLVED', at }, now))?.incidentId;
+    } catch (err) {
+      if (err instanceof IncidentStillOpening) throw stillOpening();
+      throw err;
+    }
   }
   if (alert.action === 'acknowledge') {
     const claimed = (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data?.openIncidentId;
     if (claimed === undefined) return undefined;
+    if (!(await readIncident(deps, claimed))) throw stillOpening();
     const { result } = await applyIncidentInput(deps, claimed, { type: 'acknowledge', by: { kind: 'system' } }, now);
     return result.ok ? claimed : undefined;
   }

@@ -5,6 +5,8 @@ import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { incidentsOf, type IncidentBody } from '../../test/support/incidents.js';
 import { alertmanagerNotification, createIntegration, intakePath, postIntake, type CreatedIntegration } from '../../test/support/integrations.js';
 import type { User } from '../../test/support/users.js';
+import { consumeRateLimit } from '../http/rateLimit.js';
+import { INTAKE_RATE_LIMIT } from './intake.js';
 
 let t: TestContext;
 let user: User;
@@ -212,5 +214,40 @@ describe('bad intake requests', () => {
     const [id] = (await send(theirs, alertmanagerNotification({ groupKey: 'theirs' }))).incidentIds;
     expectError(await t.request('GET', `/incidents/${id}`, { token: user.token }), 404);
     expectError(await t.request('GET', `/integrations/${theirs.id}`, { token: user.token }), 404);
+  });
+});
+
+describe('intake rate limit (core/integrations/intake.ts INTAKE_RATE_LIMIT)', () => {
+  it('past the limit an integration gets 429 with Retry-After and nothing opens; the next minute it is taken again; another integration is unaffected', async () => {
+    expect(INTAKE_RATE_LIMIT).toMatchObject({ limit: 600, windowSeconds: 60 });
+    // Start 1 s into a fresh window, so nothing below crosses a window edge by accident.
+    t.clock.advanceSeconds(60 - ((t.clock.now().getTime() / 1000) % 60) + 1);
+    const noisy = await createIntegration(t, user, { name: 'noisy' });
+    const quiet = await createIntegration(t, user, { name: 'quiet' });
+    // 596 requests' worth spent through the limiter itself, so the test pays for a handful.
+    expect((await consumeRateLimit(t.deps, INTAKE_RATE_LIMIT, `integration:${noisy.id}`, 596)).allowed).toBe(true);
+    for (const n of [1, 2, 3, 4]) await send(noisy, alertmanagerNotification({ groupKey: `burst-${n}`, alerts: [{ startsAt: t.clock.now().toISOString() }] }));
+    const before = await snapshot(noisy);
+    expect(before.incidents).toHaveLength(4);
+
+    const refused = await postIntake(t, noisy, alertmanagerNotification({ groupKey: 'burst-over', alerts: [{ startsAt: t.clock.now().toISOString() }] }));
+    expectError(refused, 429, 'RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBe(59);
+    // The Bearer path counts against the same integration.
+    const bearer = await t.request('POST', '/integrations/intake', {
+      headers: { authorization: `Bearer ${noisy.secret}` },
+      body: alertmanagerNotification({ groupKey: 'burst-bearer' }),
+    });
+    expectError(bearer, 429, 'RATE_LIMITED');
+    await t.deps.queue.drain();
+    expect(await snapshot(noisy)).toEqual(before);
+
+    // Another integration of the same workspace has its own budget.
+    expect((await send(quiet, alertmanagerNotification({ groupKey: 'quiet-1', alerts: [{ startsAt: t.clock.now().toISOString() }] }))).incidentIds).toHaveLength(1);
+
+    t.clock.advanceSeconds(60);
+    const again = await send(noisy, alertmanagerNotification({ groupKey: 'burst-over', alerts: [{ startsAt: t.clock.now().toISOString() }] }));
+    expect(again.incidentIds).toHaveLength(1);
+    expect(await incidentsFrom(noisy)).toHaveLength(5);
   });
 });

@@ -5,6 +5,7 @@ import { LONG_SESSIONS } from '../../test/support/checks.js';
 import { incidentsOf, type IncidentBody } from '../../test/support/incidents.js';
 import { createIntegration, postIntake, type CreatedIntegration } from '../../test/support/integrations.js';
 import type { User } from '../../test/support/users.js';
+import { episodeOf } from './apply.js';
 
 /* PagerDuty Events API v2 events, over HTTP through the real app, as a tool that pages PagerDuty sends them. */
 
@@ -111,5 +112,26 @@ describe('PagerDuty Events v2 intake over HTTP', () => {
     });
     expect(await send(integration, { event_action: 'resolve', dedup_key: 'never-triggered' })).toMatchObject({ incidentIds: [] });
     expect(await incidentsFrom(integration)).toEqual([]);
+  });
+
+  it('an acknowledge or resolve racing the trigger that opens its incident answers 503 with Retry-After and changes nothing; sent again after it, it acts', async () => {
+    const integration = await createIntegration(t, user, { name: 'Racy', kind: 'PAGERDUTY_EVENTS' });
+    const key = 'race-4711';
+    // The trigger between its two writes (core/incidents/episodes.ts): the episode claims an incident id that is not written yet.
+    const claimed = await t.deps.store.nextId('incident');
+    await t.deps.store.entities.incidentEpisode.update(episodeOf(integration.id, key)).set({ openIncidentId: claimed, workspaceId: user.workspaceId }).go();
+    for (const event_action of ['acknowledge', 'resolve']) {
+      const res = await postIntake(t, integration, { routing_key: 'R0UT1NGKEY0123456789ABCDEFGHIJKL', event_action, dedup_key: key });
+      expectError(res, 503, 'INCIDENT_OPENING');
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+    await t.deps.queue.drain();
+    expect(await incidentsFrom(integration)).toEqual([]);
+    expect((await t.deps.store.entities.incidentEpisode.get(episodeOf(integration.id, key)).go({ consistent: true })).data?.openIncidentId).toBe(claimed);
+    // The trigger completes (its redelivery writes the claimed incident), and the resolve sent again acts on it.
+    expect((await send(integration, trigger({ dedup_key: key }))).incidentIds).toEqual([claimed]);
+    t.clock.advanceSeconds(5);
+    expect((await send(integration, { routing_key: 'R0UT1NGKEY0123456789ABCDEFGHIJKL', event_action: 'resolve', dedup_key: key })).incidentIds).toEqual([claimed]);
+    expect(await incidentsFrom(integration)).toEqual([expect.objectContaining({ id: claimed, state: 'RESOLVED' })]);
   });
 });

@@ -28,6 +28,10 @@ function intakeRoutes() {
     },
     401: { description: 'SNS: the message signature does not verify, its SigningCertURL or SubscribeURL is not on an SNS host, or its Timestamp is over an hour old' },
     502: jsonResponse(ErrorBody, 'SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again'),
+    503: jsonResponse(
+      ErrorBody,
+      'A resolve or acknowledge arrived while the request opening its incident was still writing it (code INCIDENT_OPENING, Retry-After): nothing changed; send it again',
+    ),
   };
   // The parsers' own answers (an SNS confirmation) have their own shapes: sent as they are.
   const answer = async (c: Context<AppEnv>, secret: string | undefined): Promise<Response> => {

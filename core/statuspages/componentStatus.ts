@@ -1,4 +1,4 @@
-import type { CHECK_STATUSES } from '../store/entities/check.js';
+import type { CHECK_STATUSES, SEVERITIES } from '../store/entities/check.js';
 import type { AnnouncementState } from './announcementTransition.js';
 import { inEffect, maintenanceInProgress } from './announcementTransition.js';
 import type { AnnouncementImpact } from './announcementSchema.js';
@@ -12,6 +12,7 @@ import type { AnnouncementImpact } from './announcementSchema.js';
 export const COMPONENT_STATUSES = ['OPERATIONAL', 'DEGRADED_PERFORMANCE', 'PARTIAL_OUTAGE', 'MAJOR_OUTAGE', 'UNDER_MAINTENANCE'] as const;
 export type ComponentStatus = (typeof COMPONENT_STATUSES)[number];
 type CheckStatus = (typeof CHECK_STATUSES)[number];
+type Severity = (typeof SEVERITIES)[number];
 
 /**
  * How bad a status is, for "worst of": maintenance sits just above OPERATIONAL, so any impact an
@@ -50,7 +51,18 @@ export type CheckSnapshot = {
   latencyWarningActive: boolean;
 };
 
-export type ComponentTargetRef = { id: number; checkId: number | null; projectId: number | null; dependencyId: number | null };
+export type ComponentTargetRef = { id: number; checkId: number | null; projectId: number | null; dependencyId: number | null; integrationId?: number | null | undefined };
+
+/** An integration with open incidents: the worst open severity, as a component status. */
+export type IntegrationHold = { integrationId: number; status: ComponentStatus };
+
+/** What an open incident of this severity says of a component that follows its integration. */
+export const SEVERITY_STATUS: Record<Severity, ComponentStatus> = {
+  P1: 'MAJOR_OUTAGE',
+  P2: 'PARTIAL_OUTAGE',
+  P3: 'DEGRADED_PERFORMANCE',
+  P4: 'DEGRADED_PERFORMANCE',
+};
 
 /** A maintenance window's hold on one project: from `startsAt` (inclusive) to `endsAt` (exclusive; null: until removed). */
 export type MaintenanceHold = { projectId: number; startsAt: string; endsAt: string | null };
@@ -63,6 +75,8 @@ export type StatusInputs = {
   checks: readonly CheckSnapshot[];
   /** Dependencies with an active DEPENDENCY_DOWN incident. */
   dependenciesDown: readonly number[];
+  /** Integrations with an open incident (none: the integration is operational). */
+  integrationsOpen?: readonly IntegrationHold[] | undefined;
   maintenance: readonly MaintenanceHold[];
   /** The page's open announcements (resolved ones are ignored anyway). */
   announcements: readonly AnnouncementInput[];
@@ -109,6 +123,7 @@ export function computePageStatus(inputs: StatusInputs, now: Date): PageStatusSn
     checksByProject.set(check.projectId, [...(checksByProject.get(check.projectId) ?? []), check]);
   }
   const dependenciesDown = new Set(inputs.dependenciesDown);
+  const integrationStatus = new Map((inputs.integrationsOpen ?? []).map((hold) => [hold.integrationId, hold.status]));
   const projectsInMaintenance = new Set(inputs.maintenance.filter((hold) => holdCovers(hold, at)).map((hold) => hold.projectId));
   const effective = inputs.announcements.filter((announcement) => inEffect(announcement, now));
 
@@ -124,6 +139,8 @@ export function computePageStatus(inputs: StatusInputs, now: Date): PageStatusSn
       project = component.projectId;
     } else if (component.dependencyId !== null && dependenciesDown.has(component.dependencyId)) {
       target = 'MAJOR_OUTAGE';
+    } else if (component.integrationId != null) {
+      target = integrationStatus.get(component.integrationId) ?? 'OPERATIONAL';
     }
     const mine = effective.filter((announcement) => announcement.componentIds.includes(component.id));
     const underMaintenance = (project !== null && projectsInMaintenance.has(project)) || mine.some((announcement) => maintenanceInProgress(announcement, now));

@@ -4,14 +4,19 @@ import { readCheckById } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { StatusComponentItem } from '../store/entities/statusComponent.js';
-import { reorderProblem, type Component, type ComponentCreate, type ComponentUpdate } from './schema.js';
+import { COMPONENT_TARGET_FIELDS, reorderProblem, type Component, type ComponentCreate, type ComponentTargetField, type ComponentUpdate } from './schema.js';
 import { byPosition, componentFields, readComponents, refreshSnapshot, targetKeyOf } from './store/snapshot.js';
 import { loadStatusPage } from './load.js';
 
 /** The dashboard's component: the snapshot's fields plus where it belongs and when it last changed. */
-export const toComponent = (c: StatusComponentItem): Component => ({ ...componentFields(c), statusPageId: c.statusPageId, updatedAt: c.updatedAt });
+export const toComponent = (c: StatusComponentItem): Component => ({
+  ...componentFields(c),
+  integrationId: c.integrationId ?? null,
+  statusPageId: c.statusPageId,
+  updatedAt: c.updatedAt,
+});
 
-type Target = { checkId?: number | undefined; projectId?: number | undefined; dependencyId?: number | undefined };
+type Target = { checkId?: number | undefined; projectId?: number | undefined; dependencyId?: number | undefined; integrationId?: number | undefined };
 
 /** The target must live in the page's workspace: a foreign or unknown id is 404, as everywhere. */
 async function requireTarget(deps: Deps, workspaceId: number, target: Target): Promise<void> {
@@ -24,6 +29,9 @@ async function requireTarget(deps: Deps, workspaceId: number, target: Target): P
   } else if (target.dependencyId !== undefined) {
     const dependency = (await deps.store.entities.dependency.get({ dependencyId: target.dependencyId }).go()).data;
     if (!dependency || dependency.workspaceId !== workspaceId) throw notFound('Dependency');
+  } else if (target.integrationId !== undefined) {
+    const integration = (await deps.store.entities.integration.get({ integrationId: target.integrationId }).go()).data;
+    if (!integration || integration.workspaceId !== workspaceId) throw notFound('Integration');
   }
 }
 
@@ -51,6 +59,7 @@ export async function createComponent(ctx: Ctx, statusPageId: number, input: Com
       checkId: input.checkId,
       projectId: input.projectId,
       dependencyId: input.dependencyId,
+      integrationId: input.integrationId,
       targetKey: targetKeyOf(input),
       createdAt: iso,
       updatedAt: iso,
@@ -70,10 +79,10 @@ export async function updateComponent(ctx: Ctx, statusPageId: number, componentI
   const { deps } = ctx;
   const page = await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   await loadComponent(deps, statusPageId, componentId);
-  const retarget = patch.checkId !== undefined || patch.projectId !== undefined || patch.dependencyId !== undefined;
+  const retarget = COMPONENT_TARGET_FIELDS.some((field) => patch[field] !== undefined);
   if (retarget) await requireTarget(deps, page.workspaceId, patch);
   const set: Partial<StatusComponentItem> = { updatedAt: deps.clock.now().toISOString() };
-  const remove: ('description' | 'groupName' | 'checkId' | 'projectId' | 'dependencyId')[] = [];
+  const remove: ('description' | 'groupName' | ComponentTargetField)[] = [];
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.position !== undefined) set.position = patch.position;
   if (patch.showUptimeBar !== undefined) set.showUptimeBar = patch.showUptimeBar;
@@ -82,7 +91,7 @@ export async function updateComponent(ctx: Ctx, statusPageId: number, componentI
   if (patch.groupName === null) remove.push('groupName');
   else if (patch.groupName !== undefined) set.groupName = patch.groupName;
   if (retarget) {
-    for (const field of ['checkId', 'projectId', 'dependencyId'] as const) {
+    for (const field of COMPONENT_TARGET_FIELDS) {
       if (patch[field] !== undefined) set[field] = patch[field];
       else remove.push(field);
     }

@@ -3,7 +3,7 @@ import { dependencyNameKey, dependencyNameScope } from '../checks/dependencyRegi
 import { lockOwner } from '../store/locks.js';
 import type { Deps } from '../deps.js';
 import { recordStatusInterval } from './store/rollups.js';
-import { pagesShowing, refreshPagesOfCheck, refreshSnapshot } from './store/snapshot.js';
+import { pagesShowing, refreshPagesOfCheck, refreshPagesOfIntegration, refreshSnapshot } from './store/snapshot.js';
 
 /**
  * What a check's status change means for status pages (called by the incidents worker, once per
@@ -26,4 +26,13 @@ export async function onDependenciesReportedForPages(deps: Deps, report: Depende
     if (owner !== undefined) keys.push(`dependency#${owner}`);
   }
   for (const statusPageId of await pagesShowing(deps, keys)) await refreshSnapshot(deps, statusPageId);
+}
+
+/**
+ * An integration's incident opened, changed severity or state, or resolved (owed by the incident's
+ * own write, core/incidents/repository.ts): pages with a component following the integration are
+ * rebuilt. Idempotent like the rest: a rebuild of an unchanged page emits nothing.
+ */
+export async function onIntegrationIncidentChangedForPages(deps: Deps, integrationId: number): Promise<void> {
+  await refreshPagesOfIntegration(deps, integrationId);
 }

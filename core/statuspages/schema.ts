@@ -122,7 +122,7 @@ const ComponentName = Name;
 const ComponentDescription = z.string().max(2000);
 const GroupName = z.string().trim().min(1).max(128);
 const Position = z.number().int().min(0).max(10_000);
-export const COMPONENT_TARGET_FIELDS = ['checkId', 'projectId', 'dependencyId'] as const;
+export const COMPONENT_TARGET_FIELDS = ['checkId', 'projectId', 'dependencyId', 'integrationId'] as const;
 export type ComponentTargetField = (typeof COMPONENT_TARGET_FIELDS)[number];
 
 const targetsGiven = (body: Partial<Record<ComponentTargetField, number | undefined>>): ComponentTargetField[] =>
@@ -138,16 +138,17 @@ export const ComponentCreate = z
     checkId: Id.optional(),
     projectId: Id.optional(),
     dependencyId: Id.optional(),
+    integrationId: Id.optional().describe("Follows the integration's open incidents: P1 a major outage, P2 a partial one, P3/P4 degraded"),
   })
   .superRefine((body, ctx) => {
     if (targetsGiven(body).length !== 1) {
-      ctx.addIssue({ code: 'custom', path: ['checkId'], message: 'Exactly one of checkId, projectId, dependencyId is required' });
+      ctx.addIssue({ code: 'custom', path: ['checkId'], message: 'Exactly one of checkId, projectId, dependencyId, integrationId is required' });
     }
   })
   .openapi('StatusPageComponentCreate');
 export type ComponentCreate = z.output<typeof ComponentCreate>;
 
-/** Giving one target field replaces the target (the other two become null); two at once is a 400. */
+/** Giving one target field replaces the target (the others become null); two at once is a 400. */
 export const ComponentUpdate = z
   .strictObject({
     name: ComponentName.optional(),
@@ -158,10 +159,11 @@ export const ComponentUpdate = z
     checkId: Id.optional(),
     projectId: Id.optional(),
     dependencyId: Id.optional(),
+    integrationId: Id.optional(),
   })
   .superRefine((body, ctx) => {
     if (targetsGiven(body).length > 1) {
-      ctx.addIssue({ code: 'custom', path: ['checkId'], message: 'At most one of checkId, projectId, dependencyId' });
+      ctx.addIssue({ code: 'custom', path: ['checkId'], message: 'At most one of checkId, projectId, dependencyId, integrationId' });
     }
   })
   .openapi('StatusPageComponentUpdate');
@@ -194,6 +196,7 @@ export const Component = z
     checkId: z.number().int().nullable(),
     projectId: z.number().int().nullable(),
     dependencyId: z.number().int().nullable(),
+    integrationId: z.number().int().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -14,6 +14,7 @@ import { createSignalEntity } from './entities/signal.js';
 import { createAlertChannelEntity } from './entities/alertChannel.js';
 import { createAlertSentEntity } from './entities/alertSent.js';
 import { createIntegrationEntity } from './entities/integration.js';
+import { createAckShortLinkEntity } from './entities/ackShortLink.js';
 import { createStreamConnectionEntity } from './entities/streamConnection.js';
 import { createIncidentEntity } from './entities/incident.js';
 import { createIncidentEpisodeEntity } from './entities/incidentEpisode.js';
@@ -60,6 +61,7 @@ const ENTITY_FACTORIES = {
   streamConnection: createStreamConnectionEntity,
   alertChannel: createAlertChannelEntity,
   alertSent: createAlertSentEntity,
+  ackShortLink: createAckShortLinkEntity,
   integration: createIntegrationEntity,
   incident: createIncidentEntity,
   incidentEpisode: createIncidentEpisodeEntity,

@@ -101,8 +101,8 @@ describe('tenant text from the hostile table arrives inert and readable in Pusho
       }),
     );
     await t.deps.queue.drain();
-    // The SMS carries the incident's acknowledge link whole (a signed token of some 250 characters),
-    // so its words are cut to what is left of the segment: inert is checked, not carried whole.
+    // The SMS carries the incident's short acknowledge link whole, and its words are cut to what is
+    // left of one segment (the longer hostile titles do not fit): inert is checked, not carried whole.
     expect(look('incident opened', 1, { pushover: true, pagerDuty: true, sms: false })).toEqual([]);
     expect(providers.problems).toEqual([]);
   });

@@ -5,7 +5,16 @@ import type { CheckItem } from '../../store/entities/check.js';
 import type { StatusPageItem } from '../../store/entities/statusPage.js';
 import type { StatusComponentItem } from '../../store/entities/statusComponent.js';
 import type { AnnouncementItem } from '../../store/entities/announcement.js';
-import { computePageStatus, type CheckSnapshot, type MaintenanceHold, type PageStatusSnapshot } from '../componentStatus.js';
+import {
+  computePageStatus,
+  SEVERITY_STATUS,
+  worst,
+  type CheckSnapshot,
+  type ComponentStatus,
+  type IntegrationHold,
+  type MaintenanceHold,
+  type PageStatusSnapshot,
+} from '../componentStatus.js';
 import { sanitizeTenantHtml } from '../render/sanitize.js';
 import type { MaintenanceSpan } from '../uptime.js';
 import { listPageAnnouncements, readTimeline } from './announcementStore.js';
@@ -51,6 +60,7 @@ export const componentFields = (c: StatusComponentItem): SnapshotComponent => ({
   checkId: c.checkId ?? null,
   projectId: c.projectId ?? null,
   dependencyId: c.dependencyId ?? null,
+  integrationId: c.integrationId ?? null,
   createdAt: c.createdAt,
 });
 
@@ -92,6 +102,7 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
   const checks = new Map<number, CheckItem>();
   const projects = new Set<number>();
   const dependencyIds = new Set<number>();
+  const integrationIds = new Set<number>();
   for (const component of components) {
     if (component.checkId !== null) {
       const check = await readCheckById(deps, component.checkId);
@@ -103,11 +114,17 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
       projects.add(component.projectId);
       for (const check of await listProjectChecks(deps, component.projectId)) if (check.workspaceId === page.workspaceId) checks.set(check.checkId, check);
     } else if (component.dependencyId !== null) dependencyIds.add(component.dependencyId);
+    else if (component.integrationId != null) integrationIds.add(component.integrationId);
   }
   const dependenciesDown: number[] = [];
   for (const dependencyId of dependencyIds) {
     const dependency = (await deps.store.entities.dependency.get({ dependencyId }).go()).data;
     if (dependency?.workspaceId === page.workspaceId && dependency.lastReportedStatus === 'down') dependenciesDown.push(dependencyId);
+  }
+  const integrationsOpen: IntegrationHold[] = [];
+  for (const integrationId of integrationIds) {
+    const status = await integrationStatus(deps, page.workspaceId, integrationId);
+    if (status !== 'OPERATIONAL') integrationsOpen.push({ integrationId, status });
   }
   const maintenance: MaintenanceHold[] = [];
   const spansByProject = new Map<number, MaintenanceSpan[]>();
@@ -133,6 +150,7 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
     components,
     checks: checkList,
     dependenciesDown,
+    integrationsOpen,
     maintenance,
     announcements,
     uptime,
@@ -141,12 +159,16 @@ export async function buildSnapshot(deps: Deps, page: StatusPageItem, now: Date)
   return { ...snapshot, statuses: statusesAt(snapshot, now) };
 }
 
-export const statusesAt = (snapshot: Pick<PageSnapshot, 'components' | 'checks' | 'dependenciesDown' | 'maintenance' | 'announcements'>, now: Date): PageStatusSnapshot =>
+export const statusesAt = (
+  snapshot: Pick<PageSnapshot, 'components' | 'checks' | 'dependenciesDown' | 'integrationsOpen' | 'maintenance' | 'announcements'>,
+  now: Date,
+): PageStatusSnapshot =>
   computePageStatus(
     {
       components: snapshot.components,
       checks: snapshot.checks,
       dependenciesDown: snapshot.dependenciesDown,
+      integrationsOpen: snapshot.integrationsOpen,
       maintenance: snapshot.maintenance,
       announcements: snapshot.announcements,
     },
@@ -217,11 +239,43 @@ export async function pagesShowing(deps: Deps, targetKeys: readonly string[]): P
   return [...ids];
 }
 
-export const targetKeyOf = (target: { checkId?: number | null | undefined; projectId?: number | null | undefined; dependencyId?: number | null | undefined }): string => {
+export const targetKeyOf = (target: {
+  checkId?: number | null | undefined;
+  projectId?: number | null | undefined;
+  dependencyId?: number | null | undefined;
+  integrationId?: number | null | undefined;
+}): string => {
   if (target.checkId != null) return `check#${target.checkId}`;
   if (target.projectId != null) return `project#${target.projectId}`;
+  if (target.integrationId != null) return `integration#${target.integrationId}`;
   return `dependency#${target.dependencyId ?? 0}`;
 };
+
+/**
+ * The worst open incident of an integration, as a component status. Its incidents' episode
+ * pointers sit in one partition under checkId = -integrationId (core/integrations/apply.ts), read
+ * strongly consistent: the pointer is set before the incident is written and cleared after it is
+ * resolved, so each open incident is read by its id, and a pointer whose incident is resolved or
+ * not written yet counts for nothing.
+ */
+async function integrationStatus(deps: Deps, workspaceId: number, integrationId: number): Promise<ComponentStatus> {
+  const episodes = await deps.store.entities.incidentEpisode.query.byCheck({ checkId: -integrationId }).go({ pages: 'all', consistent: true });
+  const statuses: ComponentStatus[] = [];
+  for (const episode of episodes.data) {
+    if (episode.openIncidentId === undefined) continue;
+    const incident = (await deps.store.entities.incident.get({ incidentId: episode.openIncidentId }).go({ consistent: true })).data;
+    if (incident && incident.workspaceId === workspaceId && incident.integrationId === integrationId && incident.state !== 'RESOLVED')
+      statuses.push(SEVERITY_STATUS[incident.severity]);
+  }
+  return worst(statuses);
+}
+
+/** An integration's incident opened, changed or resolved: the pages with a component that follows it are rebuilt. */
+export async function refreshPagesOfIntegration(deps: Deps, integrationId: number): Promise<number> {
+  const pages = await pagesShowing(deps, [`integration#${integrationId}`]);
+  for (const statusPageId of pages) await refreshSnapshot(deps, statusPageId);
+  return pages.length;
+}
 
 /** A check's status changed: every page showing it, directly or through its project, is rebuilt. */
 export async function refreshPagesOfCheck(deps: Deps, checkId: number, projectId: number | null): Promise<number> {

@@ -1,6 +1,6 @@
 import type { StatusPageItem } from '../../store/entities/statusPage.js';
 import type { AnnouncementImpact, AnnouncementStatus } from '../announcementSchema.js';
-import type { CheckSnapshot, MaintenanceHold, PageStatusSnapshot } from '../componentStatus.js';
+import type { CheckSnapshot, IntegrationHold, MaintenanceHold, PageStatusSnapshot } from '../componentStatus.js';
 import type { DayRollup, MaintenanceSpan, ObservedState } from '../uptime.js';
 
 // The snapshot's shape apart from how it is built (snapshot.ts), so the view cache can hold it.
@@ -36,6 +36,8 @@ export type SnapshotComponent = {
   checkId: number | null;
   projectId: number | null;
   dependencyId: number | null;
+  /** Absent in snapshots built before components could follow an integration. */
+  integrationId?: number | null;
   createdAt: string;
 };
 
@@ -62,6 +64,8 @@ export type PageSnapshot = {
   components: SnapshotComponent[];
   checks: CheckSnapshot[];
   dependenciesDown: number[];
+  /** Integrations with open incidents and the status their worst severity means (absent in older snapshots). */
+  integrationsOpen?: IntegrationHold[];
   maintenance: MaintenanceHold[];
   announcements: SnapshotAnnouncement[];
   uptime: Record<string, CheckUptime>;

@@ -2,8 +2,9 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * A component of a status page, in its page's partition (the page reads all of them with one
- * query). `targetKey` (`check#<id>`, `project#<id>`, `dependency#<id>`) indexes it by what it
- * shows, so a status change of a check finds the pages to refresh without reading any page.
+ * query). `targetKey` (`check#<id>`, `project#<id>`, `dependency#<id>`, `integration#<id>`) indexes it
+ * by what it shows, so a status change of a check (or an integration's incident) finds the pages
+ * to refresh without reading any page.
  */
 export const createStatusComponentEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -21,6 +22,8 @@ export const createStatusComponentEntity = (config: EntityConfiguration) =>
         checkId: { type: 'number' },
         projectId: { type: 'number' },
         dependencyId: { type: 'number' },
+        /** Follows the open incidents of this integration (core/integrations/). */
+        integrationId: { type: 'number' },
         targetKey: { type: 'string', required: true },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },

@@ -3799,6 +3799,7 @@ export interface components {
             description: string | null;
             groupName: string | null;
             id: number;
+            integrationId: number | null;
             name: string;
             position: number;
             projectId: number | null;
@@ -3811,6 +3812,8 @@ export interface components {
             dependencyId?: number;
             description?: string | null;
             groupName?: string | null;
+            /** @description Follows the integration's open incidents: P1 a major outage, P2 a partial one, P3/P4 degraded */
+            integrationId?: number;
             name: string;
             /** @default 0 */
             position: number;
@@ -3826,6 +3829,7 @@ export interface components {
             dependencyId?: number;
             description?: string | null;
             groupName?: string | null;
+            integrationId?: number;
             name?: string;
             position?: number;
             projectId?: number;
@@ -10403,6 +10407,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A resolve or acknowledge arrived while the request opening its incident was still writing it (code INCIDENT_OPENING, Retry-After): nothing changed; send it again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sendIntegrationAlerts: {
@@ -10497,6 +10510,15 @@ export interface operations {
             };
             /** @description SNS: SNS itself could not be reached for a signing certificate or a subscription confirmation (code UPSTREAM_FAILED); SNS delivers again */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A resolve or acknowledge arrived while the request opening its incident was still writing it (code INCIDENT_OPENING, Retry-After): nothing changed; send it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,7 +6,7 @@ import { Field } from '../ui/Field';
 import { Skeleton } from '../ui/Skeleton';
 import { useToast } from '../ui/toast';
 import { useWorkspace } from '../workspace/context';
-import { useProjects } from '../workspace/queries';
+import { useIntegrations, useProjects } from '../workspace/queries';
 import { useDeletePolicy, useDeleteRules, usePolicies, usePolicy, useRules, useSavePolicy, type Policy } from './api';
 import { blankDraft, fromPolicy, fromRules, toBody, toSteps, type Draft } from './draft';
 import { useTargetOptions } from './lookups';
@@ -69,6 +69,7 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const { options } = useTargetOptions(workspaceId);
   const projects = useProjects(workspaceId);
+  const integrations = useIntegrations(workspaceId);
   const save = useSavePolicy();
   const remove = useDeletePolicy();
   const deleteRules = useDeleteRules();
@@ -116,6 +117,28 @@ function PolicyForm({ workspaceId, existing, initial, legacyRuleIds = [] }: { wo
               ))}
           {errors.projectIds ? <p className="field-error">{errors.projectIds}</p> : null}
         </fieldset>
+        {integrations.data && integrations.data.length > 0 ? (
+          <fieldset>
+            <legend>Alerts from integrations</legend>
+            <p className="muted" id="integrations-help">
+              Also the incidents these integrations open, whatever their project.
+            </p>
+            {integrations.data.map((i) => (
+              <label key={i.id} className="check-row">
+                <input
+                  type="checkbox"
+                  name="integrationIds"
+                  value={i.id}
+                  aria-describedby="integrations-help"
+                  checked={draft.integrationIds.includes(i.id)}
+                  onChange={(e) => set({ integrationIds: e.target.checked ? [...draft.integrationIds, i.id] : draft.integrationIds.filter((x) => x !== i.id) })}
+                />{' '}
+                {i.name}
+              </label>
+            ))}
+            {errors.integrationIds ? <p className="field-error">{errors.integrationIds}</p> : null}
+          </fieldset>
+        ) : null}
         <StepsEditor steps={draft.steps} options={options} onChange={(steps) => set({ steps })} />
         <div className="two-col">
           <Field label="Repeats" hint="How many more times the steps run while nobody acknowledges" error={errors.repeatCount}>

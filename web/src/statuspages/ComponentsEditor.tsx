@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { explainError, useAccess } from '../ui/permission';
 import { Field } from '../ui/Field';
-import { useProjects } from '../workspace/queries';
+import { useIntegrations, useProjects } from '../workspace/queries';
 import { useCheckChoices, usePageWrites, type ComponentTarget, type PageComponent } from './api';
 
 const move = <T,>(list: T[], from: number, to: number): T[] => {
@@ -22,6 +22,7 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
   const { role, workspaceId } = useAccess();
   const projects = useProjects(canWrite ? workspaceId : null);
   const checks = useCheckChoices(canWrite ? workspaceId : null);
+  const integrations = useIntegrations(canWrite ? workspaceId : null);
   const [target, setTarget] = useState('');
   const [order, setOrder] = useState(components);
   const [said, setSaid] = useState('');
@@ -58,7 +59,7 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
     const chosen = target || (projects.data?.[0] ? `project:${projects.data[0].id}` : '');
     const [kind, raw] = chosen.split(':');
     const ref = Number(raw);
-    const follows: ComponentTarget = kind === 'check' ? { checkId: ref } : { projectId: ref };
+    const follows: ComponentTarget = kind === 'check' ? { checkId: ref } : kind === 'integration' ? { integrationId: ref } : { projectId: ref };
     writes.addComponent.mutate({ name, target: follows }, { onSuccess: () => setName('') });
   };
   const failed = writes.reorder.error ?? writes.addComponent.error ?? writes.removeComponent.error;
@@ -130,6 +131,15 @@ export function ComponentsEditor({ pageId, components, canWrite }: { pageId: num
                     {checks.data.map((c) => (
                       <option key={c.id} value={`check:${c.id}`}>
                         {c.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : null}
+                {integrations.data && integrations.data.length > 0 ? (
+                  <optgroup label="Integrations (their open alerts)">
+                    {integrations.data.map((i) => (
+                      <option key={i.id} value={`integration:${i.id}`}>
+                        {i.name}
                       </option>
                     ))}
                   </optgroup>

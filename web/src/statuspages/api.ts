@@ -7,8 +7,8 @@ export type PageComponent = Schemas['StatusPageComponent'];
 export type Announcement = Schemas['AnnouncementDashboard'];
 export type AnnouncementStatus = Announcement['status'];
 export type PageFields = Schemas['StatusPageUpdate'];
-/** What a component's status follows: exactly one check, project or dependency (the API's rule). */
-export type ComponentTarget = { checkId: number } | { projectId: number } | { dependencyId: number };
+/** What a component's status follows: exactly one check, project, dependency or integration (the API's rule). */
+export type ComponentTarget = { checkId: number } | { projectId: number } | { dependencyId: number } | { integrationId: number };
 
 /** One key tree: any write under a page invalidates `['status-pages', id]` and the list. */
 export const pageKeys = {

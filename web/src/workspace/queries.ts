@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client';
 export const keys = {
   me: ['me'] as const,
   projects: (workspaceId: number) => ['projects', workspaceId] as const,
+  integrations: (workspaceId: number) => ['integrations', workspaceId] as const,
 };
 
 export const useMe = () => useQuery({ queryKey: keys.me, queryFn: () => unwrap(api.GET('/me')) });
@@ -14,4 +15,12 @@ export const useProjects = (workspaceId: number | null) =>
     queryKey: keys.projects(workspaceId ?? 0),
     enabled: workspaceId !== null,
     queryFn: () => unwrap(api.GET('/projects', { params: { query: { workspaceId: workspaceId ?? 0 } } })),
+  });
+
+/** The workspace's alert integrations (alerts in): status page components and escalation policies may follow them. */
+export const useIntegrations = (workspaceId: number | null) =>
+  useQuery({
+    queryKey: keys.integrations(workspaceId ?? 0),
+    enabled: workspaceId !== null,
+    queryFn: () => unwrap(api.GET('/integrations', { params: { query: { workspaceId: workspaceId ?? 0 } } })),
   });
