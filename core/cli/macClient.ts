@@ -1,0 +1,143 @@
+import { checkBody, checkToFile, jobBody, jobToFile, projectBody, projectToFile, type Refs, windowCreate, windowIsLive, windowToFile, windowUpdate } from './macMapping.js';
+import type { Item, Section, VigilFile } from './macModel.js';
+import { changedFields } from './macPlan.js';
+
+type Json = Record<string, unknown>;
+
+/** A refusal from Vigil, with its status and the spec's error message and details. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The Integration API as the commands use it: every HTTP call of `vigil export | plan | apply` is here. */
+export class VigilClient {
+  constructor(
+    private readonly base: string,
+    private readonly key: string,
+    private readonly fetcher: typeof fetch,
+  ) {}
+
+  async call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.fetcher(`${this.base}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text;
+      try {
+        const error = JSON.parse(text) as { message?: string; details?: { path: string; message: string }[] };
+        message = [error.message, ...(error.details ?? []).slice(0, 20).map((d) => `  ${d.path}: ${d.message}`)].join('\n');
+      } catch {
+        // Not Vigil's error shape (a proxy's page): shown as it came.
+      }
+      throw new ApiError(response.status, `${method} ${path}: ${response.status}: ${message}`);
+    }
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  /** Every item of a list, page by page (the /v1 envelope), or the array a list answers whole. */
+  async listAll(path: string): Promise<Json[]> {
+    const items: Json[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.call<Json[] | { items: Json[]; pageCount: number }>('GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}&limit=100`);
+      if (Array.isArray(answer)) return answer;
+      items.push(...answer.items);
+      if (page >= answer.pageCount || answer.items.length === 0) return items;
+    }
+  }
+}
+
+/** The workspace in the file's shape, and the id behind each item (ids never reach the file). */
+export type Workspace = { file: VigilFile; idOf: Map<Item, number>; refs: ProjectRefs };
+type ProjectRefs = Refs & { add: (name: string, id: number) => void };
+
+/** Project names to ids and back; a name apply creates is added as it goes. */
+function projectRefs(projects: Json[]): ProjectRefs {
+  const ids = new Map<string, number>();
+  const names = new Map<number, string>();
+  const add = (name: string, id: number) => {
+    if (!ids.has(name)) ids.set(name, id);
+    names.set(id, name);
+  };
+  for (const p of projects) add(String(p.name), Number(p.id));
+  return {
+    add,
+    projectId: (name) => {
+      const id = ids.get(name);
+      if (id === undefined) throw new Error(`no project is named ${JSON.stringify(name)} (in the file or in the workspace)`);
+      return id;
+    },
+    projectName: (id) => names.get(id) ?? `#${id}`,
+  };
+}
+
+export async function readWorkspace(client: VigilClient, sections: readonly Section[]): Promise<Workspace> {
+  const projects = await client.listAll('/projects');
+  const refs = projectRefs(projects);
+  const idOf = new Map<Item, number>();
+  const file: VigilFile = { version: 1 };
+  const keep = (section: Section, rows: Json[], toFile: (row: Json) => Item) => {
+    if (!sections.includes(section)) return;
+    file[section] = rows.map((row) => {
+      const item = toFile(row);
+      idOf.set(item, Number(row.id));
+      return item;
+    });
+  };
+  keep('projects', projects, projectToFile);
+  if (sections.includes('jobs')) keep('jobs', await client.listAll('/jobs'), (row) => jobToFile(row, refs));
+  if (sections.includes('checks')) keep('checks', await client.listAll('/checks'), (row) => checkToFile(row, refs));
+  if (sections.includes('maintenanceWindows')) keep('maintenanceWindows', (await client.listAll('/maintenance-windows')).filter(windowIsLive), (row) => windowToFile(row, refs));
+  return { file, idOf, refs };
+}
+
+/** Pauses or resumes a job or check when the file says otherwise. */
+async function settlePause(client: VigilClient, path: string, id: number, want: unknown, now: unknown) {
+  if (typeof want === 'boolean' && want !== now) await client.call('POST', `${path}/${id}/${want ? 'pause' : 'resume'}`);
+}
+
+const paths = { jobs: '/jobs', checks: '/checks' } as const;
+
+/** Creates one item; projects report their id so later sections can name them. */
+export async function createItem(client: VigilClient, section: Section, item: Item, ws: Workspace): Promise<void> {
+  if (section === 'projects') {
+    const created = await client.call('POST', '/projects', projectBody(item));
+    ws.refs.add(String(created.name), Number(created.id));
+  } else if (section === 'jobs' || section === 'checks') {
+    const { paused: _paused, ...rest } = item;
+    const body = section === 'jobs' ? jobBody(rest, ws.refs) : checkBody(rest, ws.refs);
+    const created = await client.call('POST', paths[section], body);
+    await settlePause(client, paths[section], Number(created.id), item.paused, created.paused);
+  } else if (section === 'maintenanceWindows') {
+    const { create, rest } = windowCreate(item, ws.refs);
+    const created = await client.call('POST', '/maintenance-windows', create);
+    // The create body lacks time zone, recurrence and publishing: set them only when they differ.
+    if (rest && changedFields(rest, windowToFile(created, ws.refs)).length > 0) await client.call('PUT', `/maintenance-windows/${Number(created.id)}`, rest);
+  } else throw new Error(`${section} are not supported by this version of vigil`);
+}
+
+export async function updateItem(client: VigilClient, section: Section, id: number, item: Item, current: Item, refs: Refs): Promise<void> {
+  if (section === 'projects') await client.call('PATCH', `/projects/${id}`, projectBody(item));
+  else if (section === 'jobs' || section === 'checks') {
+    const { paused, ...rest } = item;
+    const { paused: _now, ...was } = current;
+    if (changedFields(rest, was).length > 0) await client.call('PATCH', `${paths[section]}/${id}`, section === 'jobs' ? jobBody(rest, refs) : checkBody(rest, refs));
+    await settlePause(client, paths[section], id, paused, current.paused);
+  } else if (section === 'maintenanceWindows') await client.call('PUT', `/maintenance-windows/${id}`, windowUpdate(item, refs));
+  else throw new Error(`${section} are not supported by this version of vigil`);
+}
+
+export async function deleteItem(client: VigilClient, section: Section, id: number): Promise<void> {
+  if (section === 'projects') await client.call('DELETE', `/projects/${id}`);
+  else if (section === 'jobs' || section === 'checks') await client.call('DELETE', `${paths[section]}/${id}`);
+  // A window is ended, not erased: its history stays.
+  else if (section === 'maintenanceWindows') await client.call('POST', `/maintenance-windows/${id}/end`);
+  else throw new Error(`${section} are not supported by this version of vigil`);
+}

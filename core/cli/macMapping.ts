@@ -1,0 +1,129 @@
+import { type Item, secretName } from './macModel.js';
+
+/**
+ * Between the Integration API's shapes (core/checks/schema.ts, core/identity/schema.ts,
+ * core/maintenance/schema.ts) and the file's (pure). Reads turn ids into names; writes turn names
+ * back into ids through `Refs`. A null the API returns is left out of the file: the file states
+ * only what is set.
+ */
+export type Refs = { projectId: (name: string) => number; projectName: (id: number) => string };
+
+type Json = Record<string, unknown>;
+
+/** Copies the listed fields that are set (not null, not undefined), in the listed order. */
+function pick(from: Json, keys: readonly string[]): Item {
+  const out: Item = {};
+  for (const key of keys) if (from[key] !== null && from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+/** The same, for the fields the file item states (null included: it clears). */
+function stated(from: Item, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) if (key in from && from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+const instant = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : value);
+
+// ---- projects ----
+
+export const projectToFile = (api: Json): Item => pick(api, ['name', 'description']);
+export const projectBody = (item: Item): Json => stated(item, ['name', 'description']);
+
+// ---- jobs (heartbeat checks) ----
+
+const JOB_FIELDS = ['graceSeconds', 'downSeverity', 'lateSeverity', 'muteNotifications', 'minDurationSeconds', 'maxDurationSeconds', 'minIntervalSeconds'] as const;
+
+export function jobToFile(api: Json, refs: Refs): Item {
+  return {
+    ...pick(api, ['slug', 'name']),
+    project: refs.projectName(Number(api.projectId)),
+    ...pick(api, ['intervalSeconds', 'schedule', 'timezone']),
+    ...pick(api, JOB_FIELDS),
+    paused: api.paused,
+  };
+}
+
+/** A job's body for POST or PATCH /v1/jobs: an interval clears a schedule and the other way round. */
+export function jobBody(item: Item, refs: Refs): Json {
+  const body: Json = { ...stated(item, ['slug', 'name', 'intervalSeconds', 'schedule', 'timezone', ...JOB_FIELDS]) };
+  if (typeof item.project === 'string') body.projectId = refs.projectId(item.project);
+  if (item.schedule !== undefined && item.schedule !== null) body.intervalSeconds = null;
+  else if (item.intervalSeconds !== undefined) Object.assign(body, { schedule: null, timezone: null });
+  return body;
+}
+
+// ---- HTTP checks ----
+
+const CHECK_FIELDS = ['intervalSeconds', 'graceSeconds', 'downSeverity', 'lateSeverity', 'muteNotifications'] as const;
+
+export function checkToFile(api: Json, refs: Refs): Item {
+  const config = { ...((api.config ?? {}) as Json) };
+  if (config.latencyWarnMs === null) delete config.latencyWarnMs;
+  return { ...pick(api, ['slug', 'name']), project: refs.projectName(Number(api.projectId)), ...pick(api, CHECK_FIELDS), paused: api.paused, config };
+}
+
+export function checkBody(item: Item, refs: Refs): Json {
+  const body: Json = stated(item, ['slug', 'name', ...CHECK_FIELDS, 'config']);
+  if (typeof item.project === 'string') body.projectId = refs.projectId(item.project);
+  return body;
+}
+
+/** Export's copy of a check: each probe header's value becomes a `${VIGIL_CHECK_<slug>_HEADER_<name>}` reference. */
+export function redactCheck(item: Item): Item {
+  const config = item.config as Json | undefined;
+  const headers = config?.customHeaders as Record<string, string> | undefined;
+  if (!config || !headers) return item;
+  if (Object.keys(headers).length === 0) {
+    const { customHeaders: _empty, ...rest } = config;
+    return { ...item, config: rest };
+  }
+  const owner = String(item.slug ?? item.name);
+  const customHeaders = Object.fromEntries(Object.keys(headers).map((name) => [name, `\${${secretName('check', owner, 'header', name)}}`]));
+  return { ...item, config: { ...config, customHeaders } };
+}
+
+// ---- maintenance windows ----
+
+const WINDOW_FIELDS = ['suppressAlerts', 'suppressIncidents', 'autoPublishToStatusPage', 'timezone', 'recurringCron'] as const;
+/** What POST /v1/maintenance-windows takes; the rest is set by a PUT right after. */
+const WINDOW_CREATE_FIELDS = ['name', 'description', 'suppressAlerts', 'suppressIncidents'] as const;
+
+/** Only SCHEDULED and ACTIVE windows are managed: a finished one is history. */
+export const windowIsLive = (api: Json) => api.state === 'SCHEDULED' || api.state === 'ACTIVE';
+
+export function windowToFile(api: Json, refs: Refs): Item {
+  return {
+    ...pick(api, ['name', 'description']),
+    startAt: instant(api.startAt),
+    endAt: instant(api.endAt),
+    projects: ((api.projectIds ?? []) as number[]).map(refs.projectName).sort(),
+    ...pick(api, WINDOW_FIELDS),
+  };
+}
+
+/** The file's window with its instants written as the API writes them, so `+02:00` and `Z` compare equal. */
+export const windowNormalized = (item: Item): Item => ({
+  ...item,
+  ...(item.startAt !== undefined ? { startAt: instant(item.startAt) } : {}),
+  ...(item.endAt !== undefined ? { endAt: instant(item.endAt) } : {}),
+  ...(Array.isArray(item.projects) ? { projects: [...(item.projects as string[])].sort() } : {}),
+});
+
+function windowCommon(item: Item, refs: Refs): Json {
+  const body: Json = stated(item, ['startAt', 'endAt']);
+  if (Array.isArray(item.projects)) body.projectIds = (item.projects as string[]).map(refs.projectId);
+  return body;
+}
+
+/** POST /v1/maintenance-windows, and the PUT that sets what the create body lacks (undefined when nothing). */
+export function windowCreate(item: Item, refs: Refs): { create: Json; rest: Json | undefined } {
+  const rest = stated(
+    item,
+    WINDOW_FIELDS.filter((k) => !(WINDOW_CREATE_FIELDS as readonly string[]).includes(k)),
+  );
+  return { create: { ...stated(item, WINDOW_CREATE_FIELDS), ...windowCommon(item, refs) }, rest: Object.keys(rest).length > 0 ? rest : undefined };
+}
+
+export const windowUpdate = (item: Item, refs: Refs): Json => ({ ...stated(item, ['name', 'description', ...WINDOW_FIELDS]), ...windowCommon(item, refs) });
