@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import { roleAtLeast, type Role } from '../auth/roles.js';
 import { maskUrl } from '../auth/mask.js';
 import type { Deps } from '../deps.js';
@@ -97,7 +97,7 @@ function storedOf(type: AlertChannelType, config: unknown): Destination {
 }
 
 export async function createAlertChannel(ctx: Ctx, input: AlertChannelCreate & { workspaceId: number }) {
-  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, manageRole(ctx.actor), 'Workspace');
   const { deps } = ctx;
   checkDestination(deps, input.type, input.config);
   const iso = deps.clock.now().toISOString();
@@ -172,7 +172,7 @@ export async function findAlertChannelInWorkspace(deps: Deps, workspaceId: numbe
 }
 
 export async function updateAlertChannel(ctx: Ctx, channelId: number, input: AlertChannelUpdate) {
-  const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  const channel = await getAlertChannel(ctx, channelId, manageRole(ctx.actor));
   let destination: Destination = {};
   if (input.config !== undefined) {
     const parsed = CHANNEL_CONFIGS[channel.type].safeParse(input.config);
@@ -208,11 +208,12 @@ export async function updateAlertChannel(ctx: Ctx, channelId: number, input: Ale
   if (confirmation) await mailConfirmation(ctx.deps, destination.email ?? '', updated.data.name ?? channel.name, confirmation.token);
   const kept: AlertChannelItem = { ...channel };
   for (const key of removed) delete kept[key];
-  return toAlertChannel({ ...kept, ...updated.data }, 'ADMIN');
+  // A key's answer is masked like its reads: it may change a channel, not learn its credentials.
+  return toAlertChannel({ ...kept, ...updated.data }, manageRole(ctx.actor));
 }
 
 export async function deleteAlertChannel(ctx: Ctx, channelId: number): Promise<void> {
-  const channel = await getAlertChannel(ctx, channelId, 'ADMIN');
+  const channel = await getAlertChannel(ctx, channelId, manageRole(ctx.actor));
   await refuseIfTargeted(ctx.deps.store, channel.workspaceId, 'ALERT_CHANNEL', channelId, `Alert channel ${channelId}`);
   await ctx.deps.store.entities.alertChannel.delete({ channelId }).go();
 }

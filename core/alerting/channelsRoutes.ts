@@ -17,10 +17,10 @@ const body = jsonBody;
 const security = sessionSecurity;
 const tags = ['alert-channels'];
 /** An EMAIL channel's link is mailed in the request; the mail service failing is said so, not hidden in a 500. */
-const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
-const PATCH_THROTTLED =
+export const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
+export const PATCH_THROTTLED =
   'A PATCH that mails an e-mail channel its confirmation link (a new address, or one still unconfirmed) is limited to 5 per channel per hour (code RATE_LIMITED, Retry-After); a refused PATCH changes nothing';
-const MAIL_UNAVAILABLE_PATCH =
+export const MAIL_UNAVAILABLE_PATCH =
   'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
 
 /** `GET|POST /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */

@@ -4,6 +4,13 @@ import { forbidden, notFound } from '../http/errors.js';
 import { requireRole, type Role } from './roles.js';
 import type { MembershipItem } from '../store/entities/membership.js';
 
+/**
+ * The role that manages a workspace's wiring (alert channels, escalation policies, schedules,
+ * status pages, integrations; deleting projects): ADMIN on a session. An API key acts as MEMBER at
+ * most, and a read_write key is what an ADMIN made for automation, so the Integration API asks that.
+ */
+export const manageRole = (actor: Actor): 'MEMBER' | 'ADMIN' => (actor.kind === 'apiKey' ? 'MEMBER' : 'ADMIN');
+
 /** What a verb needs to know about the caller once scope has been checked. */
 export type Scope = { workspaceId: number; role: Role; actor: Actor };
 

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
@@ -61,7 +61,7 @@ const releasePriority = (deps: Deps, workspaceId: number, priority: number, poli
   releaseLock(deps.store, priorityScope(workspaceId), String(priority), String(policyId));
 
 export async function createPolicy(ctx: Ctx, input: PolicyCreate): Promise<Policy> {
-  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, manageRole(ctx.actor), 'Workspace');
   return toPolicy(await insertPolicy(ctx.deps, input));
 }
 
@@ -122,7 +122,7 @@ const lostRaces = () => conflict('The policy kept changing while this request ra
  * and the old one released after it, so at no instant do two policies hold one priority.
  */
 export async function updatePolicy(ctx: Ctx, policyId: number, input: PolicyUpdate): Promise<Policy> {
-  const first = await loadPolicy(ctx, policyId, 'ADMIN');
+  const first = await loadPolicy(ctx, policyId, manageRole(ctx.actor));
   const { workspaceId } = first;
   await Promise.all([
     input.steps ? requireTargetsInWorkspace(ctx.deps, workspaceId, input.steps) : undefined,
@@ -178,7 +178,7 @@ export async function updatePolicy(ctx: Ctx, policyId: number, input: PolicyUpda
 }
 
 export async function deletePolicy(ctx: Ctx, policyId: number): Promise<void> {
-  const policy = await loadPolicy(ctx, policyId, 'ADMIN');
+  const policy = await loadPolicy(ctx, policyId, manageRole(ctx.actor));
   await ctx.deps.store.entities.escalationPolicy.delete({ policyId }).go();
   await releasePriority(ctx.deps, policy.workspaceId, policy.priority, policyId);
 }

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import { listProjectChecks } from '../store/checkLists.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { ProjectItem } from '../store/entities/project.js';
@@ -68,7 +68,7 @@ export async function updateProject(ctx: Ctx, projectId: number, input: { name?:
  * the plan with no project to show them under: they must be deleted or transferred first (409).
  */
 export async function deleteProject(ctx: Ctx, projectId: number): Promise<void> {
-  await getProject(ctx, projectId, 'ADMIN');
+  await getProject(ctx, projectId, manageRole(ctx.actor));
   const live = (await listProjectChecks(ctx.deps, projectId)).length;
   if (live > 0) throw conflict(`Project still has ${live} check(s): delete or transfer them first`);
   // Of two deletes racing, the one that finds the project gone answers as if it had never been there.

@@ -1,5 +1,5 @@
-import type { Actor, Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import type { Ctx } from '../context.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import { randomToken, sha256Hex } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
@@ -12,9 +12,6 @@ import { DEFAULT_SEVERITY_MAP, SeverityMap, type IntegrationCreate, type Integra
  * Integrations: alerts in from the tools teams already run. VIEWER reads; ADMIN (or a
  * read_write API key on /v1) manages. The intake secret is shown once and kept only as a hash.
  */
-
-/** A session needs ADMIN; an API key acts as MEMBER at most, so /v1 asks a read_write key. */
-const manageRole = (actor: Actor): Role => (actor.kind === 'apiKey' ? 'MEMBER' : 'ADMIN');
 
 /** `vin_` and 32 random bytes: a capability in a URL, unguessable, recognisable in a leak scan. */
 const newSecret = (): string => `vin_${randomToken(32)}`;

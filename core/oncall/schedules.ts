@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { noticeDueFields } from '../store/escalationDue.js';
 import type { Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import type { Role } from '../auth/roles.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
@@ -83,7 +83,7 @@ export async function findScheduleInWorkspace(deps: Deps, workspaceId: number, s
 }
 
 export async function createSchedule(ctx: Ctx, input: ScheduleCreate): Promise<Schedule> {
-  await authorize(ctx.deps, ctx.actor, input.workspaceId, 'ADMIN', 'Workspace');
+  await authorize(ctx.deps, ctx.actor, input.workspaceId, manageRole(ctx.actor), 'Workspace');
   return toSchedule(ctx.deps, await insertSchedule(ctx.deps, input));
 }
 
@@ -130,7 +130,7 @@ const lostRaces = () => conflict('The schedule kept changing while this request 
 
 /** Changed fields only; a supplied `rotations` array replaces every rotation. One write, conditional on the revision read. */
 export async function updateSchedule(ctx: Ctx, scheduleId: number, input: ScheduleUpdate): Promise<Schedule> {
-  const { schedule: first } = await loadSchedule(ctx, scheduleId, 'ADMIN');
+  const { schedule: first } = await loadSchedule(ctx, scheduleId, manageRole(ctx.actor));
   if (input.rotations) await requireWorkspaceMembers(ctx.deps, first.workspaceId, participantsOf(input.rotations));
   const rotationsJson = input.rotations ? JSON.stringify(await toRotations(ctx.deps, input.rotations)) : undefined;
   const updated = await retryOnConflict(
@@ -163,7 +163,7 @@ export async function updateSchedule(ctx: Ctx, scheduleId: number, input: Schedu
 
 /** Refused (409) while a policy targets the schedule; otherwise its overrides go with it. */
 export async function deleteSchedule(ctx: Ctx, scheduleId: number): Promise<void> {
-  const { schedule } = await loadSchedule(ctx, scheduleId, 'ADMIN');
+  const { schedule } = await loadSchedule(ctx, scheduleId, manageRole(ctx.actor));
   await refuseIfTargeted(ctx.deps.store, schedule.workspaceId, 'ON_CALL_SCHEDULE', scheduleId, `On-call schedule ${scheduleId}`);
   const { onCallOverride, onCallSchedule } = ctx.deps.store.entities;
   const overrides = (await onCallOverride.query.bySchedule({ scheduleId }).go({ pages: 'all' })).data;

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { manageRole } from '../auth/authorize.js';
 import { readCheckById } from '../checks/repository.js';
 import type { Deps } from '../deps.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -33,7 +34,7 @@ export async function listComponents(ctx: Ctx, statusPageId: number): Promise<Co
 
 export async function createComponent(ctx: Ctx, statusPageId: number, input: ComponentCreate): Promise<Component> {
   const { deps } = ctx;
-  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const page = await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   await requireTarget(deps, page.workspaceId, input);
   const componentId = await deps.store.nextId('statusComponent');
   const iso = deps.clock.now().toISOString();
@@ -67,7 +68,7 @@ async function loadComponent(deps: Deps, statusPageId: number, componentId: numb
 
 export async function updateComponent(ctx: Ctx, statusPageId: number, componentId: number, patch: ComponentUpdate): Promise<Component> {
   const { deps } = ctx;
-  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const page = await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   await loadComponent(deps, statusPageId, componentId);
   const retarget = patch.checkId !== undefined || patch.projectId !== undefined || patch.dependencyId !== undefined;
   if (retarget) await requireTarget(deps, page.workspaceId, patch);
@@ -94,7 +95,7 @@ export async function updateComponent(ctx: Ctx, statusPageId: number, componentI
 }
 
 export async function deleteComponent(ctx: Ctx, statusPageId: number, componentId: number): Promise<void> {
-  await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   await loadComponent(ctx.deps, statusPageId, componentId);
   await ctx.deps.store.entities.statusComponent.delete({ statusPageId, componentId }).go();
   await refreshSnapshot(ctx.deps, statusPageId);
@@ -103,7 +104,7 @@ export async function deleteComponent(ctx: Ctx, statusPageId: number, componentI
 /** Takes the page's complete list in the new order and rewrites positions 0..n-1. */
 export async function reorderComponents(ctx: Ctx, statusPageId: number, componentIds: number[]): Promise<Component[]> {
   const { deps } = ctx;
-  await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   const existing = await readComponents(deps, statusPageId);
   const problem = reorderProblem(
     existing.map((c) => c.componentId),

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { authorize } from '../auth/authorize.js';
+import { authorize, manageRole } from '../auth/authorize.js';
 import { withHashSlot } from '../auth/hashSlots.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { Deps } from '../deps.js';
@@ -80,7 +80,7 @@ const hashPagePassword = (deps: Deps, password: string): Promise<string> => with
 export async function createStatusPage(ctx: Ctx, input: StatusPageCreate): Promise<StatusPageItem> {
   const { deps } = ctx;
   const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
-  await authorize(deps, ctx.actor, workspaceId, 'ADMIN', 'Workspace');
+  await authorize(deps, ctx.actor, workspaceId, manageRole(ctx.actor), 'Workspace');
   if (input.customDomain) checkDomain(deps, input.customDomain);
   // Hashed before the slug is claimed: a busy process's 429 leaves no lock behind.
   const passwordHash = input.password === undefined ? undefined : await hashPagePassword(deps, input.password);
@@ -141,7 +141,7 @@ export async function isSlugAvailable(deps: Deps, slug: string): Promise<boolean
 
 export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: StatusPageUpdate): Promise<StatusPageItem> {
   const { deps } = ctx;
-  const current = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const current = await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   const problem = passwordProblem({ visibility: current.visibility, hasPassword: current.passwordHash !== undefined }, patch);
   if (problem) throw badRequest(`password: ${problem}`, [{ path: 'password', message: problem }]);
   const newSlug = patch.slug !== undefined && patch.slug !== current.slug ? patch.slug : undefined;
@@ -152,7 +152,7 @@ export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: St
   if (newSlug) await claimSlug(deps, newSlug, statusPageId);
   const updated = await retryOnConflict(
     async (attempt) => {
-      const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, 'ADMIN');
+      const page = attempt === 1 ? current : await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
       const set: Partial<StatusPageItem> = { revision: page.revision + 1, updatedAt: deps.clock.now().toISOString() };
       const remove: (keyof StatusPageItem)[] = [];
       const assign = <K extends keyof StatusPageItem>(key: K, value: StatusPageItem[K] | null | undefined) => {
@@ -217,7 +217,7 @@ function accessNarrowed(before: StatusPageItem, after: StatusPageItem): boolean 
 /** Deletes the page with its components, announcements and snapshot, and frees its slug and domain. */
 export async function deleteStatusPage(ctx: Ctx, statusPageId: number): Promise<void> {
   const { deps } = ctx;
-  const page = await loadStatusPage(ctx, statusPageId, 'ADMIN');
+  const page = await loadStatusPage(ctx, statusPageId, manageRole(ctx.actor));
   const components = await readComponents(deps, statusPageId);
   await untilProcessed(
     components.map((c) => ({ statusPageId, componentId: c.componentId })),

@@ -41,6 +41,7 @@ beforeAll(async () => {
   const announcement = await rw('POST', `/status-pages/${page.id}/announcements`, { title: 'Exports delayed', message: 'Looking into it' });
   const scheduleId = await schedule(t, owner, [owner.userId]);
   const integration = await rw('POST', '/integrations', { name: 'prometheus', kind: 'ALERTMANAGER' });
+  const channel = await rw('POST', '/alert-channels', { name: 'ops', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } });
 
   secrets = [job.token ?? '', inbound.token];
   expect(secrets.every((s) => s.length >= 16)).toBe(true);
@@ -55,6 +56,7 @@ beforeAll(async () => {
     announcementId: announcement.id,
     scheduleId,
     integrations: integration.id,
+    'alert-channels': channel.id,
   };
   // The seed is worth walking: a read_write key does see the token inside an incident.
   const seen = expectStatus(await t.request<{ check: { token: string | null } }>('GET', `/v1/incidents/${incident.id}`, { token: readWrite }), 200);

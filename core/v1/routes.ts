@@ -11,6 +11,7 @@ import { v1MetricsRoutes } from '../metrics/routes.js';
 import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
 import { v1IntegrationRoutes } from '../integrations/v1Routes.js';
 import { v1ImportRoutes } from '../imports/routes.js';
+import { v1AlertChannelRoutes } from '../alerting/v1Routes.js';
 
 /**
  * The Integration API (`/v1`): API keys only, the paginated envelope on every list. Each area's
@@ -36,6 +37,7 @@ export function v1Routes() {
   r.route('/', v1StatusPageRoutes());
   r.route('/', v1IntegrationRoutes());
   r.route('/', v1ImportRoutes());
+  r.route('/', v1AlertChannelRoutes());
 
   serveOpenApi(r, '/openapi.json', {
     openapi: '3.1.0',
