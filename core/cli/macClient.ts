@@ -1,4 +1,19 @@
-import { checkBody, checkToFile, jobBody, jobToFile, projectBody, projectToFile, type Refs, windowCreate, windowIsLive, windowToFile, windowUpdate } from './macMapping.js';
+import {
+  channelCreate,
+  channelToFile,
+  channelUpdate,
+  checkBody,
+  checkToFile,
+  jobBody,
+  jobToFile,
+  projectBody,
+  projectToFile,
+  type Refs,
+  windowCreate,
+  windowIsLive,
+  windowToFile,
+  windowUpdate,
+} from './macMapping.js';
 import type { Item, Section, VigilFile } from './macModel.js';
 import { changedFields } from './macPlan.js';
 
@@ -20,14 +35,27 @@ export class VigilClient {
     private readonly base: string,
     private readonly key: string,
     private readonly fetcher: typeof fetch,
+    /** Told each time the key's rate limit (100 requests a minute, core/http/rateLimit.ts) makes it wait. */
+    private readonly onWait: (seconds: number) => void = () => {},
+    private readonly wait: (seconds: number) => Promise<void> = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000)),
   ) {}
 
   async call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.fetcher(`${this.base}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const send = () =>
+      this.fetcher(`${this.base}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    let response = await send();
+    // A large file outruns the key's rate limit: a refused request did nothing, so it is sent again once the window turns.
+    for (let tries = 0; response.status === 429 && tries < 30; tries++) {
+      await response.body?.cancel();
+      const seconds = Math.min(60, Math.max(1, Number(response.headers.get('retry-after')) || 1));
+      this.onWait(seconds);
+      await this.wait(seconds);
+      response = await send();
+    }
     const text = await response.text();
     if (!response.ok) {
       let message = text;
@@ -92,6 +120,7 @@ export async function readWorkspace(client: VigilClient, sections: readonly Sect
     });
   };
   keep('projects', projects, projectToFile);
+  if (sections.includes('alertChannels')) keep('alertChannels', await client.listAll('/alert-channels'), channelToFile);
   if (sections.includes('jobs')) keep('jobs', await client.listAll('/jobs'), (row) => jobToFile(row, refs));
   if (sections.includes('checks')) keep('checks', await client.listAll('/checks'), (row) => checkToFile(row, refs));
   if (sections.includes('maintenanceWindows')) keep('maintenanceWindows', (await client.listAll('/maintenance-windows')).filter(windowIsLive), (row) => windowToFile(row, refs));
@@ -110,7 +139,8 @@ export async function createItem(client: VigilClient, section: Section, item: It
   if (section === 'projects') {
     const created = await client.call('POST', '/projects', projectBody(item));
     ws.refs.add(String(created.name), Number(created.id));
-  } else if (section === 'jobs' || section === 'checks') {
+  } else if (section === 'alertChannels') await client.call('POST', '/alert-channels', channelCreate(item));
+  else if (section === 'jobs' || section === 'checks') {
     const { paused: _paused, ...rest } = item;
     const body = section === 'jobs' ? jobBody(rest, ws.refs) : checkBody(rest, ws.refs);
     const created = await client.call('POST', paths[section], body);
@@ -125,6 +155,7 @@ export async function createItem(client: VigilClient, section: Section, item: It
 
 export async function updateItem(client: VigilClient, section: Section, id: number, item: Item, current: Item, refs: Refs): Promise<void> {
   if (section === 'projects') await client.call('PATCH', `/projects/${id}`, projectBody(item));
+  else if (section === 'alertChannels') await client.call('PATCH', `/alert-channels/${id}`, channelUpdate(item));
   else if (section === 'jobs' || section === 'checks') {
     const { paused, ...rest } = item;
     const { paused: _now, ...was } = current;
@@ -136,6 +167,7 @@ export async function updateItem(client: VigilClient, section: Section, id: numb
 
 export async function deleteItem(client: VigilClient, section: Section, id: number): Promise<void> {
   if (section === 'projects') await client.call('DELETE', `/projects/${id}`);
+  else if (section === 'alertChannels') await client.call('DELETE', `/alert-channels/${id}`);
   else if (section === 'jobs' || section === 'checks') await client.call('DELETE', `${paths[section]}/${id}`);
   // A window is ended, not erased: its history stays.
   else if (section === 'maintenanceWindows') await client.call('POST', `/maintenance-windows/${id}/end`);

@@ -2,12 +2,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './importCommand.js';
 import { ApiError, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
 import { formatFileErrors, parseVigilFile, writeVigilFile } from './macFile.js';
-import { redactCheck, windowNormalized } from './macMapping.js';
+import { redactChannel, redactCheck, windowNormalized } from './macMapping.js';
 import { identityOf, type Item, NOUN, resolveReferences, SECTIONS, type Section, shownIdentity, type VigilFile } from './macModel.js';
 import { formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
 
 /** The sections this version reads and writes (the file's schema, core/http/vigil.schema.json, allows exactly these). */
-const MANAGED: readonly Section[] = ['projects', 'jobs', 'checks', 'maintenanceWindows'];
+const MANAGED: readonly Section[] = ['projects', 'alertChannels', 'jobs', 'checks', 'maintenanceWindows'];
 
 export const MAC_USAGE = `usage: vigil export [-o vigil.yaml]
        vigil plan [-f vigil.yaml] [--prune] [--detailed-exitcode]
@@ -52,7 +52,7 @@ export function exportedFile(ws: Workspace): VigilFile {
     const items = ws.file[section];
     if (!items) continue;
     const sorted = [...items].sort(byIdentity(section));
-    out[section] = section === 'checks' ? sorted.map(redactCheck) : sorted;
+    out[section] = section === 'checks' ? sorted.map(redactCheck) : section === 'alertChannels' ? sorted.map(redactChannel) : sorted;
   }
   return out;
 }
@@ -97,7 +97,11 @@ export async function macCommand(command: Command, argv: string[], io: CliIo): P
   const key = io.env.VIGIL_API_KEY;
   if (!base || !URL.canParse(base)) return usage(io, command, 'set VIGIL_API_URL to your Vigil API (ending in /api)');
   if (!key) return usage(io, command, 'set VIGIL_API_KEY to an API key');
-  const client = new VigilClient(base, key, io.fetch);
+  let told = false;
+  const client = new VigilClient(base, key, io.fetch, (seconds) => {
+    if (!told) io.stderr.write(`vigil ${command}: the API key's rate limit is reached; waiting (${seconds} s) and going on where it stopped\n`);
+    told = true;
+  });
   try {
     if (command === 'export') {
       const text = writeVigilFile(exportedFile(await readWorkspace(client, MANAGED)), base);

@@ -1,4 +1,4 @@
-import { type Item, secretName } from './macModel.js';
+import { HIDDEN, type Item, secretName } from './macModel.js';
 
 /**
  * Between the Integration API's shapes (core/checks/schema.ts, core/identity/schema.ts,
@@ -127,3 +127,45 @@ export function windowCreate(item: Item, refs: Refs): { create: Json; rest: Json
 }
 
 export const windowUpdate = (item: Item, refs: Refs): Json => ({ ...stated(item, ['name', 'description', ...WINDOW_FIELDS]), ...windowCommon(item, refs) });
+
+// ---- alert channels ----
+
+/**
+ * The config fields of each channel type that are credentials: an API key reads them masked
+ * (core/alerting/channels.ts), so the plan cannot compare them and export writes a reference.
+ */
+const CHANNEL_SECRETS: Record<string, readonly string[]> = {
+  SLACK: ['webhookUrl'],
+  WEBHOOK: ['url'],
+  TEAMS: ['url'],
+  DISCORD: ['url'],
+  NTFY: ['url', 'token'],
+  TELEGRAM: ['botToken'],
+  PUSHOVER: ['userKey', 'appToken'],
+  PAGERDUTY: ['routingKey'],
+  SMS: ['phoneNumber'],
+};
+/** View-only fields (a webhook's signing-secret hint): no create body takes them. */
+const CHANNEL_VIEW_ONLY = new Set(['secretHint']);
+
+export function channelToFile(api: Json): Item {
+  const secrets = CHANNEL_SECRETS[String(api.type)] ?? [];
+  const config: Json = {};
+  for (const [key, value] of Object.entries((api.config ?? {}) as Json)) {
+    if (value === null || CHANNEL_VIEW_ONLY.has(key)) continue;
+    config[key] = secrets.includes(key) ? HIDDEN : value;
+  }
+  return { name: api.name, type: api.type, enabled: api.enabled, config };
+}
+
+/** Export's copy of a channel: each credential a `${VIGIL_CHANNEL_<name>_<field>}` reference. */
+export function redactChannel(item: Item): Item {
+  const config = Object.fromEntries(
+    Object.entries((item.config ?? {}) as Json).map(([key, value]) => [key, value === HIDDEN ? `\${${secretName('channel', String(item.name), key)}}` : value]),
+  );
+  return { ...item, config };
+}
+
+export const channelCreate = (item: Item): Json => stated(item, ['name', 'type', 'enabled', 'config']);
+/** PATCH replaces the whole config, credentials included (resolved from the environment). */
+export const channelUpdate = (item: Item): Json => stated(item, ['name', 'enabled', 'config']);

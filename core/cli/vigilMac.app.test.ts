@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { vigil } from './vigil.js';
 
@@ -11,9 +11,12 @@ let server: ServerType;
 let base: string;
 let sourceKey: string;
 let targetKey: string;
+let target: Awaited<ReturnType<TestContext['signup']>>;
 let sourceExport: string;
 const SECRET = 'Bearer sk_live_MAC_SECRET_9f3';
 const HEADER_ENV = 'VIGIL_CHECK_HOMEPAGE_HEADER_AUTHORIZATION';
+const SLACK_URL = 'https://hooks.slack.com/services/T0000/B0000/MacSecretPath77';
+const SLACK_ENV = 'VIGIL_CHANNEL_OPS_SLACK_WEBHOOKURL';
 const files = new Map<string, string>();
 
 type Run = { code: number; stdout: string; stderr: string };
@@ -22,7 +25,7 @@ async function run(args: string[], key: string, extraEnv: Record<string, string 
   let stderr = '';
   const sink = (write: (s: string) => void) => ({ write: (chunk: string) => (write(chunk), true) }) as unknown as NodeJS.WritableStream;
   const code = await vigil(args, {
-    env: { VIGIL_API_URL: base, VIGIL_API_KEY: key, [HEADER_ENV]: SECRET, ...extraEnv },
+    env: { VIGIL_API_URL: base, VIGIL_API_KEY: key, [HEADER_ENV]: SECRET, [SLACK_ENV]: SLACK_URL, VIGIL_CHANNEL_PAGER_ROUTINGKEY: 'T0123456789abcdef0123456789abcde', ...extraEnv },
     fetch,
     readFile: async (path) => {
       const text = files.get(path);
@@ -45,9 +48,8 @@ const created = async (path: string, key: string, body: unknown) => {
 beforeAll(async () => {
   t = await createTestContext();
   const source = await t.signup('mac-source');
-  const target = await t.signup('mac-target');
+  target = await t.signup('mac-target');
   sourceKey = await t.apiKey(source);
-  targetKey = await t.apiKey(target);
   server = await new Promise<ServerType>((resolve) => {
     const started: ServerType = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(started));
   });
@@ -72,6 +74,8 @@ beforeAll(async () => {
     intervalSeconds: 60,
     config: { url: 'https://example.com/', customHeaders: { authorization: SECRET } },
   });
+  await created('/v1/alert-channels', sourceKey, { name: 'Ops Slack', type: 'SLACK', config: { webhookUrl: SLACK_URL } });
+  await created('/v1/alert-channels', sourceKey, { name: 'Pager', type: 'PAGERDUTY', enabled: false, config: { routingKey: 'R0123456789abcdef0123456789abcde' } });
   const start = new Date(t.clock.now().getTime() + 86_400_000);
   await created('/v1/maintenance-windows', sourceKey, {
     name: 'Database upgrade',
@@ -79,6 +83,10 @@ beforeAll(async () => {
     endAt: new Date(start.getTime() + 7_200_000).toISOString(),
     projectIds: [backend],
   });
+});
+// A key per test: the test clock stands still, so each key's 100 requests a minute last the whole file.
+beforeEach(async () => {
+  targetKey = await t.apiKey(target);
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -89,6 +97,10 @@ describe('vigil export, plan and apply against Vigil', () => {
     sourceExport = files.get('source.yaml') ?? '';
     expect(sourceExport.startsWith(`# yaml-language-server: $schema=${base}/schemas/vigil.schema.json\n`)).toBe(true);
     expect(sourceExport).not.toContain('MAC_SECRET');
+    expect(sourceExport).not.toContain('MacSecretPath');
+    expect(sourceExport).not.toContain('R0123456789');
+    expect(sourceExport).toContain(`webhookUrl: \${${SLACK_ENV}}`);
+    expect(sourceExport).toContain('routingKey: ${VIGIL_CHANNEL_PAGER_ROUTINGKEY}');
     expect(sourceExport).toContain(`authorization: \${${HEADER_ENV}}`);
     expect(sourceExport).toContain('schedule: 30 2 * * *');
     expect(sourceExport).toContain('timezone: Europe/Berlin');
@@ -116,6 +128,13 @@ describe('vigil export, plan and apply against Vigil', () => {
     // The secret went from the environment to the check, not through any file.
     const checks = await t.request<{ items: { config: { customHeaders: Record<string, string> } }[] }>('GET', '/v1/checks', { token: targetKey });
     expect(checks.body.items[0]?.config.customHeaders).toEqual({ authorization: SECRET });
+    const channels = await t.request<{ items: { name: string; enabled: boolean; config: Record<string, string> }[] }>('GET', '/v1/alert-channels', { token: targetKey });
+    expect(channels.body.items.map((c) => [c.name, c.enabled])).toEqual([
+      ['Ops Slack', true],
+      ['Pager', false],
+    ]);
+    expect(channels.body.items[0]?.config.webhookUrl).toMatch(/h77$/);
+    expect(channels.body.items[1]?.config.routingKey).toMatch(/bcde$/);
   });
 
   it('plans a changed field as an update (exit 2 with --detailed-exitcode) and applies it', async () => {
