@@ -41,12 +41,15 @@ export class VigilClient {
   ) {}
 
   async call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
-    const send = () =>
+    const once = () =>
       this.fetcher(`${this.base}/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${this.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
+    // A read is sent again once when the connection drops (a pooled socket the server closed while
+    // a 429 was waited out); a write is not, since it may have been done.
+    const send = () => once().catch((error: unknown) => (method === 'GET' && error instanceof TypeError ? once() : Promise.reject(error)));
     let response = await send();
     // A large file outruns the key's rate limit: a refused request did nothing, so it is sent again once the window turns.
     for (let tries = 0; response.status === 429 && tries < 30; tries++) {
