@@ -75,23 +75,24 @@ const integrationIds = z.array(bodyId).max(MAX_PROJECT_IDS).describe('Incidents 
 const NOTHING_SELECTED = 'must name a project unless integrationIds names an integration';
 const ackTimeoutMinutes = z.number().int().min(1).max(MAX_DELAY_MINUTES).nullable().describe('Re-escalate an acknowledged, unresolved incident after this long; null: never');
 
-export const PolicyCreate = z
-  .strictObject({
-    workspaceId: bodyId,
-    name,
-    priority: z.number().int().min(0).max(MAX_PRIORITY).describe('Evaluation order, 0 first; unique per workspace'),
-    projectIds: projectIds.default(null),
-    integrationIds: integrationIds.default([]),
-    ackTimeoutMinutes: ackTimeoutMinutes.default(null),
-    repeatCount: z.number().int().min(0).max(MAX_REPEAT_COUNT).default(0),
-    enabled: z.boolean().default(true),
-    steps: Steps,
-  })
-  .superRefine((policy, ctx) => {
-    if (policy.projectIds?.length === 0 && policy.integrationIds.length === 0) ctx.addIssue({ code: 'custom', path: ['projectIds'], message: NOTHING_SELECTED });
-  })
-  .openapi('EscalationPolicyCreate');
+const PolicyFields = z.strictObject({
+  workspaceId: bodyId,
+  name,
+  priority: z.number().int().min(0).max(MAX_PRIORITY).describe('Evaluation order, 0 first; unique per workspace'),
+  projectIds: projectIds.default(null),
+  integrationIds: integrationIds.default([]),
+  ackTimeoutMinutes: ackTimeoutMinutes.default(null),
+  repeatCount: z.number().int().min(0).max(MAX_REPEAT_COUNT).default(0),
+  enabled: z.boolean().default(true),
+  steps: Steps,
+});
+const selectsSomething = (policy: { projectIds: number[] | null; integrationIds: number[] }, ctx: z.RefinementCtx) => {
+  if (policy.projectIds?.length === 0 && policy.integrationIds.length === 0) ctx.addIssue({ code: 'custom', path: ['projectIds'], message: NOTHING_SELECTED });
+};
+export const PolicyCreate = PolicyFields.superRefine(selectsSomething).openapi('EscalationPolicyCreate');
 export type PolicyCreate = z.infer<typeof PolicyCreate>;
+/** The Integration API's: `workspaceId` defaults to the key's own. */
+export const PolicyCreateV1 = PolicyFields.extend({ workspaceId: bodyId.optional() }).superRefine(selectsSomething).openapi('EscalationPolicyCreateV1');
 
 /** Changed fields; a supplied `steps` array replaces every step. */
 export const PolicyUpdate = z

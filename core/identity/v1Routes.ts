@@ -2,10 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { keyWorkspaceId, whoAmI } from '../auth/keyScope.js';
 import { requestCtx } from '../context.js';
 import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/openapi.js';
-import { envelope, pageQuery, pageSchema } from '../http/pagination.js';
+import { envelope, paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
 import { createProject, getProject, pageProjects, toProject } from './projects.js';
-import { IdParam, Project, ProjectCreateV1 } from './schema.js';
+import { listMembers } from './members.js';
+import { IdParam, Member, Project, ProjectCreateV1, WorkspaceQuery } from './schema.js';
+import { resolveWorkspaceId } from './workspaceScope.js';
 
 const WhoAmI = z
   .object({
@@ -19,7 +21,7 @@ const WhoAmI = z
   })
   .openapi('WhoAmI');
 
-/** `/v1/whoami` and `/v1/projects`: the key, its workspace and the workspace's projects. Mounted by v1Routes (API key auth). */
+/** `/v1/whoami`, `/v1/projects` and `/v1/members`: the key, its workspace, the workspace's projects and people. Mounted by v1Routes (API key auth). */
 export function v1IdentityRoutes() {
   const r = createRouter();
   r.openapi(createRoute({ method: 'get', path: '/whoami', tags: ['v1'], security, responses: { 200: jsonResponse(WhoAmI, 'The key and its workspace') } }), async (c) =>
@@ -53,6 +55,23 @@ export function v1IdentityRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/projects/{id}', tags: ['v1'], security, request: { params: IdParam }, responses: { 200: jsonResponse(Project, 'Project') } }),
     async (c) => c.json(toProject(await getProject(requestCtx(c), c.req.valid('param').id)), 200),
+  );
+
+  // Read only: a file names people by e-mail; managing members stays on the dashboard.
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/members',
+      tags: ['v1'],
+      security,
+      request: { query: WorkspaceQuery.extend(pageQuery(20).shape) },
+      responses: { 200: jsonResponse(pageSchema(Member, 'MemberPage'), 'Members of the workspace') },
+    }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      const { workspaceId, page, limit } = c.req.valid('query');
+      return c.json(paginate(await listMembers(ctx, await resolveWorkspaceId(ctx, workspaceId)), page, limit), 200);
+    },
   );
   return r;
 }

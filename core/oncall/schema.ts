@@ -131,18 +131,19 @@ const handoffNotificationMinutes = z
   .nullable()
   .describe('Minutes before a shift starts that the incoming user is told; null disables');
 
-export const ScheduleCreate = z
-  .strictObject({
-    workspaceId: bodyId,
-    name,
-    description: description.nullable().optional(),
-    timezone: TimeZone.default('UTC'),
-    handoffNotificationMinutes: handoffNotificationMinutes.default(15),
-    enabled: z.boolean().default(true),
-    rotations: z.array(RotationInput).max(MAX_ROTATIONS).default([]),
-  })
-  .openapi('OnCallScheduleCreate');
+const ScheduleFields = z.strictObject({
+  workspaceId: bodyId,
+  name,
+  description: description.nullable().optional(),
+  timezone: TimeZone.default('UTC'),
+  handoffNotificationMinutes: handoffNotificationMinutes.default(15),
+  enabled: z.boolean().default(true),
+  rotations: z.array(RotationInput).max(MAX_ROTATIONS).default([]),
+});
+export const ScheduleCreate = ScheduleFields.openapi('OnCallScheduleCreate');
 export type ScheduleCreate = z.infer<typeof ScheduleCreate>;
+/** The Integration API's: `workspaceId` defaults to the key's own. */
+export const ScheduleCreateV1 = ScheduleFields.extend({ workspaceId: bodyId.optional() }).openapi('OnCallScheduleCreateV1');
 
 /** Changed fields only; a supplied `rotations` array replaces every rotation. */
 export const ScheduleUpdate = z

@@ -10,6 +10,8 @@ const description = z.string().max(2000);
 export const DEFAULT_LIST_LIMIT = 20;
 
 export const WorkspaceListQuery = z.object({ workspaceId: queryId }).extend(pageQuery(DEFAULT_LIST_LIMIT).shape);
+/** The Integration API's: `workspaceId` defaults to the key's own. */
+export const WorkspaceListQueryV1 = WorkspaceListQuery.partial({ workspaceId: true });
 
 export const TeamCreate = z.strictObject({ workspaceId: bodyId, name, description: description.nullable().optional() }).openapi('TeamCreate');
 export type TeamCreate = z.infer<typeof TeamCreate>;

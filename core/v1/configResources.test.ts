@@ -116,3 +116,85 @@ describe('/v1/alert-channels', () => {
     }
   });
 });
+
+describe('/v1/escalation-policies', () => {
+  it('lives through a read_write key, its targets and projects checked against the workspace', async () => {
+    const channel = expectStatus(await call(rw, 'POST', '/alert-channels', { name: 'pager', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } }), 201);
+    const alien = expectStatus(await call(foreign, 'POST', '/alert-channels', { name: 'theirs', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } }), 201);
+    const step = (alertChannelId: number) => ({ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId }] });
+    let priority = 0;
+    const policy = () => ({ name: 'Default', priority: priority++, steps: [step(channel.id)] });
+    const { created } = await lifecycle({
+      path: '/escalation-policies',
+      create: policy,
+      update: {
+        method: 'PUT',
+        body: { name: 'Nights', repeatCount: 2, projectIds: [owner.projectId] },
+        expect: {
+          name: 'Nights',
+          repeatCount: 2,
+          projectIds: [owner.projectId],
+          steps: [{ ...step(channel.id), targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: channel.id }] }],
+        },
+      },
+      bad: [{}, { ...policy(), steps: [] }, { ...policy(), priority: -1 }, { ...policy(), projectIds: [], integrationIds: [] }, { ...policy(), extra: 1 }],
+      badUpdates: [{ name: '' }, { steps: [{ ...step(channel.id), position: 1 }] }, { workspaceId: owner.workspaceId }],
+    });
+    expect(created).toMatchObject({ projectIds: null, enabled: true, repeatCount: 0 });
+    // Another workspace's channel or project is as unknown as a made-up one.
+    expectError(await call(rw, 'POST', '/escalation-policies', { ...policy(), steps: [step(alien.id)] }), 404);
+    expectError(await call(rw, 'POST', '/escalation-policies', { ...policy(), projectIds: [stranger.projectId] }), 404);
+    // A channel a policy pages cannot be deleted from under it, through /v1 as on the dashboard.
+    const kept = expectStatus(await call(rw, 'POST', '/escalation-policies', policy()), 201);
+    expectError(await call(rw, 'DELETE', `/alert-channels/${channel.id}`), 409);
+    expectStatus(await call(rw, 'DELETE', `/escalation-policies/${kept.id}`), 204);
+    expectStatus(await call(rw, 'DELETE', `/alert-channels/${channel.id}`), 204);
+  });
+});
+
+describe('/v1/on-call-schedules and the read-only /v1/teams and /v1/members', () => {
+  const rotation = (userId: number) => ({
+    type: 'weekly',
+    layerPosition: 0,
+    effectiveFrom: '2026-03-02T09:00:00Z',
+    handoffTime: '09:00',
+    participants: [{ userId, position: 0 }],
+  });
+  const schedule = () => ({ name: 'Primary', timezone: 'Europe/Berlin', rotations: [rotation(owner.userId)] });
+
+  it('lives through a read_write key; a rotation names only people of the workspace', async () => {
+    const { created } = await lifecycle({
+      path: '/on-call-schedules',
+      create: schedule,
+      update: {
+        method: 'PUT',
+        body: { name: 'Secondary', handoffNotificationMinutes: null },
+        expect: { name: 'Secondary', handoffNotificationMinutes: null, timezone: 'Europe/Berlin' },
+      },
+      bad: [{}, { ...schedule(), timezone: 'Mars/Olympus' }, { ...schedule(), rotations: [{ ...rotation(owner.userId), type: 'hourly' }] }, { ...schedule(), extra: 1 }],
+      badUpdates: [{ name: '' }, { rotations: [{ ...rotation(owner.userId), handoffTime: '25:00' }] }],
+    });
+    expect(created).toMatchObject({ name: 'Primary', handoffNotificationMinutes: 15, enabled: true });
+    expectError(await call(rw, 'POST', '/on-call-schedules', { ...schedule(), rotations: [rotation(stranger.userId)] }), 404);
+  });
+
+  it('lists and reads teams and members for any key of the workspace, nobody else', async () => {
+    const team = expectStatus(
+      await t.request<Item>('POST', '/teams', { token: owner.token, body: { workspaceId: owner.workspaceId, name: 'SRE', description: 'keeps it up' } }),
+      201,
+    );
+    expectStatus(await t.request('POST', '/team-members', { token: owner.token, body: { teamId: team.id, userId: owner.userId } }), 201);
+    for (const key of [rw, ro]) {
+      const teams = expectStatus(await call<Page<Item>>(key, 'GET', '/teams'), 200);
+      expect(teams).toMatchObject({ total: 1, page: 1, items: [{ id: team.id, name: 'SRE', members: [{ userId: owner.userId, email: owner.email }] }] });
+      expect(await get(`/teams/${team.id}`, key)).toEqual(teams.items[0]);
+      const members = expectStatus(await call<Page<Item>>(key, 'GET', '/members?limit=1'), 200);
+      expect(members).toMatchObject({ total: 1, limit: 1, items: [{ userId: owner.userId, email: owner.email, name: 'v1-config', role: 'OWNER' }] });
+    }
+    expectError(await call(foreign, 'GET', `/teams/${team.id}`), 404);
+    for (const path of ['/teams', '/members']) expectError(await call(rw, 'GET', `${path}?workspaceId=${stranger.workspaceId}`), 404);
+    // Read only through /v1: managing teams and members stays with a session.
+    expectError(await call(rw, 'POST', '/teams', { name: 'Ops' }), 405);
+    expectError(await call(rw, 'DELETE', `/teams/${team.id}`), 405);
+  });
+});

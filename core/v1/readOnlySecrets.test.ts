@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createCheck, expectStatus, inboundBody, outboundBody, type User } from '../../test/support/checks.js';
-import { schedule } from '../../test/support/escalation.js';
+import { schedule, team } from '../../test/support/escalation.js';
 import { callTool, connect, serveApp } from '../../test/support/mcp.js';
 import { createPage, createComponent } from '../../test/support/statuspages.js';
 
@@ -42,6 +42,9 @@ beforeAll(async () => {
   const scheduleId = await schedule(t, owner, [owner.userId]);
   const integration = await rw('POST', '/integrations', { name: 'prometheus', kind: 'ALERTMANAGER' });
   const channel = await rw('POST', '/alert-channels', { name: 'ops', type: 'WEBHOOK', config: { url: 'https://example.com/hook' } });
+  const steps = [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: channel.id }] }];
+  const policy = await rw('POST', '/escalation-policies', { name: 'default', priority: 0, steps });
+  const teamId = await team(t, owner, [owner.userId]);
 
   secrets = [job.token ?? '', inbound.token];
   expect(secrets.every((s) => s.length >= 16)).toBe(true);
@@ -57,6 +60,9 @@ beforeAll(async () => {
     scheduleId,
     integrations: integration.id,
     'alert-channels': channel.id,
+    'escalation-policies': policy.id,
+    'on-call-schedules': scheduleId,
+    teams: teamId,
   };
   // The seed is worth walking: a read_write key does see the token inside an incident.
   const seen = expectStatus(await t.request<{ check: { token: string | null } }>('GET', `/v1/incidents/${incident.id}`, { token: readWrite }), 200);

@@ -12,6 +12,8 @@ import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
 import { v1IntegrationRoutes } from '../integrations/v1Routes.js';
 import { v1ImportRoutes } from '../imports/routes.js';
 import { v1AlertChannelRoutes } from '../alerting/v1Routes.js';
+import { v1EscalationRoutes } from '../escalation/v1Routes.js';
+import { v1OnCallRoutes } from '../oncall/v1Routes.js';
 
 /**
  * The Integration API (`/v1`): API keys only, the paginated envelope on every list. Each area's
@@ -38,6 +40,8 @@ export function v1Routes() {
   r.route('/', v1IntegrationRoutes());
   r.route('/', v1ImportRoutes());
   r.route('/', v1AlertChannelRoutes());
+  r.route('/', v1EscalationRoutes());
+  r.route('/', v1OnCallRoutes());
 
   serveOpenApi(r, '/openapi.json', {
     openapi: '3.1.0',
