@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseVigilFile } from './macFile.js';
-import { jobBody, redactCheck, type Refs } from './macMapping.js';
+import { jobBody, redactCheck, Refs } from './macMapping.js';
 import { HIDDEN, resolveReferences, type VigilFile } from './macModel.js';
 import { changedFields, formatPlan, hasChanges, planChanges } from './macPlan.js';
 
@@ -64,7 +64,8 @@ describe('references and mapping', () => {
   it('writes a check’s header values as references, and a job’s interval as clearing its schedule', () => {
     const check = { slug: 'web', name: 'Web', config: { url: 'https://a', customHeaders: { 'X-Api-Key': 'k3y' } } };
     expect(redactCheck(check)).toEqual({ ...check, config: { url: 'https://a', customHeaders: { 'X-Api-Key': '${VIGIL_CHECK_WEB_HEADER_X_API_KEY}' } } });
-    const refs: Refs = { projectId: () => 7, projectName: () => 'Default' };
+    const refs = new Refs();
+    refs.add('project', 'Default', 7);
     expect(jobBody({ name: 'j', project: 'Default', intervalSeconds: 60 }, refs)).toEqual({ name: 'j', intervalSeconds: 60, projectId: 7, schedule: null, timezone: null });
     expect(jobBody({ name: 'j', schedule: '@daily' }, refs)).toEqual({ name: 'j', schedule: '@daily', intervalSeconds: null });
   });

@@ -2,13 +2,18 @@ import {
   channelCreate,
   channelToFile,
   channelUpdate,
+  policyBody,
+  policyToFile,
+  scheduleBody,
+  scheduleToFile,
   checkBody,
   checkToFile,
   jobBody,
   jobToFile,
   projectBody,
   projectToFile,
-  type Refs,
+  type RefKind,
+  Refs,
   windowCreate,
   windowIsLive,
   windowToFile,
@@ -86,32 +91,12 @@ export class VigilClient {
 }
 
 /** The workspace in the file's shape, and the id behind each item (ids never reach the file). */
-export type Workspace = { file: VigilFile; idOf: Map<Item, number>; refs: ProjectRefs };
-type ProjectRefs = Refs & { add: (name: string, id: number) => void };
-
-/** Project names to ids and back; a name apply creates is added as it goes. */
-function projectRefs(projects: Json[]): ProjectRefs {
-  const ids = new Map<string, number>();
-  const names = new Map<number, string>();
-  const add = (name: string, id: number) => {
-    if (!ids.has(name)) ids.set(name, id);
-    names.set(id, name);
-  };
-  for (const p of projects) add(String(p.name), Number(p.id));
-  return {
-    add,
-    projectId: (name) => {
-      const id = ids.get(name);
-      if (id === undefined) throw new Error(`no project is named ${JSON.stringify(name)} (in the file or in the workspace)`);
-      return id;
-    },
-    projectName: (id) => names.get(id) ?? `#${id}`,
-  };
-}
+export type Workspace = { file: VigilFile; idOf: Map<Item, number>; refs: Refs };
 
 export async function readWorkspace(client: VigilClient, sections: readonly Section[]): Promise<Workspace> {
   const projects = await client.listAll('/projects');
-  const refs = projectRefs(projects);
+  const refs = new Refs();
+  for (const p of projects) refs.add('project', String(p.name), Number(p.id));
   const idOf = new Map<Item, number>();
   const file: VigilFile = { version: 1 };
   const keep = (section: Section, rows: Json[], toFile: (row: Json) => Item) => {
@@ -122,11 +107,22 @@ export async function readWorkspace(client: VigilClient, sections: readonly Sect
       return item;
     });
   };
+  const wants = (...names: Section[]) => names.some((name) => sections.includes(name));
+  // What policies and schedules name: people by e-mail, teams, channels and schedules by name.
+  const named = async (path: string, kind: RefKind, key = 'name', id = 'id') => {
+    const rows = await client.listAll(path);
+    for (const row of rows) refs.add(kind, String(row[key]), Number(row[id]));
+    return rows;
+  };
+  if (wants('onCallSchedules', 'escalationPolicies')) await named('/members', 'user', 'email', 'userId');
+  if (wants('escalationPolicies')) await Promise.all([named('/teams', 'team'), named('/integrations', 'integration')]);
   keep('projects', projects, projectToFile);
-  if (sections.includes('alertChannels')) keep('alertChannels', await client.listAll('/alert-channels'), channelToFile);
-  if (sections.includes('jobs')) keep('jobs', await client.listAll('/jobs'), (row) => jobToFile(row, refs));
-  if (sections.includes('checks')) keep('checks', await client.listAll('/checks'), (row) => checkToFile(row, refs));
-  if (sections.includes('maintenanceWindows')) keep('maintenanceWindows', (await client.listAll('/maintenance-windows')).filter(windowIsLive), (row) => windowToFile(row, refs));
+  if (wants('alertChannels', 'escalationPolicies')) keep('alertChannels', await named('/alert-channels', 'channel'), channelToFile);
+  if (wants('onCallSchedules', 'escalationPolicies')) keep('onCallSchedules', await named('/on-call-schedules', 'schedule'), (row) => scheduleToFile(row, refs));
+  if (wants('escalationPolicies')) keep('escalationPolicies', await client.listAll('/escalation-policies'), (row) => policyToFile(row, refs));
+  if (wants('jobs')) keep('jobs', await client.listAll('/jobs'), (row) => jobToFile(row, refs));
+  if (wants('checks')) keep('checks', await client.listAll('/checks'), (row) => checkToFile(row, refs));
+  if (wants('maintenanceWindows')) keep('maintenanceWindows', (await client.listAll('/maintenance-windows')).filter(windowIsLive), (row) => windowToFile(row, refs));
   return { file, idOf, refs };
 }
 
@@ -141,8 +137,14 @@ const paths = { jobs: '/jobs', checks: '/checks' } as const;
 export async function createItem(client: VigilClient, section: Section, item: Item, ws: Workspace): Promise<void> {
   if (section === 'projects') {
     const created = await client.call('POST', '/projects', projectBody(item));
-    ws.refs.add(String(created.name), Number(created.id));
-  } else if (section === 'alertChannels') await client.call('POST', '/alert-channels', channelCreate(item));
+    ws.refs.add('project', String(created.name), Number(created.id));
+  } else if (section === 'alertChannels') {
+    const created = await client.call('POST', '/alert-channels', channelCreate(item));
+    ws.refs.add('channel', String(created.name), Number(created.id));
+  } else if (section === 'onCallSchedules') {
+    const created = await client.call('POST', '/on-call-schedules', scheduleBody(item, ws.refs));
+    ws.refs.add('schedule', String(created.name), Number(created.id));
+  } else if (section === 'escalationPolicies') await client.call('POST', '/escalation-policies', policyBody(item, ws.refs));
   else if (section === 'jobs' || section === 'checks') {
     const { paused: _paused, ...rest } = item;
     const body = section === 'jobs' ? jobBody(rest, ws.refs) : checkBody(rest, ws.refs);
@@ -159,6 +161,8 @@ export async function createItem(client: VigilClient, section: Section, item: It
 export async function updateItem(client: VigilClient, section: Section, id: number, item: Item, current: Item, refs: Refs): Promise<void> {
   if (section === 'projects') await client.call('PATCH', `/projects/${id}`, projectBody(item));
   else if (section === 'alertChannels') await client.call('PATCH', `/alert-channels/${id}`, channelUpdate(item));
+  else if (section === 'onCallSchedules') await client.call('PUT', `/on-call-schedules/${id}`, scheduleBody(item, refs));
+  else if (section === 'escalationPolicies') await client.call('PUT', `/escalation-policies/${id}`, policyBody(item, refs));
   else if (section === 'jobs' || section === 'checks') {
     const { paused, ...rest } = item;
     const { paused: _now, ...was } = current;
@@ -171,6 +175,8 @@ export async function updateItem(client: VigilClient, section: Section, id: numb
 export async function deleteItem(client: VigilClient, section: Section, id: number): Promise<void> {
   if (section === 'projects') await client.call('DELETE', `/projects/${id}`);
   else if (section === 'alertChannels') await client.call('DELETE', `/alert-channels/${id}`);
+  else if (section === 'onCallSchedules') await client.call('DELETE', `/on-call-schedules/${id}`);
+  else if (section === 'escalationPolicies') await client.call('DELETE', `/escalation-policies/${id}`);
   else if (section === 'jobs' || section === 'checks') await client.call('DELETE', `${paths[section]}/${id}`);
   // A window is ended, not erased: its history stays.
   else if (section === 'maintenanceWindows') await client.call('POST', `/maintenance-windows/${id}/end`);

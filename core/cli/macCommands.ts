@@ -2,12 +2,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './importCommand.js';
 import { ApiError, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
 import { formatFileErrors, parseVigilFile, writeVigilFile } from './macFile.js';
-import { redactChannel, redactCheck, windowNormalized } from './macMapping.js';
+import { policyNormalized, redactChannel, redactCheck, scheduleNormalized, windowNormalized } from './macMapping.js';
 import { identityOf, type Item, NOUN, resolveReferences, SECTIONS, type Section, shownIdentity, type VigilFile } from './macModel.js';
 import { formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
 
 /** The sections this version reads and writes (the file's schema, core/http/vigil.schema.json, allows exactly these). */
-const MANAGED: readonly Section[] = ['projects', 'alertChannels', 'jobs', 'checks', 'maintenanceWindows'];
+const MANAGED: readonly Section[] = ['projects', 'alertChannels', 'onCallSchedules', 'escalationPolicies', 'jobs', 'checks', 'maintenanceWindows'];
 
 export const MAC_USAGE = `usage: vigil export [-o vigil.yaml]
        vigil plan [-f vigil.yaml] [--prune] [--detailed-exitcode]
@@ -61,6 +61,8 @@ export function exportedFile(ws: Workspace): VigilFile {
 function desiredOf(file: VigilFile, env: CliIo['env']): { desired: VigilFile; missing: string[] } {
   const { value, missing } = resolveReferences(file, env);
   if (value.maintenanceWindows) value.maintenanceWindows = value.maintenanceWindows.map(windowNormalized);
+  if (value.onCallSchedules) value.onCallSchedules = value.onCallSchedules.map(scheduleNormalized);
+  if (value.escalationPolicies) value.escalationPolicies = value.escalationPolicies.map(policyNormalized);
   return { desired: value, missing };
 }
 

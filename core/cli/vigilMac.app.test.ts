@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
+import { addToWorkspace } from '../../test/support/identity.js';
 import { vigil } from './vigil.js';
 
 // `vigil export | plan | apply` in this process against the real app over a real socket (the test store behind it).
@@ -12,6 +13,7 @@ let base: string;
 let sourceKey: string;
 let targetKey: string;
 let target: Awaited<ReturnType<TestContext['signup']>>;
+let sourceEmail: string;
 let sourceExport: string;
 const SECRET = 'Bearer sk_live_MAC_SECRET_9f3';
 const HEADER_ENV = 'VIGIL_CHECK_HOMEPAGE_HEADER_AUTHORIZATION';
@@ -48,6 +50,7 @@ const created = async (path: string, key: string, body: unknown) => {
 beforeAll(async () => {
   t = await createTestContext();
   const source = await t.signup('mac-source');
+  sourceEmail = source.email;
   target = await t.signup('mac-target');
   sourceKey = await t.apiKey(source);
   server = await new Promise<ServerType>((resolve) => {
@@ -74,7 +77,30 @@ beforeAll(async () => {
     intervalSeconds: 60,
     config: { url: 'https://example.com/', customHeaders: { authorization: SECRET } },
   });
-  await created('/v1/alert-channels', sourceKey, { name: 'Ops Slack', type: 'SLACK', config: { webhookUrl: SLACK_URL } });
+  const slack = await created('/v1/alert-channels', sourceKey, { name: 'Ops Slack', type: 'SLACK', config: { webhookUrl: SLACK_URL } });
+  // The same person in both workspaces: a file names people by e-mail.
+  await addToWorkspace(t, target, source, 'MEMBER');
+  const schedule = await created('/v1/on-call-schedules', sourceKey, {
+    name: 'Primary',
+    timezone: 'Europe/Berlin',
+    rotations: [{ type: 'weekly', layerPosition: 0, effectiveFrom: '2026-03-02T08:00:00.000Z', handoffTime: '09:00', participants: [{ userId: source.userId, position: 0 }] }],
+  });
+  await created('/v1/escalation-policies', sourceKey, {
+    name: 'Backend first',
+    priority: 1,
+    projectIds: [backend],
+    steps: [
+      {
+        position: 0,
+        delayMinutes: 0,
+        targets: [
+          { targetType: 'ALERT_CHANNEL', alertChannelId: slack },
+          { targetType: 'ON_CALL_SCHEDULE', targetScheduleId: schedule },
+        ],
+      },
+      { position: 1, delayMinutes: 15, targets: [{ targetType: 'USER', targetUserId: source.userId }] },
+    ],
+  });
   await created('/v1/alert-channels', sourceKey, { name: 'Pager', type: 'PAGERDUTY', enabled: false, config: { routingKey: 'R0123456789abcdef0123456789abcde' } });
   const start = new Date(t.clock.now().getTime() + 86_400_000);
   await created('/v1/maintenance-windows', sourceKey, {
@@ -105,7 +131,9 @@ describe('vigil export, plan and apply against Vigil', () => {
     expect(sourceExport).toContain('schedule: 30 2 * * *');
     expect(sourceExport).toContain('timezone: Europe/Berlin');
     expect(sourceExport).toContain('- Backend');
-    expect(sourceExport).not.toMatch(/\bid:/);
+    expect(sourceExport).not.toMatch(/\bid:/i);
+    expect(sourceExport).toContain(`participants:\n          - ${sourceEmail}`);
+    expect(sourceExport).toContain('- schedule: Primary');
   });
 
   it('applies the export to an empty workspace: exporting that gives the same file, and plan then finds nothing to do', async () => {
