@@ -4,9 +4,9 @@ import { requestCtx } from '../context.js';
 import { apiKeySecurity as security, jsonBody, jsonResponse } from '../http/openapi.js';
 import { envelope, paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
-import { createProject, getProject, pageProjects, toProject } from './projects.js';
+import { createProject, deleteProject, getProject, pageProjects, toProject, updateProject } from './projects.js';
 import { listMembers } from './members.js';
-import { IdParam, Member, Project, ProjectCreateV1, WorkspaceQuery } from './schema.js';
+import { IdParam, Member, Project, ProjectCreateV1, ProjectUpdate, WorkspaceQuery } from './schema.js';
 import { resolveWorkspaceId } from './workspaceScope.js';
 
 const WhoAmI = z
@@ -55,6 +55,31 @@ export function v1IdentityRoutes() {
   r.openapi(
     createRoute({ method: 'get', path: '/projects/{id}', tags: ['v1'], security, request: { params: IdParam }, responses: { 200: jsonResponse(Project, 'Project') } }),
     async (c) => c.json(toProject(await getProject(requestCtx(c), c.req.valid('param').id)), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/projects/{id}',
+      tags: ['v1'],
+      security,
+      request: { params: IdParam, body: jsonBody(ProjectUpdate) },
+      responses: { 200: jsonResponse(Project, 'Updated') },
+    }),
+    async (c) => c.json(toProject(await updateProject(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/projects/{id}',
+      tags: ['v1'],
+      security,
+      request: { params: IdParam },
+      responses: { 204: { description: 'Deleted (409 while it still has checks)' } },
+    }),
+    async (c) => {
+      await deleteProject(requestCtx(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
   );
 
   // Read only: a file names people by e-mail; managing members stays on the dashboard.

@@ -198,3 +198,109 @@ describe('/v1/on-call-schedules and the read-only /v1/teams and /v1/members', ()
     expectError(await call(rw, 'DELETE', `/teams/${team.id}`), 405);
   });
 });
+
+describe('/v1/status-pages and their components', () => {
+  let slugs = 0;
+  const page = () => ({ name: 'Acme status', slug: `acme-v1-${Date.now().toString(36)}-${++slugs}` });
+
+  it('lives through a read_write key', async () => {
+    const { created } = await lifecycle({
+      path: '/status-pages',
+      create: page,
+      update: { method: 'PATCH', body: { name: 'Acme', showUptimeHistory: false }, expect: { name: 'Acme', showUptimeHistory: false } },
+      bad: [{}, { ...page(), slug: 'Not a slug' }, { ...page(), visibility: 'PASSWORD_PROTECTED' }, { ...page(), primaryColor: 'red' }, { ...page(), extra: 1 }],
+      badUpdates: [{ name: '' }, { password: null }, { workspaceId: owner.workspaceId }],
+    });
+    expect(created).toMatchObject({ name: 'Acme status', visibility: 'PUBLIC', enabled: true });
+  });
+
+  it('adds, changes, reorders and removes components of its pages only', async () => {
+    const statusPage = expectStatus(await call(rw, 'POST', '/status-pages', page()), 201);
+    const path = `/status-pages/${statusPage.id}/components`;
+    const add = async (name: string, position: number) => expectStatus(await call(rw, 'POST', path, { name, position, projectId: owner.projectId }), 201);
+    const api = await add('API', 0);
+    const web = await add('Website', 1);
+    const listed = async (key = rw) => expectStatus(await call<Page<Item>>(key, 'GET', path), 200);
+    expect((await listed()).items.map((c) => c.id)).toEqual([api.id, web.id]);
+    expect(await listed(ro)).toEqual(await listed());
+    expect((await get(`/status-pages/${statusPage.id}`, ro)).components).toHaveLength(2);
+
+    // read_only and another workspace change nothing; bad bodies are 400.
+    const before = await listed();
+    expectError(await call(ro, 'POST', path, { name: 'Docs', projectId: owner.projectId }), 403);
+    expectError(await call(ro, 'PATCH', `${path}/${api.id}`, { name: 'x' }), 403);
+    expectError(await call(ro, 'PATCH', `${path}/reorder`, { componentIds: [web.id, api.id] }), 403);
+    expectError(await call(ro, 'DELETE', `${path}/${api.id}`), 403);
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['POST', '', { name: 'Docs', projectId: stranger.projectId }],
+      ['PATCH', `/${api.id}`, { name: 'x' }],
+      ['DELETE', `/${api.id}`, undefined],
+    ] as const) {
+      expectError(await call(foreign, method, `${path}${suffix}`, body), 404);
+    }
+    expectError(await call(rw, 'POST', path, { name: 'Docs', projectId: stranger.projectId }), 404);
+    for (const body of [{}, { name: 'Docs' }, { name: 'Docs', projectId: owner.projectId, checkId: 1 }, { name: '', projectId: owner.projectId }]) {
+      expectError(await call(rw, 'POST', path, body), 400);
+    }
+    expectError(await call(rw, 'PATCH', `${path}/reorder`, { componentIds: [api.id] }), 400);
+    expectError(await call(rw, 'PATCH', `${path}/reorder`, { componentIds: [api.id, api.id] }), 400);
+    expect(await listed()).toEqual(before);
+
+    expect(expectStatus(await call(rw, 'PATCH', `${path}/${web.id}`, { name: 'Web', groupName: 'Front' }), 200)).toMatchObject({ name: 'Web', groupName: 'Front' });
+    const reordered = expectStatus(await call<Item[]>(rw, 'PATCH', `${path}/reorder`, { componentIds: [web.id, api.id] }), 200);
+    expect(reordered.map((c) => c.id)).toEqual([web.id, api.id]);
+    expect((await listed()).items.map((c) => [c.id, c.name])).toEqual([
+      [web.id, 'Web'],
+      [api.id, 'API'],
+    ]);
+    expectStatus(await call(rw, 'DELETE', `${path}/${api.id}`), 204);
+    expect((await listed()).total).toBe(1);
+    expectStatus(await call(rw, 'DELETE', `/status-pages/${statusPage.id}`), 204);
+    expectError(await call(rw, 'GET', path), 404);
+  });
+});
+
+describe('/v1/projects and /v1/maintenance-windows: update and delete', () => {
+  it('a project lives through a read_write key; one with checks is not deleted', async () => {
+    const project = () => ({ name: 'billing', description: 'invoices' });
+    await lifecycle({
+      path: '/projects',
+      create: project,
+      update: { method: 'PATCH', body: { name: 'payments', description: null }, expect: { name: 'payments', description: null } },
+      bad: [{}, { name: '' }, { ...project(), workspaceId: owner.workspaceId }],
+      badUpdates: [{ name: '' }, { description: 'x'.repeat(256) }, { extra: 1 }],
+      workspaceScoped: false,
+    });
+    const busy = expectStatus(await call(rw, 'POST', '/projects', project()), 201);
+    const job = expectStatus(await call(rw, 'POST', '/jobs', { name: 'nightly', projectId: busy.id, intervalSeconds: 60, graceSeconds: 5 }), 201);
+    expectError(await call(rw, 'DELETE', `/projects/${busy.id}`), 409);
+    expectStatus(await call(rw, 'DELETE', `/jobs/${job.id}`), 204);
+    expectStatus(await call(rw, 'DELETE', `/projects/${busy.id}`), 204);
+  });
+
+  it('a maintenance window is read, changed while scheduled, cancelled and deleted', async () => {
+    const at = (minutes: number) => new Date(t.clock.now().getTime() + minutes * 60_000).toISOString();
+    const window = () => ({ name: 'db upgrade', startAt: at(60), endAt: at(120) });
+    const { read } = await lifecycle({
+      path: '/maintenance-windows',
+      create: window,
+      update: { method: 'PUT', body: { name: 'db vacuum', endAt: at(180) }, expect: { name: 'db vacuum', endAt: at(180), state: 'SCHEDULED' } },
+      bad: [{}, { ...window(), endAt: 'soon' }, { ...window(), workspaceId: owner.workspaceId }],
+      badUpdates: [{ name: '' }, { endAt: 'soon' }, { state: 'ACTIVE' }],
+      workspaceScoped: false,
+    });
+    expect(read).toMatchObject({ state: 'SCHEDULED', projects: [{ id: owner.projectId }] });
+
+    const active = expectStatus(await call(rw, 'POST', '/maintenance-windows', { name: 'now', endAt: at(30) }), 201);
+    const one = `/maintenance-windows/${active.id}`;
+    expectError(await call(rw, 'PUT', one, { name: 'later' }), 409);
+    expectError(await call(rw, 'DELETE', one), 409);
+    expectError(await call(ro, 'POST', `${one}/cancel`), 403);
+    expectError(await call(foreign, 'POST', `${one}/cancel`), 404);
+    expect(await get(one)).toMatchObject({ state: 'ACTIVE' });
+    expect(expectStatus(await call(rw, 'POST', `${one}/cancel`), 200)).toMatchObject({ state: 'CANCELLED' });
+    expect(expectStatus(await call(rw, 'POST', `${one}/cancel`), 200)).toMatchObject({ state: 'CANCELLED' });
+    expectStatus(await call(rw, 'DELETE', one), 204);
+  });
+});

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const deployment = await rw('POST', '/deployments', { projectId: owner.projectId });
   const window = await rw('POST', '/maintenance-windows', { name: 'db upgrade', endAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString() });
   const page = await createPage(t, owner);
-  await createComponent(t, owner, page.id, { checkId: job.id });
+  const component = await createComponent(t, owner, page.id, { checkId: job.id });
   const announcement = await rw('POST', `/status-pages/${page.id}/announcements`, { title: 'Exports delayed', message: 'Looking into it' });
   const scheduleId = await schedule(t, owner, [owner.userId]);
   const integration = await rw('POST', '/integrations', { name: 'prometheus', kind: 'ALERTMANAGER' });
@@ -63,6 +63,7 @@ beforeAll(async () => {
     'escalation-policies': policy.id,
     'on-call-schedules': scheduleId,
     teams: teamId,
+    componentId: component.id,
   };
   // The seed is worth walking: a read_write key does see the token inside an incident.
   const seen = expectStatus(await t.request<{ check: { token: string | null } }>('GET', `/v1/incidents/${incident.id}`, { token: readWrite }), 200);

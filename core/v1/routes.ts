@@ -9,6 +9,7 @@ import { v1MaintenanceRoutes } from '../maintenance/v1Routes.js';
 import { v1IncidentRoutes } from '../incidents/v1Routes.js';
 import { v1MetricsRoutes } from '../metrics/routes.js';
 import { v1StatusPageRoutes } from '../statuspages/v1Routes.js';
+import { v1StatusPageConfigRoutes } from '../statuspages/v1PageRoutes.js';
 import { v1IntegrationRoutes } from '../integrations/v1Routes.js';
 import { v1ImportRoutes } from '../imports/routes.js';
 import { v1AlertChannelRoutes } from '../alerting/v1Routes.js';
@@ -36,6 +37,7 @@ export function v1Routes() {
   r.route('/', v1MaintenanceRoutes());
   r.route('/', v1IncidentRoutes());
   r.route('/', v1MetricsRoutes());
+  r.route('/', v1StatusPageConfigRoutes());
   r.route('/', v1StatusPageRoutes());
   r.route('/', v1IntegrationRoutes());
   r.route('/', v1ImportRoutes());
