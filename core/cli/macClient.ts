@@ -8,6 +8,10 @@ import {
   scheduleToFile,
   checkBody,
   checkToFile,
+  componentBody,
+  componentToFile,
+  pageBody,
+  pageToFile,
   jobBody,
   jobToFile,
   projectBody,
@@ -120,10 +124,37 @@ export async function readWorkspace(client: VigilClient, sections: readonly Sect
   if (wants('alertChannels', 'escalationPolicies')) keep('alertChannels', await named('/alert-channels', 'channel'), channelToFile);
   if (wants('onCallSchedules', 'escalationPolicies')) keep('onCallSchedules', await named('/on-call-schedules', 'schedule'), (row) => scheduleToFile(row, refs));
   if (wants('escalationPolicies')) keep('escalationPolicies', await client.listAll('/escalation-policies'), (row) => policyToFile(row, refs));
-  if (wants('jobs')) keep('jobs', await client.listAll('/jobs'), (row) => jobToFile(row, refs));
-  if (wants('checks')) keep('checks', await client.listAll('/checks'), (row) => checkToFile(row, refs));
+  // Status page components name jobs and checks by slug (or name): both lists are read for them too.
+  const checkRows = async (path: string) => {
+    const rows = await client.listAll(path);
+    for (const row of rows) refs.add('check', String(row.slug ?? row.name), Number(row.id));
+    return rows;
+  };
+  if (wants('jobs', 'statusPages')) keep('jobs', await checkRows('/jobs'), (row) => jobToFile(row, refs));
+  if (wants('checks', 'statusPages')) keep('checks', await checkRows('/checks'), (row) => checkToFile(row, refs));
+  if (wants('statusPages')) {
+    const pages = await client.listAll('/status-pages');
+    const components = await Promise.all(pages.map((page) => client.listAll(`/status-pages/${Number(page.id)}/components`)));
+    const byId = new Map(pages.map((page, i) => [page, components[i] ?? []]));
+    keep('statusPages', pages, (row) => pageToFile(row, byId.get(row) ?? [], refs));
+  }
   if (wants('maintenanceWindows')) keep('maintenanceWindows', (await client.listAll('/maintenance-windows')).filter(windowIsLive), (row) => windowToFile(row, refs));
   return { file, idOf, refs };
+}
+
+/** Makes a page's components the file's list, in its order: matched by name, the others removed. */
+async function syncComponents(client: VigilClient, pageId: number, wanted: unknown, refs: Refs): Promise<void> {
+  if (!Array.isArray(wanted)) return;
+  const path = `/status-pages/${pageId}/components`;
+  const left = new Map((await client.listAll(path)).map((c) => [String(c.name), c]));
+  for (const [position, component] of (wanted as Item[]).entries()) {
+    const found = left.get(String(component.name));
+    left.delete(String(component.name));
+    const body = componentBody(component, refs, position);
+    if (!found) await client.call('POST', path, body);
+    else if (found.position !== position || changedFields(component, componentToFile(found, refs)).length > 0) await client.call('PATCH', `${path}/${Number(found.id)}`, body);
+  }
+  for (const component of left.values()) await client.call('DELETE', `${path}/${Number(component.id)}`);
 }
 
 /** Pauses or resumes a job or check when the file says otherwise. */
@@ -145,10 +176,14 @@ export async function createItem(client: VigilClient, section: Section, item: It
     const created = await client.call('POST', '/on-call-schedules', scheduleBody(item, ws.refs));
     ws.refs.add('schedule', String(created.name), Number(created.id));
   } else if (section === 'escalationPolicies') await client.call('POST', '/escalation-policies', policyBody(item, ws.refs));
-  else if (section === 'jobs' || section === 'checks') {
+  else if (section === 'statusPages') {
+    const created = await client.call('POST', '/status-pages', pageBody(item));
+    await syncComponents(client, Number(created.id), item.components, ws.refs);
+  } else if (section === 'jobs' || section === 'checks') {
     const { paused: _paused, ...rest } = item;
     const body = section === 'jobs' ? jobBody(rest, ws.refs) : checkBody(rest, ws.refs);
     const created = await client.call('POST', paths[section], body);
+    ws.refs.add('check', String(created.slug ?? created.name), Number(created.id));
     await settlePause(client, paths[section], Number(created.id), item.paused, created.paused);
   } else if (section === 'maintenanceWindows') {
     const { create, rest } = windowCreate(item, ws.refs);
@@ -163,7 +198,12 @@ export async function updateItem(client: VigilClient, section: Section, id: numb
   else if (section === 'alertChannels') await client.call('PATCH', `/alert-channels/${id}`, channelUpdate(item));
   else if (section === 'onCallSchedules') await client.call('PUT', `/on-call-schedules/${id}`, scheduleBody(item, refs));
   else if (section === 'escalationPolicies') await client.call('PUT', `/escalation-policies/${id}`, policyBody(item, refs));
-  else if (section === 'jobs' || section === 'checks') {
+  else if (section === 'statusPages') {
+    const { components, ...page } = item;
+    const { components: _was, ...was } = current;
+    if (changedFields(page, was).length > 0) await client.call('PATCH', `/status-pages/${id}`, pageBody(page));
+    await syncComponents(client, id, components, refs);
+  } else if (section === 'jobs' || section === 'checks') {
     const { paused, ...rest } = item;
     const { paused: _now, ...was } = current;
     if (changedFields(rest, was).length > 0) await client.call('PATCH', `${paths[section]}/${id}`, section === 'jobs' ? jobBody(rest, refs) : checkBody(rest, refs));
@@ -177,6 +217,7 @@ export async function deleteItem(client: VigilClient, section: Section, id: numb
   else if (section === 'alertChannels') await client.call('DELETE', `/alert-channels/${id}`);
   else if (section === 'onCallSchedules') await client.call('DELETE', `/on-call-schedules/${id}`);
   else if (section === 'escalationPolicies') await client.call('DELETE', `/escalation-policies/${id}`);
+  else if (section === 'statusPages') await client.call('DELETE', `/status-pages/${id}`);
   else if (section === 'jobs' || section === 'checks') await client.call('DELETE', `${paths[section]}/${id}`);
   // A window is ended, not erased: its history stays.
   else if (section === 'maintenanceWindows') await client.call('POST', `/maintenance-windows/${id}/end`);

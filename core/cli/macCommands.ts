@@ -2,12 +2,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './importCommand.js';
 import { ApiError, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
 import { formatFileErrors, parseVigilFile, writeVigilFile } from './macFile.js';
-import { policyNormalized, redactChannel, redactCheck, scheduleNormalized, windowNormalized } from './macMapping.js';
+import { policyNormalized, redactChannel, redactCheck, redactPage, scheduleNormalized, windowNormalized } from './macMapping.js';
 import { identityOf, type Item, NOUN, resolveReferences, SECTIONS, type Section, shownIdentity, type VigilFile } from './macModel.js';
 import { formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
 
 /** The sections this version reads and writes (the file's schema, core/http/vigil.schema.json, allows exactly these). */
-const MANAGED: readonly Section[] = ['projects', 'alertChannels', 'onCallSchedules', 'escalationPolicies', 'jobs', 'checks', 'maintenanceWindows'];
+const MANAGED: readonly Section[] = SECTIONS;
 
 export const MAC_USAGE = `usage: vigil export [-o vigil.yaml]
        vigil plan [-f vigil.yaml] [--prune] [--detailed-exitcode]
@@ -52,7 +52,8 @@ export function exportedFile(ws: Workspace): VigilFile {
     const items = ws.file[section];
     if (!items) continue;
     const sorted = [...items].sort(byIdentity(section));
-    out[section] = section === 'checks' ? sorted.map(redactCheck) : section === 'alertChannels' ? sorted.map(redactChannel) : sorted;
+    const redact = section === 'checks' ? redactCheck : section === 'alertChannels' ? redactChannel : section === 'statusPages' ? redactPage : undefined;
+    out[section] = redact ? sorted.map(redact) : sorted;
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { HIDDEN, type Item, secretName } from './macModel.js';
  * back into ids through `Refs`. A null the API returns is left out of the file: the file states
  * only what is set.
  */
-export type RefKind = 'project' | 'channel' | 'schedule' | 'team' | 'user' | 'integration';
+export type RefKind = 'project' | 'channel' | 'schedule' | 'team' | 'user' | 'integration' | 'check';
 const REF_WORD: Record<RefKind, string> = {
   project: 'project is named',
   channel: 'alert channel is named',
@@ -14,6 +14,7 @@ const REF_WORD: Record<RefKind, string> = {
   team: 'team is named',
   user: 'member has the e-mail',
   integration: 'integration is named',
+  check: 'job or check has the slug (or name)',
 };
 
 /** Names (e-mails for people) to ids and back, for each kind a file names; apply adds what it creates. */
@@ -288,3 +289,48 @@ export function policyBody(item: Item, refs: Refs): Json {
     }));
   return body;
 }
+
+// ---- status pages and their components ----
+
+const PAGE_FIELDS = [
+  'visibility',
+  'logoUrl',
+  'primaryColor',
+  'backgroundColor',
+  'faviconUrl',
+  'showUptimeHistory',
+  'uptimeHistoryDays',
+  'showIncidentHistory',
+  'headerHtml',
+  'footerHtml',
+  'enabled',
+  'customDomain',
+] as const;
+const COMPONENT_FIELDS = ['name', 'description', 'groupName', 'showUptimeBar'] as const;
+
+/** A component shows a job or check (by slug, or name without one) or a whole project (by name). */
+export function componentToFile(api: Json, refs: Refs): Item {
+  const target = api.checkId != null ? { check: refs.name('check', Number(api.checkId)) } : api.projectId != null ? { project: refs.projectName(Number(api.projectId)) } : {};
+  return { ...pick(api, COMPONENT_FIELDS), ...target };
+}
+
+export function componentBody(item: Item, refs: Refs, position: number): Json {
+  const body: Json = { ...stated(item, COMPONENT_FIELDS), position };
+  if (typeof item.check === 'string') body.checkId = refs.id('check', item.check);
+  if (typeof item.project === 'string') body.projectId = refs.projectId(item.project);
+  return body;
+}
+
+/** Components in their order on the page; a page's password is never shown, so it is hidden. */
+export function pageToFile(api: Json, components: Json[], refs: Refs): Item {
+  return {
+    ...pick(api, ['slug', 'name']),
+    ...pick(api, PAGE_FIELDS),
+    ...(api.hasPassword === true ? { password: HIDDEN } : {}),
+    components: [...components].sort((a, b) => Number(a.position) - Number(b.position)).map((c) => componentToFile(c, refs)),
+  };
+}
+
+export const redactPage = (item: Item): Item => (item.password === HIDDEN ? { ...item, password: `\${${secretName('status_page', String(item.slug), 'password')}}` } : item);
+
+export const pageBody = (item: Item): Json => stated(item, ['slug', 'name', ...PAGE_FIELDS, 'password']);

@@ -14,6 +14,7 @@ let sourceKey: string;
 let targetKey: string;
 let target: Awaited<ReturnType<TestContext['signup']>>;
 let sourceEmail: string;
+let pageId: number;
 let sourceExport: string;
 const SECRET = 'Bearer sk_live_MAC_SECRET_9f3';
 const HEADER_ENV = 'VIGIL_CHECK_HOMEPAGE_HEADER_AUTHORIZATION';
@@ -70,7 +71,7 @@ beforeAll(async () => {
   const paused = await created('/v1/jobs', sourceKey, { name: 'Queue drain', slug: 'queue-drain', projectId: source.projectId, intervalSeconds: 300, lateSeverity: 'P2' });
   await t.request('POST', `/v1/jobs/${paused}/pause`, { token: sourceKey });
   await created('/v1/jobs', sourceKey, { name: 'No slug here', projectId: backend, intervalSeconds: 900 });
-  await created('/v1/checks', sourceKey, {
+  const homepage = await created('/v1/checks', sourceKey, {
     name: 'Homepage',
     slug: 'homepage',
     projectId: source.projectId,
@@ -102,6 +103,9 @@ beforeAll(async () => {
     ],
   });
   await created('/v1/alert-channels', sourceKey, { name: 'Pager', type: 'PAGERDUTY', enabled: false, config: { routingKey: 'R0123456789abcdef0123456789abcde' } });
+  pageId = await created('/v1/status-pages', sourceKey, { name: 'Acme status', slug: 'acme-status', primaryColor: '#112233' });
+  await created(`/v1/status-pages/${pageId}/components`, sourceKey, { name: 'Website', checkId: homepage, position: 0 });
+  await created(`/v1/status-pages/${pageId}/components`, sourceKey, { name: 'Backend', projectId: backend, groupName: 'Services', position: 1 });
   const start = new Date(t.clock.now().getTime() + 86_400_000);
   await created('/v1/maintenance-windows', sourceKey, {
     name: 'Database upgrade',
@@ -134,9 +138,12 @@ describe('vigil export, plan and apply against Vigil', () => {
     expect(sourceExport).not.toMatch(/\bid:/i);
     expect(sourceExport).toContain(`participants:\n          - ${sourceEmail}`);
     expect(sourceExport).toContain('- schedule: Primary');
+    expect(sourceExport).toMatch(/components:\n {6}- name: Website\n {8}showUptimeBar: true\n {8}check: homepage\n/);
   });
 
   it('applies the export to an empty workspace: exporting that gives the same file, and plan then finds nothing to do', async () => {
+    // A status page's slug is its public address, unique across Vigil: the page moves, as when a workspace is rebuilt.
+    expect((await t.request('DELETE', `/v1/status-pages/${pageId}`, { token: sourceKey })).status).toBe(204);
     const first = await run(['apply', '-f', 'source.yaml'], targetKey);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('+ create job nightly-backup');
