@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseVigilFile } from './macFile.js';
 import { jobBody, redactCheck, Refs } from './macMapping.js';
@@ -77,6 +78,13 @@ describe('parseVigilFile', () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.map((e) => `${e.line}:${e.column} ${e.path}`)).toEqual(['3:11 projects.0.name', '4:5 projects.0.owner', '7:12 maintenanceWindows.0.endAt']);
+  });
+
+  it('accepts the example of docs/guide/monitoring-as-code.md', () => {
+    const guide = readFileSync(new URL('../../docs/guide/monitoring-as-code.md', import.meta.url), 'utf8');
+    const example = /## The file\n\n```yaml\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
+    expect(example).toContain('statusPages:');
+    expect(parseVigilFile(example)).toMatchObject({ ok: true });
   });
 
   it('accepts what export writes', () => {
