@@ -172,13 +172,36 @@ describe('vigil export, plan and apply against Vigil', () => {
     expect(channels.body.items[1]?.config.routingKey).toMatch(/bcde$/);
   });
 
-  it('plans a changed field as an update (exit 2 with --detailed-exitcode) and applies it', async () => {
-    files.set('changed.yaml', sourceExport.replace('graceSeconds: 600', 'graceSeconds: 900'));
+  it('plans changed fields of every kind as updates (exit 2 with --detailed-exitcode) and applies them', async () => {
+    const edits: [string, string][] = [
+      ['graceSeconds: 600', 'graceSeconds: 900'],
+      ['description: APIs and workers', 'description: APIs, workers and queues'],
+      ['handoffNotificationMinutes: 15', 'handoffNotificationMinutes: 30'],
+      ['repeatCount: 0', 'repeatCount: 2'],
+      ['suppressAlerts: true', 'suppressAlerts: false'],
+      ['primaryColor: "#112233"', 'primaryColor: "#445566"'],
+      ['groupName: Services', 'groupName: Platform'],
+    ];
+    let changed = sourceExport;
+    for (const [from, to] of edits) {
+      expect(changed, from).toContain(from);
+      changed = changed.replace(from, to);
+    }
+    files.set('changed.yaml', changed);
     const plan = await run(['plan', '-f', 'changed.yaml', '--detailed-exitcode'], targetKey);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('~ update job nightly-backup: graceSeconds');
-    expect((await run(['apply', '-f', 'changed.yaml'], targetKey)).code).toBe(0);
-    expect((await run(['plan', '-f', 'changed.yaml', '--detailed-exitcode'], targetKey)).code).toBe(0);
+    expect(plan.stdout).toContain('~ update project "Backend": description');
+    expect(plan.stdout).toContain('~ update on-call schedule "Primary": handoffNotificationMinutes');
+    expect(plan.stdout).toContain('~ update escalation policy "Backend first": repeatCount');
+    expect(plan.stdout).toContain('~ update maintenance window "Database upgrade": suppressAlerts');
+    expect(plan.stdout).toContain('~ update status page acme-status: primaryColor, components');
+    expect(plan.stdout).toContain('Plan: 0 to create, 6 to update');
+    const apply = await run(['apply', '-f', 'changed.yaml'], targetKey);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toContain('Applied: 6 change(s).');
+    const after = await run(['plan', '-f', 'changed.yaml', '--detailed-exitcode'], targetKey);
+    expect(after.code, after.stdout).toBe(0);
   });
 
   it('reports what the file does not name as drift and leaves it; only --prune deletes it, and plan says so first', async () => {
