@@ -2,10 +2,6 @@ import {
   channelCreate,
   channelToFile,
   channelUpdate,
-  policyBody,
-  policyToFile,
-  scheduleBody,
-  scheduleToFile,
   checkBody,
   checkToFile,
   componentBody,
@@ -23,6 +19,7 @@ import {
   windowToFile,
   windowUpdate,
 } from './macMapping.js';
+import { policyBody, policyToFile, scheduleBody, scheduleToFile } from './macMappingOnCall.js';
 import type { Item, Section, VigilFile } from './macModel.js';
 import { changedFields } from './macPlan.js';
 

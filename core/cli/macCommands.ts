@@ -2,7 +2,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './importCommand.js';
 import { ApiError, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
 import { formatFileErrors, parseVigilFile, writeVigilFile } from './macFile.js';
-import { policyNormalized, redactChannel, redactCheck, redactPage, scheduleNormalized, windowNormalized } from './macMapping.js';
+import { redactChannel, redactCheck, redactPage, windowNormalized } from './macMapping.js';
+import { policyNormalized, scheduleNormalized } from './macMappingOnCall.js';
 import { identityOf, type Item, NOUN, resolveReferences, SECTIONS, type Section, shownIdentity, type VigilFile } from './macModel.js';
 import { formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
 
