@@ -13,6 +13,7 @@ import { coldStart } from './cold.js';
 import { dashboardBenchmark } from './dashboard.js';
 import { escalationBenchmark } from './escalation.js';
 import { intakeBenchmark } from './intake.js';
+import { applyBenchmark } from './apply.js';
 import { machineBusyMs, processCpuMs, processRssMb } from './proc.js';
 import { checkScale } from './scale.js';
 import { passwordFloodBenchmark } from './passwordFlood.js';
@@ -27,7 +28,7 @@ import { streamBenchmark } from './streams.js';
  * store runs in a child process on disk (its own core), this process runs `startLocalServer` (the
  * same server, workers, queue poller and configuration as `npm start`), and 50 keep-alive clients
  * in a third process ping it. Prints one `name: value` per line, under a `section: <name>` line.
- * `BENCH_ONLY=cold,pings,scale,sweep,streams,pages,outbox,escalation,intake,password,steady,dashboard` runs some
+ * `BENCH_ONLY=cold,pings,scale,sweep,streams,pages,outbox,escalation,intake,password,steady,dashboard,apply` runs some
  * sections only (bench/sections.ts: each one's ceiling, and the budget they add up to; `steady`:
  * bench/steady.ts, the steady state, 1% silent, the mass outage and recovery, in real time).
  */
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
   console.log(`load_average_1m: ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   console.log(`budget_seconds: ${sections.budgetSeconds}`);
   await sections.run('cold', () => coldStart(print));
-  if ((['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation', 'intake', 'password', 'steady', 'dashboard'] as const).some((name) => sections.has(name))) {
+  if ((['pings', 'sweep', 'scale', 'streams', 'pages', 'outbox', 'escalation', 'intake', 'password', 'steady', 'dashboard', 'apply'] as const).some((name) => sections.has(name))) {
     // On disk, as `npm start` keeps it (BENCH_STORE=memory for the in-memory store).
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
     const storeDir = process.env.BENCH_STORE === 'memory' ? ':memory:' : dataDir;
@@ -230,6 +231,8 @@ async function main(): Promise<void> {
       await sections.run('steady', () => steadyBenchmark(store.endpoint, queueStore.endpoint, { store: store.pid, queueStore: queueStore.pid }, dataDir, meter, print));
       // The dashboard in Chromium: initial JS, first page of 10,000 checks, ping -> row (bench/dashboard.ts).
       await sections.run('dashboard', () => dashboardBenchmark(store.endpoint, print));
+      // `vigil apply` of 1,000 checks to an empty workspace, then again as a no-op (bench/apply.ts).
+      await sections.run('apply', () => applyBenchmark(store.endpoint, print));
     } finally {
       await Promise.all([store.close(), queueStore.close()]);
       rmSync(dataDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { statusHtmlRoutes } from './statuspages/html/routes.js';
 import { hcPingRoutes } from './signals/hcPing.js';
 import { PingHints } from './signals/hints.js';
 import { answerKumaPush, KUMA_PUSH_PATH } from './signals/kumaPush.js';
+import vigilFileSchema from './http/vigil.schema.json';
 
 /**
  * The whole HTTP surface under `/api`. Locally it is served by one Node server; on AWS it is the
@@ -29,6 +30,11 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     // Uptime Kuma's push path (core/signals/kumaPush.ts), served here too for `npm start`'s one server.
     const hints = new PingHints();
     app.on(['GET', 'POST'], KUMA_PUSH_PATH, (c) => answerKumaPush(c.var.deps, c, hints));
+    // The JSON Schema of `vigil export`'s file, public so editors can fetch it from the file's header comment (core/cli/macFile.ts).
+    app.get('/api/schemas/vigil.schema.json', (c) => {
+      c.header('cache-control', 'public, max-age=300');
+      return c.json(vigilFileSchema);
+    });
     app.route('/api', dashboardRoutes());
     app.route('/', statusHtmlRoutes());
   });

@@ -15,6 +15,7 @@ export type CliIo = {
   env: Record<string, string | undefined>;
   fetch: typeof fetch;
   readFile: (path: string) => Promise<Uint8Array>;
+  writeFile: (path: string, text: string) => Promise<void>;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 };
