@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
+import { addMember } from '../../test/support/checks.js';
 import { expectStatus } from '../../test/support/users.js';
+import { importUptimeKuma } from './kuma.js';
 import { kumaDatabase } from '../../test/support/kuma.js';
 import type { ImportReport } from './report.js';
 
@@ -101,5 +103,20 @@ describe('Uptime Kuma status pages', () => {
     const theirs = expectStatus(await t.request<Page>('GET', `/v1/status-pages/${otherPageId}`, { token: otherKey }), 200);
     expect(theirs).toMatchObject({ name: 'Other team', slug: 'shared-status', components: [] });
     expect((await pageList()).items.map((p) => p.slug).sort()).toEqual(['acme', 'acme-internal']);
+  });
+
+  it('a person gets a page only as the status page routes would make it: a workspace MEMBER gets none (verb level: the import route takes API keys only)', async () => {
+    const owner = await t.signup('kuma-pages-owner');
+    const member = await t.signup('kuma-pages-member');
+    await addMember(t, owner, member, 'MEMBER');
+    expect((await t.request('POST', '/status-pages', { token: member.token, body: { workspaceId: owner.workspaceId, name: 'Mine', slug: 'kuma-member-page' } })).status).toBe(403);
+    const ctx = { deps: t.deps, actor: { kind: 'user' as const, userId: member.userId, email: member.email } };
+    const report = await importUptimeKuma(ctx, { workspaceId: owner.workspaceId, projectId: owner.projectId }, { database }, true);
+    expect(pagesOf(report.created)).toEqual([]);
+    expect(report.skipped.filter((s) => s.kind === 'status-page').map((s) => s.reason)).toEqual([
+      expect.stringMatching(/^not created: the status page routes refuse this caller/),
+      expect.stringMatching(/^not created: the status page routes refuse this caller/),
+      expect.stringMatching(/^not created: the status page routes refuse this caller/),
+    ]);
   });
 });
