@@ -9,7 +9,8 @@ import { badRequest } from '../http/errors.js';
 import { zodDetails } from '../http/router.js';
 import type { CheckItem } from '../store/entities/check.js';
 import type { KumaData, KumaMonitor, UptimeKumaExport } from './kumaFormat.js';
-import { importKumaMaintenance, listKumaStatusPages } from './kumaSites.js';
+import { importKumaStatusPages } from './kumaPages.js';
+import { importKumaMaintenance } from './kumaSites.js';
 import { readKumaDatabase } from './kumaSqlite.js';
 import type { ImportReport } from './report.js';
 import { emptyReport, orSkip, tokenOwner } from './target.js';
@@ -99,7 +100,7 @@ const unmapped: Record<string, string> = {
 /**
  * Imports Uptime Kuma: push monitors become heartbeat jobs that keep their push token (so
  * `/api/push/<token>` lands on them), HTTP monitors become HTTP checks, maintenance and status
- * pages follow (kumaSites.ts). Identity: the push token; an HTTP check by its name and URL.
+ * pages follow (kumaSites.ts, kumaPages.ts). Identity: the push token; an HTTP check by its name and URL.
  */
 export async function importUptimeKuma(ctx: Ctx, target: Target, payload: UptimeKumaExport, dryRun: boolean): Promise<ImportReport> {
   const data: KumaData = 'database' in payload ? await readKumaDatabase(Buffer.from(payload.database, 'base64')) : payload;
@@ -172,6 +173,6 @@ export async function importUptimeKuma(ctx: Ctx, target: Target, payload: Uptime
   for (const n of data.notificationList ?? [])
     report.skipped.push({ kind: 'notification', name: n.name ?? `notification ${n.id}`, reason: 'notification providers are not imported: add alert channels in Vigil' });
   await importKumaMaintenance(ctx, target, data.maintenanceList ?? [], dryRun, report);
-  listKumaStatusPages(data, checkOf, report);
+  await importKumaStatusPages(ctx, target.workspaceId, data, checkOf, dryRun, report);
   return report;
 }

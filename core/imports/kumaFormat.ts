@@ -61,6 +61,9 @@ export const KumaStatusPage = z.object({
   slug: z.string().max(255),
   title: z.string().max(1_000),
   published: flag.optional(),
+  description: text(100_000),
+  footer_text: text(100_000),
+  custom_css: text(100_000),
   groups: z
     .array(z.object({ name: z.string().max(1_000), monitorIds: z.array(z.number().int()).max(MAX_IMPORT_ITEMS) }))
     .max(1_000)

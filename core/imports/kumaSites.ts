@@ -1,8 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { Ctx } from '../context.js';
 import { createMaintenanceWindow, listMaintenanceWindows } from '../maintenance/windows.js';
-import type { CheckItem } from '../store/entities/check.js';
-import type { KumaData, KumaMaintenance } from './kumaFormat.js';
+import type { KumaMaintenance } from './kumaFormat.js';
 import type { ImportReport } from './report.js';
 import { orSkip } from './target.js';
 
@@ -92,30 +91,6 @@ export async function importKumaMaintenance(
         report.created.push({ ...item, id: window.maintenanceWindowId });
       }
       report.skipped.push(...notes);
-    });
-  }
-}
-
-/**
- * Status pages are not created: a status page is a workspace ADMIN's (its slug is public and
- * global), and an import runs with an API key, which acts as MEMBER. Each page is listed with
- * the components it would have, so it can be made in the dashboard from the imported checks.
- */
-export function listKumaStatusPages(data: KumaData, checkOf: Map<number, CheckItem | 'dry'>, report: ImportReport): void {
-  const names = new Map(data.monitorList.map((m) => [m.id, m.name]));
-  for (const page of data.statusPageList ?? []) {
-    const sections = (page.groups ?? []).map((group) => {
-      const parts = group.monitorIds.map((id) => {
-        const check = checkOf.get(id);
-        const name = names.get(id) ?? `monitor ${id}`;
-        return check && check !== 'dry' ? `${name} (check ${check.checkId})` : check === 'dry' ? name : `${name} (not imported)`;
-      });
-      return `${group.name || 'Services'}: ${parts.join(', ') || 'no monitors'}`;
-    });
-    report.skipped.push({
-      kind: 'status-page',
-      name: page.title || page.slug,
-      reason: `status pages need a workspace ADMIN, not an API key: create "${page.slug}" in the dashboard with ${sections.join('; ') || 'no components'}`,
     });
   }
 }

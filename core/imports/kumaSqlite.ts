@@ -98,11 +98,14 @@ function readTables(db: Database): unknown {
       }))
     : new Map();
   const statusPageList = has('status_page')
-    ? rows(db, 'SELECT id, slug, title, published FROM status_page ORDER BY id').map((p) => ({
+    ? rows(db, 'SELECT * FROM status_page ORDER BY id').map((p) => ({
         id: Number(p.id),
         slug: str(p.slug) ?? '',
         title: str(p.title) ?? '',
         published: num(p.published) ?? 1,
+        description: str(p.description),
+        footer_text: str(p.footer_text),
+        custom_css: str(p.custom_css),
         groups: groups.get(Number(p.id)) ?? [],
       }))
     : [];

@@ -131,12 +131,18 @@ export async function getStatusPageDetail(ctx: Ctx, statusPageId: number): Promi
   return { ...statusPageView(ctx.deps.config)(page), components };
 }
 
+/** The page that holds a slug now (an orphan lock holds nothing), whatever its workspace: callers must not tell a foreign one apart. */
+export async function pageHoldingSlug(deps: Deps, slug: string): Promise<StatusPageItem | undefined> {
+  const owner = await lockOwner(deps.store, SLUG_SCOPE, slug);
+  if (owner === undefined) return undefined;
+  const page = (await deps.store.entities.statusPage.get({ statusPageId: Number(owner) }).go({ consistent: true })).data;
+  return page !== null && page.slug === slug ? page : undefined;
+}
+
 /** `check-slug`: never an error for a well-formed query; malformed, reserved and taken are all "not available". */
 export async function isSlugAvailable(deps: Deps, slug: string): Promise<boolean> {
   if (slugShape(slug) !== 'OK') return false;
-  const owner = await lockOwner(deps.store, SLUG_SCOPE, slug);
-  if (owner === undefined) return true;
-  return !(await ownerHolds(deps, slug)(owner));
+  return (await pageHoldingSlug(deps, slug)) === undefined;
 }
 
 export async function updateStatusPage(ctx: Ctx, statusPageId: number, patch: StatusPageUpdate): Promise<StatusPageItem> {

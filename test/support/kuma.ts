@@ -26,7 +26,7 @@ CREATE TABLE \`tag\` (\`id\` integer not null primary key autoincrement, \`name\
 CREATE TABLE \`monitor_tag\` (\`id\` integer not null primary key autoincrement, \`monitor_id\` integer not null, \`tag_id\` integer not null, \`value\` text, foreign key(\`monitor_id\`) references \`monitor\`(\`id\`) on delete CASCADE on update CASCADE, foreign key(\`tag_id\`) references \`tag\`(\`id\`) on delete CASCADE on update CASCADE);
 `;
 
-/** Rows as Kuma's UI writes them (its defaults left to the schema): push, HTTP and other monitors, maintenance, a status page. */
+/** Rows as Kuma's UI writes them (its defaults left to the schema): push, HTTP and other monitors, maintenance, status pages (one unpublished, one whose slug a test gives another workspace). */
 const KUMA_ROWS = `
 INSERT INTO user (id, username, password) VALUES (1, 'admin', '$2a$10$hashedhashedhashedhashedhashedhashedhashedhashedhashe');
 INSERT INTO monitor (id, name, type, interval, push_token, maxretries, retry_interval, user_id, description) VALUES (1, 'Nightly backup', 'push', 86400, 'Y3mQp7Rk2sVt9WxZa4Bc6De8Fg1Hj5Kn', 1, 600, 1, 'Pushes when restic finishes');
@@ -47,6 +47,10 @@ INSERT INTO monitor_maintenance (monitor_id, maintenance_id) VALUES (3, 1);
 INSERT INTO status_page (id, slug, title, icon, theme) VALUES (1, 'acme', 'Acme status', '/icon.svg', 'light');
 INSERT INTO "group" (id, name, status_page_id, weight) VALUES (1, 'Services', 1, 1);
 INSERT INTO monitor_group (monitor_id, group_id, weight) VALUES (3, 1, 1), (5, 1, 2);
+INSERT INTO status_page (id, slug, title, icon, theme, published, description, footer_text) VALUES (2, 'acme-internal', 'Acme internal', '/icon.svg', 'dark', 0, 'For the team', 'Made with care');
+INSERT INTO status_page (id, slug, title, icon, theme) VALUES (3, 'shared-status', 'Shared status', '/icon.svg', 'light');
+INSERT INTO "group" (id, name, status_page_id, weight) VALUES (2, 'Jobs', 2, 1), (3, 'APIs', 2, 2), (4, 'Empty', 2, 3), (5, 'Services', 3, 1);
+INSERT INTO monitor_group (monitor_id, group_id, weight) VALUES (1, 2, 1), (4, 3, 1), (3, 5, 1);
 INSERT INTO heartbeat (monitor_id, status, msg, time) VALUES (3, 1, '200 - OK', '2026-02-28 12:00:00');
 `;
 
