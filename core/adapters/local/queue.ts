@@ -162,22 +162,21 @@ export class LocalQueue implements Queue {
   }
 
   /**
-   * Each queue is delivered on its own, all at once (a mass outage fills both, and one waiting for
-   * the other left the store idle), batch after batch until it is empty; then again while any
-   * queue moved, since a consumer of one publishes to the other.
+   * In rounds: each round takes one batch of every queue and handles them at once (a mass outage
+   * fills both, and one waiting for the other left the store idle), and rounds go on while any
+   * queue moved, since a consumer of one publishes to the other. One batch each per round, so
+   * neither queue waits for the other to empty: the incidents a flip opens send their alerts
+   * while the flips behind them are still queued.
    */
   private async deliver(reach: Reach): Promise<void> {
     for (let progressed = true; progressed; ) {
       progressed = false;
       await Promise.all(
         [...this.consumers].map(async ([queue, consumer]) => {
-          for (;;) {
-            const { batch, seen } = await this.receive(queue, reach);
-            // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
-            if (seen === 0) return;
-            progressed = true;
-            if (batch.length > 0) await this.handle(queue, consumer, batch);
-          }
+          const { batch, seen } = await this.receive(queue, reach);
+          // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
+          if (seen > 0) progressed = true;
+          if (batch.length > 0) await this.handle(queue, consumer, batch);
         }),
       );
     }
