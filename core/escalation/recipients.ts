@@ -104,10 +104,7 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
 export async function recipientsByKey(deps: Deps, workspaceId: number, keys: readonly string[], at: string): Promise<{ key: string; channel: AlertChannelItem; label: string }[]> {
   const channelIds = [...new Set(keys.filter((k) => /^\d+$/.test(k)).map(Number))];
   const userIds = [...new Set(keys.filter((k) => /^u\d+$/.test(k)).map((k) => Number(k.slice(1))))];
-  const [channels, people] = await Promise.all([
-    channelsById(deps, channelIds),
-    membersById(deps, workspaceId, userIds),
-  ]);
+  const [channels, people] = await Promise.all([channelsById(deps, channelIds), membersById(deps, workspaceId, userIds)]);
   return [
     ...channels
       .filter((c) => c.workspaceId === workspaceId && c.enabled)
