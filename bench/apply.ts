@@ -3,20 +3,20 @@ import { startLocalServer } from '../core/localServer.js';
 import { vigil } from '../core/cli/vigil.js';
 
 /**
- * `apply_1000_checks_seconds`: `vigil apply` (core/cli/macCommands.ts) of a file of 1,000 heartbeat
- * checks to an empty workspace of `npm start`'s server, over HTTP with one API key, as a CI job
+ * `apply_1000_checks_seconds`: `vigil apply` (core/cli/macCommands.ts) of a file of 1,000 HTTP
+ * checks (created through `POST /v1/checks/batch`, 100 a request) to an empty workspace of `npm start`'s server, over HTTP with one API key, as a CI job
  * runs it; then the same file again (`apply_noop_seconds`: reads only, nothing to do). The key's
- * rate limit (100 requests a minute) paces the first apply: the time spent waiting it out is
- * printed beside it.
+ * rate limit (100 units a minute, a batch costing one per ten checks) may pace the first apply:
+ * the time spent waiting it out is printed beside it.
  */
 const CHECKS = Number(process.env.BENCH_APPLY_CHECKS ?? 1000);
 
 type Print = (name: string, value: number, digits?: number) => void;
 
 function applyFile(count: number): string {
-  const lines = ['version: 1', 'jobs:'];
+  const lines = ['version: 1', 'checks:'];
   for (let i = 0; i < count; i++)
-    lines.push(`  - slug: job-${i}`, `    name: Job ${i}`, '    project: Default', `    intervalSeconds: ${300 + (i % 60) * 60}`, '    graceSeconds: 300');
+    lines.push(`  - slug: check-${i}`, `    name: Check ${i}`, '    project: Default', '    intervalSeconds: 3600', '    config:', `      url: https://example.com/health/${i}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -66,8 +66,8 @@ export async function applyBenchmark(endpoint: string, print: Print): Promise<vo
     print('apply_1000_checks_requests', counts.requests, 0);
     print('apply_1000_checks_rate_limit_wait_seconds', counts.waitSeconds, 0);
     print('apply_1000_checks_working_seconds', first - counts.waitSeconds);
-    const jobs = (await (await fetch(`${api}/v1/jobs?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json()) as { total: number };
-    if (jobs.total !== CHECKS) throw new Error(`apply left ${jobs.total} jobs, not ${CHECKS}`);
+    const checks = (await (await fetch(`${api}/v1/checks?limit=1`, { headers: { authorization: `Bearer ${key}` } })).json()) as { total: number };
+    if (checks.total !== CHECKS) throw new Error(`apply left ${checks.total} checks, not ${CHECKS}`);
     counts.requests = 0;
     counts.waitSeconds = 0;
     print('apply_noop_seconds', await apply());

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ErrorBody } from '../http/errors.js';
 import { pageQuery, pageSchema } from '../http/pagination.js';
 import { CHECK_MODES, CHECK_STATUSES, CHECK_TYPES, SEVERITIES } from '../store/entities/check.js';
 import { jobRuleFields, jobRuleView } from './jobRules.js';
@@ -209,6 +210,37 @@ export const CheckV1Create = z
     slug: Slug.nullable().default(null),
   })
   .openapi('CheckV1Create');
+
+/** Checks one `POST /v1/checks/batch` may create; it costs ceil(items / 10) of the key's rate limit. */
+export const CHECK_BATCH_MAX = 100;
+
+/**
+ * Each item is judged on its own, exactly as a `POST /v1/checks` body (core/checks/v1.ts), so a bad
+ * item is that item's 400, not the request's: the array holds anything, documented as CheckV1Create.
+ */
+export const CheckV1BatchCreate = z
+  .strictObject({
+    items: z
+      .array(z.unknown().openapi({ allOf: [{ $ref: '#/components/schemas/CheckV1Create' }] }))
+      .min(1)
+      .max(CHECK_BATCH_MAX),
+  })
+  .openapi('CheckV1BatchCreate');
+
+export const CheckV1BatchResult = z
+  .object({
+    results: z.array(
+      z.union([
+        z.object({ index: z.number().int(), status: z.literal(201), check: CheckV1 }),
+        z.object({
+          index: z.number().int(),
+          status: z.number().int().min(400).max(499),
+          error: ErrorBody.openapi({ description: 'What `POST /v1/checks` would have answered for this item' }),
+        }),
+      ]),
+    ),
+  })
+  .openapi('CheckV1BatchResult');
 
 export const CheckV1Update = z
   .strictObject({

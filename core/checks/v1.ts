@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { authorize } from '../auth/authorize.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
 import { envelope } from '../http/pagination.js';
-import { zodDetails } from '../http/router.js';
+import { validationError, zodDetails } from '../http/router.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { assertReferencesInWorkspace, workspaceForNewCheck } from './associations.js';
 import { insertCheck, outboundOf, softDeleteCheck, updateCheck, type ImportedFields } from './lifecycle.js';
@@ -69,6 +69,17 @@ export async function createV1Check(ctx: Ctx, body: z.output<typeof CheckV1Creat
     limits,
     imported,
   );
+}
+
+/**
+ * One item of `POST /v1/checks/batch`, through the same rules as a `POST /v1/checks` body: the
+ * checkType first (v1Routes.ts checkTypeFirst), then the schema's 400, then the create itself.
+ */
+export async function createV1CheckFromInput(ctx: Ctx, input: unknown): Promise<CheckItem> {
+  if (typeof input === 'object' && input !== null && 'checkType' in input) assertHttp(input.checkType);
+  const parsed = CheckV1Create.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  return createV1Check(ctx, parsed.data);
 }
 
 /** A job body with its defaults and its timing resolved, or a 400: what a create would store, before anything is written. */

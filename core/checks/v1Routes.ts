@@ -1,12 +1,15 @@
 import { requestCtx } from '../context.js';
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { pageQuery } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
-import { CheckRefParam, CheckV1, CheckV1Create, CheckV1Page, CheckV1Update } from './schema.js';
-import { assertHttp, createV1Check, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from './v1.js';
+import { authorize } from '../auth/authorize.js';
+import { keyWorkspaceId } from '../auth/keyScope.js';
+import { HttpError, errorBody } from '../http/errors.js';
+import { CHECK_BATCH_MAX, CheckRefParam, CheckV1, CheckV1BatchCreate, CheckV1BatchResult, CheckV1Create, CheckV1Page, CheckV1Update } from './schema.js';
+import { assertHttp, createV1Check, createV1CheckFromInput, deleteV1, listV1, loadV1, pauseV1, resumeV1, updateV1Check } from './v1.js';
 import { toCheckV1 } from './present.js';
 
 const security = apiKeySecurity;
@@ -26,6 +29,21 @@ const checkTypeFirst: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+const BATCH_PATH = '/api/v1/checks/batch';
+const CHECKS_PER_UNIT = 10;
+
+/**
+ * The key's rate-limit units of a `/v1` request (core/v1/routes.ts): a batch of checks costs one
+ * per ten items, spent before anything is created (a refused batch creates nothing). A batch the
+ * schema will refuse costs one, as any request.
+ */
+export async function v1RequestUnits(c: Context<AppEnv>): Promise<number> {
+  if (c.req.method !== 'POST' || c.req.path !== BATCH_PATH) return 1;
+  const body: unknown = await c.req.json<unknown>().catch(() => undefined);
+  const items = typeof body === 'object' && body !== null && 'items' in body && Array.isArray(body.items) ? body.items.length : 0;
+  return items >= 1 && items <= CHECK_BATCH_MAX ? Math.ceil(items / CHECKS_PER_UNIT) : 1;
+}
+
 /** `/v1/checks`: outbound HTTP checks; `:id` is an id or `slug:<slug>`. Mounted by v1Routes (API key auth). */
 export function v1CheckRoutes() {
   const r = createRouter();
@@ -43,6 +61,33 @@ export function v1CheckRoutes() {
   r.openapi(
     createRoute({ method: 'post', path: '/checks', tags, security, request: { body: jsonBody(CheckV1Create) }, responses: { 201: jsonResponse(CheckV1, 'Created') } }),
     async (c) => c.json(view(c)(await createV1Check(requestCtx(c), c.req.valid('json'))), 201),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/checks/batch',
+      tags,
+      security,
+      description: `Create up to ${CHECK_BATCH_MAX} checks, each exactly as \`POST /v1/checks\` would, in order; an item's 4xx is in its result and does not stop the others. Costs ceil(items / ${CHECKS_PER_UNIT}) of the key's rate limit.`,
+      request: { body: jsonBody(CheckV1BatchCreate) },
+      responses: { 200: jsonResponse(CheckV1BatchResult, 'One result per item, in order') },
+    }),
+    async (c) => {
+      const ctx = requestCtx(c);
+      // A read-only key may create nothing: one 403 for the request, not one per item.
+      await authorize(ctx.deps, ctx.actor, keyWorkspaceId(ctx.actor), 'MEMBER', 'Workspace');
+      const results: z.input<typeof CheckV1BatchResult>['results'] = [];
+      for (const [index, item] of c.req.valid('json').items.entries()) {
+        try {
+          results.push({ index, status: 201, check: view(c)(await createV1CheckFromInput(ctx, item)) });
+        } catch (err) {
+          // A fault of the store is the request's 5xx, as on any route; only the caller's mistakes stay per item.
+          if (!(err instanceof HttpError) || err.status >= 500) throw err;
+          results.push({ index, status: err.status, error: errorBody(err.status, err.message, err.code, err.details) });
+        }
+      }
+      return c.json({ results }, 200);
+    },
   );
   r.openapi(createRoute({ method: 'get', path: '/checks/{id}', tags, security, request: ref, responses: { 200: jsonResponse(CheckV1, 'Check') } }), async (c) =>
     c.json(view(c)(await loadV1(requestCtx(c), 'check', c.req.valid('param').id, 'VIEWER')), 200),

@@ -35,6 +35,9 @@ export class ApiError extends Error {
   }
 }
 
+type ErrorShape = { message?: string; details?: { path: string; message: string }[] };
+const errorText = (error: ErrorShape) => [error.message, ...(error.details ?? []).slice(0, 20).map((d) => `  ${d.path}: ${d.message}`)].join('\n');
+
 /** The Integration API as the commands use it: every HTTP call of `vigil export | plan | apply` is here. */
 export class VigilClient {
   constructor(
@@ -69,8 +72,7 @@ export class VigilClient {
     if (!response.ok) {
       let message = text;
       try {
-        const error = JSON.parse(text) as { message?: string; details?: { path: string; message: string }[] };
-        message = [error.message, ...(error.details ?? []).slice(0, 20).map((d) => `  ${d.path}: ${d.message}`)].join('\n');
+        message = errorText(JSON.parse(text) as ErrorShape);
       } catch {
         // Not Vigil's error shape (a proxy's page): shown as it came.
       }
@@ -188,6 +190,40 @@ export async function createItem(client: VigilClient, section: Section, item: It
     // The create body lacks time zone, recurrence and publishing: set them only when they differ.
     if (rest && changedFields(rest, windowToFile(created, ws.refs)).length > 0) await client.call('PUT', `/maintenance-windows/${Number(created.id)}`, rest);
   } else throw new Error(`${section} are not supported by this version of vigil`);
+}
+
+/** New checks per `POST /v1/checks/batch`, its limit: 1,000 checks are ten requests, not a thousand. */
+export const CHECK_BATCH = 100;
+
+type BatchResult = { index: number; status: number; check?: Json; error?: ErrorShape };
+
+/**
+ * Creates up to CHECK_BATCH checks in one request. The server creates each item on its own, in
+ * order, so the answer is each item's outcome: undefined when created (and paused if the file says
+ * so), or the error a single `POST /checks` would have thrown for it.
+ */
+export async function createChecks(client: VigilClient, items: readonly Item[], ws: Workspace): Promise<(Error | undefined)[]> {
+  const path = '/checks/batch';
+  const bodies = items.map(({ paused: _paused, ...rest }) => checkBody(rest, ws.refs));
+  const { results } = await client.call<{ results: BatchResult[] }>('POST', path, { items: bodies });
+  const outcomes: (Error | undefined)[] = [];
+  for (const [index, item] of items.entries()) {
+    const result = results[index];
+    if (result?.status !== 201 || !result.check) {
+      const status = result?.status ?? 0;
+      outcomes.push(new ApiError(status, `POST ${path} item ${index}: ${status}: ${result?.error ? errorText(result.error) : 'no result'}`));
+      continue;
+    }
+    const created = result.check;
+    ws.refs.add('check', String(created.slug ?? created.name), Number(created.id));
+    try {
+      await settlePause(client, paths.checks, Number(created.id), item.paused, created.paused);
+      outcomes.push(undefined);
+    } catch (error) {
+      outcomes.push(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  return outcomes;
 }
 
 export async function updateItem(client: VigilClient, section: Section, id: number, item: Item, current: Item, refs: Refs): Promise<void> {

@@ -1,11 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './importCommand.js';
-import { ApiError, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
+import { ApiError, CHECK_BATCH, createChecks, createItem, deleteItem, readWorkspace, updateItem, VigilClient, type Workspace } from './macClient.js';
 import { formatFileErrors, parseVigilFile, writeVigilFile } from './macFile.js';
 import { redactChannel, redactCheck, redactPage, windowNormalized } from './macMapping.js';
 import { policyNormalized, scheduleNormalized } from './macMappingOnCall.js';
 import { identityOf, type Item, NOUN, resolveReferences, SECTIONS, type Section, shownIdentity, type VigilFile } from './macModel.js';
-import { formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
+import { type Change, formatPlan, hasChanges, type Plan, planChanges } from './macPlan.js';
 
 /** The sections this version reads and writes (the file's schema, core/http/vigil.schema.json, allows exactly these). */
 const MANAGED: readonly Section[] = SECTIONS;
@@ -68,21 +68,55 @@ function desiredOf(file: VigilFile, env: CliIo['env']): { desired: VigilFile; mi
   return { desired: value, missing };
 }
 
+const isCheckCreate = (change: Change): change is Extract<Change, { action: 'create' }> => change.action === 'create' && change.section === 'checks';
+
 async function carryOut(client: VigilClient, ws: Workspace, plan: Plan, io: CliIo): Promise<number> {
   let done = 0;
+  const failed = (change: Change, error: unknown) => {
+    const what = `${change.action} ${NOUN[change.section]} ${shownIdentity(change.identity)}`;
+    io.stderr.write(`vigil apply: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  };
+  const stop = () => {
+    io.stderr.write(`${done} change(s) were made; run plan to see what remains.\n`);
+    return 1;
+  };
+  // New checks go in batches (macClient.ts CHECK_BATCH) where the first of them stood: within the
+  // checks section the order of creates and updates does not matter, and later sections come after.
+  const newChecks = plan.changes.filter(isCheckCreate);
   for (const change of plan.changes) {
     if (change.action === 'drift') continue;
-    const what = `${change.action} ${NOUN[change.section]} ${shownIdentity(change.identity)}`;
+    if (change.action === 'create' && change.section === 'checks') {
+      if (change !== newChecks[0]) continue;
+      for (let start = 0; start < newChecks.length; start += CHECK_BATCH) {
+        const chunk = newChecks.slice(start, start + CHECK_BATCH);
+        let outcomes: (Error | undefined)[];
+        try {
+          outcomes = await createChecks(
+            client,
+            chunk.map((c) => c.item),
+            ws,
+          );
+        } catch (error) {
+          failed(chunk[0] ?? change, error);
+          return stop();
+        }
+        // The server went on past a refused item, so every refusal of the batch is told, then apply stops.
+        for (const [i, outcome] of outcomes.entries()) {
+          if (outcome) failed(chunk[i] ?? change, outcome);
+          else done++;
+        }
+        if (outcomes.some(Boolean)) return stop();
+      }
+      continue;
+    }
     try {
       if (change.action === 'create') await createItem(client, change.section, change.item, ws);
       else if (change.action === 'update') await updateItem(client, change.section, ws.idOf.get(change.current) ?? 0, change.item, change.current, ws.refs);
       else await deleteItem(client, change.section, ws.idOf.get(change.current) ?? 0);
       done++;
     } catch (error) {
-      io.stderr.write(
-        `vigil apply: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n${done} change(s) were made before it; run plan to see what remains.\n`,
-      );
-      return 1;
+      failed(change, error);
+      return stop();
     }
   }
   io.stdout.write(`Applied: ${done} change(s).\n`);

@@ -245,6 +245,21 @@ describe('vigil export, plan and apply against Vigil', () => {
     expect(unset.stderr).toContain(`refers to environment variables that are not set: ${HEADER_ENV}`);
   });
 
+  it('creates new checks in one batch request; a check the server refuses is reported as a single create would be, and the others are made', async () => {
+    const owner = await t.signup('mac-batch');
+    const key = await t.apiKey(owner);
+    // A job holds the slug, so the check of that slug is the server's refusal (the file itself is valid).
+    await created('/v1/jobs', key, { name: 'taken', slug: 'taken', projectId: owner.projectId });
+    const check = (slug: string) => [`  - slug: ${slug}`, `    name: ${slug}`, '    project: Default', '    config:', `      url: https://example.com/${slug}`];
+    files.set('batch.yaml', ['version: 1', 'checks:', ...check('first'), ...check('taken'), ...check('third')].join('\n'));
+    const res = await run(['apply', '-f', 'batch.yaml'], key);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('vigil apply: create check taken failed: POST /checks/batch item 1: 409: ');
+    expect(res.stderr).toContain('2 change(s) were made; run plan to see what remains.');
+    const slugs = (await t.request<{ items: { slug: string }[] }>('GET', '/v1/checks', { token: key })).body.items.map((c) => c.slug).sort();
+    expect(slugs).toEqual(['first', 'third']);
+  });
+
   it('serves the file’s JSON Schema without a key at the path of the export’s header', async () => {
     const res = await fetch(`${base}/schemas/vigil.schema.json`);
     expect(res.status).toBe(200);

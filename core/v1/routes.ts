@@ -2,7 +2,7 @@ import { apiKeyAuth } from '../auth/middleware.js';
 import { createRouter } from '../http/router.js';
 import { DOCUMENT_LICENSE, serveOpenApi } from '../http/openapi.js';
 import { v1IdentityRoutes } from '../identity/v1Routes.js';
-import { v1CheckRoutes } from '../checks/v1Routes.js';
+import { v1CheckRoutes, v1RequestUnits } from '../checks/v1Routes.js';
 import { v1JobRoutes } from '../checks/v1JobRoutes.js';
 import { v1DeploymentRoutes } from '../deployments/v1Routes.js';
 import { v1MaintenanceRoutes } from '../maintenance/v1Routes.js';
@@ -26,7 +26,7 @@ export function v1Routes() {
   r.use('*', async (c, next) => {
     // The OpenAPI document is public; everything else needs a key.
     if (c.req.path === '/api/v1/openapi.json') return next();
-    return apiKeyAuth()(c, next);
+    return apiKeyAuth({ units: v1RequestUnits })(c, next);
   });
   r.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
 
