@@ -5,24 +5,17 @@ import { DEFAULT_RATE_LIMIT, rateLimit } from '../http/rateLimit.js';
 import { confirmEmailChannel } from './emailConfirm.js';
 import { renderLinkDone, renderLinkPage, wantsHtml } from '../statuspages/html/action.js';
 import { createRouter } from '../http/router.js';
-import { jsonBody, jsonResponse, sessionSecurity } from '../http/openapi.js';
+import { jsonResponse, sessionSecurity } from '../http/openapi.js';
 import { IdParam, WorkspaceQuery } from '../identity/schema.js';
+import { channelCrudRoutes } from './channelCrudRoutes.js';
 import { resolveWorkspaceId } from '../identity/workspaceScope.js';
-import { AlertChannel, AlertChannelCreate, AlertChannelCreated, AlertChannelTestResult, AlertChannelUpdate } from './channelsSchema.js';
-import { createAlertChannel, deleteAlertChannel, updateAlertChannel, viewAlertChannel, viewAlertChannels } from './channels.js';
+import { AlertChannel, AlertChannelTestResult } from './channelsSchema.js';
+import { viewAlertChannels } from './channels.js';
 import { testAlertChannel } from './channelsDelivery.js';
 
 const json = jsonResponse;
-const body = jsonBody;
 const security = sessionSecurity;
 const tags = ['alert-channels'];
-/** An EMAIL channel's link is mailed in the request; the mail service failing is said so, not hidden in a 500. */
-export const MAIL_UNAVAILABLE_CREATE = 'The confirmation link could not be mailed (code MAIL_UNAVAILABLE): no channel was made; send the request again after Retry-After';
-export const PATCH_THROTTLED =
-  'A PATCH that mails an e-mail channel its confirmation link (a new address, or one still unconfirmed) is limited to 5 per channel per hour (code RATE_LIMITED, Retry-After); a refused PATCH changes nothing';
-export const MAIL_UNAVAILABLE_PATCH =
-  'The change is saved but its confirmation link could not be mailed (code MAIL_UNAVAILABLE): the same request, sent again after Retry-After, mails a fresh one';
-
 /** `GET|POST /alert-channels/confirm/:token` (public, from the mail): registered before the session routes. */
 function confirmRoutes() {
   const r = createRouter();
@@ -87,40 +80,7 @@ function sessionChannelRoutes() {
       return c.json(await viewAlertChannels(ctx, workspaceId), 200);
     },
   );
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/',
-      tags,
-      security,
-      request: { body: body(AlertChannelCreate) },
-      responses: { 201: json(AlertChannelCreated, 'Created; a WEBHOOK secret is shown once'), 503: { description: MAIL_UNAVAILABLE_CREATE } },
-    }),
-    async (c) => {
-      const ctx = requestCtx(c);
-      const input = c.req.valid('json');
-      const workspaceId = await resolveWorkspaceId(ctx, input.workspaceId);
-      return c.json(await createAlertChannel(ctx, { ...input, workspaceId }), 201);
-    },
-  );
-  r.openapi(createRoute({ method: 'get', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannel, 'Alert channel') } }), async (c) =>
-    c.json(await viewAlertChannel(requestCtx(c), c.req.valid('param').id), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/{id}',
-      tags,
-      security,
-      request: { params: IdParam, body: body(AlertChannelUpdate) },
-      responses: { 200: json(AlertChannel, 'Updated'), 429: { description: PATCH_THROTTLED }, 503: { description: MAIL_UNAVAILABLE_PATCH } },
-    }),
-    async (c) => c.json(await updateAlertChannel(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  );
-  r.openapi(createRoute({ method: 'delete', path: '/{id}', tags, security, request: { params: IdParam }, responses: { 204: { description: 'Deleted' } } }), async (c) => {
-    await deleteAlertChannel(requestCtx(c), c.req.valid('param').id);
-    return c.body(null, 204);
-  });
+  channelCrudRoutes(r, { tags, security, base: '', described: { one: 'Alert channel', updated: 'Updated', deleted: 'Deleted' } });
   r.openapi(
     createRoute({ method: 'post', path: '/{id}/test', tags, security, request: { params: IdParam }, responses: { 200: json(AlertChannelTestResult, 'What the test send did') } }),
     async (c) => c.json(await testAlertChannel(requestCtx(c), c.req.valid('param').id), 200),

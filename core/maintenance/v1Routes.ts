@@ -4,17 +4,10 @@ import { createRoute } from '@hono/zod-openapi';
 import { apiKeySecurity, jsonBody, jsonResponse } from '../http/openapi.js';
 import { paginate, pageQuery, pageSchema } from '../http/pagination.js';
 import { createRouter } from '../http/router.js';
+import { windowByIdRoutes } from './windowRoutes.js';
 import { IdParam } from '../identity/schema.js';
-import { MaintenanceListQueryV1, MaintenanceWindow, MaintenanceWindowCreateV1, MaintenanceWindowDetail, MaintenanceWindowUpdate } from './schema.js';
-import {
-  createMaintenanceWindow,
-  deleteMaintenanceWindow,
-  finishMaintenanceWindow,
-  getMaintenanceWindowDetail,
-  listMaintenanceWindows,
-  toMaintenanceWindow,
-  updateMaintenanceWindow,
-} from './windows.js';
+import { MaintenanceListQueryV1, MaintenanceWindow, MaintenanceWindowCreateV1 } from './schema.js';
+import { createMaintenanceWindow, finishMaintenanceWindow, listMaintenanceWindows, toMaintenanceWindow } from './windows.js';
 
 const security = apiKeySecurity;
 const tags = ['v1', 'maintenance-windows'];
@@ -59,52 +52,6 @@ export function v1MaintenanceRoutes() {
       return c.json(paginate(windows.map(toMaintenanceWindow), page, limit), 200);
     },
   );
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/maintenance-windows/{id}',
-      tags,
-      security,
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(MaintenanceWindowDetail, 'Window with its projects') },
-    }),
-    async (c) => c.json(await getMaintenanceWindowDetail(requestCtx(c), c.req.valid('param').id), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'put',
-      path: '/maintenance-windows/{id}',
-      tags,
-      security,
-      request: { params: IdParam, body: jsonBody(MaintenanceWindowUpdate) },
-      responses: { 200: jsonResponse(MaintenanceWindow, 'Updated (SCHEDULED windows only; otherwise 409)') },
-    }),
-    async (c) => c.json(toMaintenanceWindow(await updateMaintenanceWindow(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/maintenance-windows/{id}/cancel',
-      tags,
-      security,
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(MaintenanceWindow, 'Cancelled, or unchanged when already terminal') },
-    }),
-    async (c) => c.json(toMaintenanceWindow(await finishMaintenanceWindow(requestCtx(c), c.req.valid('param').id, 'CANCELLED')), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/maintenance-windows/{id}',
-      tags,
-      security,
-      request: { params: IdParam },
-      responses: { 204: { description: 'Deleted (an ACTIVE window must be cancelled first: 409)' } },
-    }),
-    async (c) => {
-      await deleteMaintenanceWindow(requestCtx(c), c.req.valid('param').id);
-      return c.body(null, 204);
-    },
-  );
+  windowByIdRoutes(r, { tags, security, base: '/maintenance-windows' });
   return r;
 }

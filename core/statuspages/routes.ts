@@ -13,23 +13,15 @@ import {
   AnnouncementUpdate,
   AnnouncementView,
   CheckSlugQuery,
-  Component,
-  ComponentCreate,
-  ComponentIdParam,
-  ComponentReorder,
-  ComponentUpdate,
   CustomDomainVerification,
   StatusPage,
-  StatusPageCreate,
-  StatusPageDetail,
   StatusPageIdParam,
-  StatusPageUpdate,
 } from './schema.js';
-import { createStatusPage, deleteStatusPage, getStatusPageDetail, isSlugAvailable, listStatusPages, statusPageView, updateStatusPage } from './pages.js';
+import { isSlugAvailable, listStatusPages, statusPageView } from './pages.js';
+import { componentRoutes, pageRoutes } from './configRoutes.js';
 import { verifyDomain } from './customDomain.js';
 import { renderMarkdown } from './render/sanitize.js';
 import { ErrorBody } from '../http/errors.js';
-import { createComponent, deleteComponent, listComponents, reorderComponents, updateComponent } from './components.js';
 import { subscriberDashboardRoutes } from './subscribers/routes.js';
 import { createAnnouncement, listAnnouncements, loadAnnouncement, patchAnnouncement, postAnnouncementEntry, toAnnouncementView, withTimelines } from './announcements.js';
 
@@ -73,46 +65,8 @@ export function statusPageRoutes() {
     createRoute({ method: 'get', path: '/', tags, security, request: { query: WorkspaceQuery }, responses: { 200: jsonResponse(z.array(StatusPage), 'Pages') } }),
     async (c) => c.json((await listStatusPages(requestCtx(c), c.req.valid('query').workspaceId)).map(statusPageView(c.var.deps.config)), 200),
   );
-  r.openapi(
-    createRoute({ method: 'post', path: '/', tags, security, request: { body: jsonBody(StatusPageCreate) }, responses: { 201: jsonResponse(StatusPage, 'Created') } }),
-    async (c) => c.json(statusPageView(c.var.deps.config)(await createStatusPage(requestCtx(c), c.req.valid('json'))), 201),
-  );
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/{id}',
-      tags,
-      security,
-      request: { params: StatusPageIdParam },
-      responses: { 200: jsonResponse(StatusPageDetail, 'Page with components') },
-    }),
-    async (c) => c.json(await getStatusPageDetail(requestCtx(c), c.req.valid('param').id), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/{id}',
-      tags,
-      security,
-      request: { params: StatusPageIdParam, body: jsonBody(StatusPageUpdate) },
-      responses: { 200: jsonResponse(StatusPage, 'Updated') },
-    }),
-    async (c) => c.json(statusPageView(c.var.deps.config)(await updateStatusPage(requestCtx(c), c.req.valid('param').id, c.req.valid('json'))), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/{id}',
-      tags,
-      security,
-      request: { params: StatusPageIdParam },
-      responses: { 204: { description: 'Deleted with its components and announcements' } },
-    }),
-    async (c) => {
-      await deleteStatusPage(requestCtx(c), c.req.valid('param').id);
-      return c.body(null, 204);
-    },
-  );
+  const shared = { tags, security, base: '', paginated: false } as const;
+  pageRoutes(r, shared);
   r.openapi(
     createRoute({
       method: 'post',
@@ -129,68 +83,7 @@ export function statusPageRoutes() {
     async (c) => c.json(await verifyDomain(requestCtx(c), c.req.valid('param').id), 200),
   );
 
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/{id}/components',
-      tags,
-      security,
-      request: { params: StatusPageIdParam },
-      responses: { 200: jsonResponse(z.array(Component), 'Ordered by position') },
-    }),
-    async (c) => c.json(await listComponents(requestCtx(c), c.req.valid('param').id), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{id}/components',
-      tags,
-      security,
-      request: { params: StatusPageIdParam, body: jsonBody(ComponentCreate) },
-      responses: { 201: jsonResponse(Component, 'Created') },
-    }),
-    async (c) => c.json(await createComponent(requestCtx(c), c.req.valid('param').id, c.req.valid('json')), 201),
-  );
-  r.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/{id}/components/reorder',
-      tags,
-      security,
-      request: { params: StatusPageIdParam, body: jsonBody(ComponentReorder) },
-      responses: { 200: jsonResponse(z.array(Component), 'Components in their new order') },
-    }),
-    async (c) => c.json(await reorderComponents(requestCtx(c), c.req.valid('param').id, c.req.valid('json').componentIds), 200),
-  );
-  r.openapi(
-    createRoute({
-      method: 'patch',
-      path: '/{id}/components/{componentId}',
-      tags,
-      security,
-      request: { params: ComponentIdParam, body: jsonBody(ComponentUpdate) },
-      responses: { 200: jsonResponse(Component, 'Updated') },
-    }),
-    async (c) => {
-      const { id, componentId } = c.req.valid('param');
-      return c.json(await updateComponent(requestCtx(c), id, componentId, c.req.valid('json')), 200);
-    },
-  );
-  r.openapi(
-    createRoute({
-      method: 'delete',
-      path: '/{id}/components/{componentId}',
-      tags,
-      security,
-      request: { params: ComponentIdParam },
-      responses: { 204: { description: 'Deleted; its target is unaffected' } },
-    }),
-    async (c) => {
-      const { id, componentId } = c.req.valid('param');
-      await deleteComponent(requestCtx(c), id, componentId);
-      return c.body(null, 204);
-    },
-  );
+  componentRoutes(r, shared);
 
   r.openapi(
     createRoute({
