@@ -25,12 +25,14 @@ import { seedChecks, signUp } from './seed.js';
  *   restored by cookie, as after a reload) to the first page's rows on screen;
  * - `dashboard_live_update_ms_p99`: from sending a ping to its row showing OK, over the stream;
  * - `dashboard_schedule_timeline_ms_p99`: a schedule's two-week timeline (three layers, 50
- *   overrides) on screen, from navigating to it (bench/dashboardSchedule.ts).
+ *   overrides) on screen, from navigating to it, over 100 loads (bench/dashboardSchedule.ts).
  * The server's clock is a ManualClock moved a minute between loads, so the session API's 100
  * requests a minute per user measure nothing here; every wait is for a DOM condition.
  */
 const CHECKS = 10_000;
 const LOADS = 30;
+/** A p99 of 30 loads is their worst one, one stray pause; of 100 it is the second worst. */
+const SCHEDULE_LOADS = 100;
 const LIVE_PINGS = 30;
 const WAIT_MS = 10_000;
 /** The section's bounds (bench/README.md): past one, the section fails (after printing its figures). */
@@ -126,7 +128,7 @@ export async function dashboardBenchmark(endpoint: string, print: Print): Promis
     print('dashboard_live_update_ms_p99', figures.dashboard_live_update_ms_p99, 1);
 
     const email = user.actor.kind === 'user' ? user.actor.email : '';
-    const timeline = await scheduleTimelineSamples({ origin, deps, clock, page, workspaceId: user.workspaceId, email, loads: LOADS, waitMs: WAIT_MS });
+    const timeline = await scheduleTimelineSamples({ origin, deps, clock, page, workspaceId: user.workspaceId, email, loads: SCHEDULE_LOADS, waitMs: WAIT_MS });
     if (process.env.BENCH_DASHBOARD_SAMPLES) console.log(`dashboard_schedule_timeline_ms: ${timeline.map((ms) => ms.toFixed(0)).join(' ')}`);
     figures.dashboard_schedule_timeline_ms_p99 = p(timeline, 99);
     print('dashboard_schedule_timeline_ms_p50', p(timeline, 50), 1);

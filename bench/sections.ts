@@ -21,8 +21,8 @@ export const SECTION_CEILING_SECONDS = {
   // Real time: a warm-up and three 20 s intervals, 1% silent for three, the outage, the recovery.
   steady: 900,
   // Chromium against the local server: 10,000 checks seeded, 30 page loads, 30 live pings, then a
-  // schedule with 50 overrides made over HTTP and 30 loads of its timeline.
-  dashboard: 210,
+  // schedule with 50 overrides made over HTTP and 100 loads of its timeline.
+  dashboard: 300,
   // `vigil apply` of 1,000 checks over HTTP in batches of 100 (at most one wait for the key's next
   // minute of requests), then the no-op re-apply.
   apply: 180,
