@@ -49,8 +49,7 @@ export async function createLocalDeps(options: {
     store,
     clock,
     config: options.config,
-    // Batches of 25: a batch's messages run at once and share their configuration reads (core/outbox/consumer.ts).
-    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain, batchSize: 25 }),
+    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),
