@@ -85,6 +85,12 @@ describe('sanitizeTenantHtml', () => {
     );
   });
 
+  it('reads back as itself after nesting the parser leaves open (a <p> inside a <p>)', () => {
+    const once = sanitizeTenantHtml('<p><scr<script>ipt>alert(1)</scr</script>ipt><p>');
+    expectInert(once);
+    expect(sanitizeTenantHtml(once)).toBe(once);
+  });
+
   it('is idempotent and inert for any mix of hostile fragments', () => {
     const fragment = fc.oneof(
       fc.constantFrom(...HOSTILE_HTML, '<p>', '</p>', '<a href="https://ok.example">', '</a>', '"', "'", '<', '>', '&', '&#', 'javascript:', ' on', '='),

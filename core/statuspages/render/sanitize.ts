@@ -90,7 +90,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** `headerHtml` / `footerHtml`: cleaned markup, safe to place in the page as HTML. */
 export function sanitizeTenantHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  // The parser leaves a <p> opened inside an open <p> nested, which the next parse (and a browser)
+  // closes instead: a pass or two more reach the form that reads back as itself, so text cleaned
+  // again (an edit saved twice) does not change. Every pass is the full allowlist.
+  let cleaned = sanitizeHtml(html, OPTIONS);
+  for (let pass = 0; pass < 3; pass++) {
+    const again = sanitizeHtml(cleaned, OPTIONS);
+    if (again === cleaned) break;
+    cleaned = again;
+  }
+  return cleaned;
 }
 
 // One private instance: global `marked.use()` elsewhere can never loosen this renderer.
