@@ -6,7 +6,8 @@ import './schedules.css';
 
 // Loaded on first visit: Temporal (the time-zone arithmetic) stays out of the first page's scripts.
 const SchedulesPage = lazy(() => import('./SchedulesPage').then((m) => ({ default: m.SchedulesPage })));
-const SchedulePage = lazy(() => import('./SchedulePage').then((m) => ({ default: m.SchedulePage })));
+const loadSchedulePage = () => import('./SchedulePage');
+const SchedulePage = lazy(() => loadSchedulePage().then((m) => ({ default: m.SchedulePage })));
 
 /**
  * Asks for the schedule's timeline as the route renders, then waits for the screen's script inside
@@ -24,5 +25,13 @@ function ScheduleRoute() {
 /** The on-call screens' routes, owned by this folder (mounted inside the signed-in layout). */
 export const scheduleRoutes: RouteObject[] = [
   { path: 'schedules', element: <SchedulesPage /> },
-  { path: 'schedules/:id', element: <ScheduleRoute />, loader: prefetchRouteTimeline },
+  {
+    path: 'schedules/:id',
+    element: <ScheduleRoute />,
+    // The screen's script is asked for with its data, not once the signed-in frame has rendered.
+    loader: (args) => {
+      void loadSchedulePage();
+      return prefetchRouteTimeline(args);
+    },
+  },
 ];
