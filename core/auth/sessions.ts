@@ -167,14 +167,19 @@ export async function refreshGrant(deps: Deps, refreshToken: string): Promise<Gr
   const invalid = () => new HttpError('INVALID_GRANT', 'Invalid refresh token');
   const token = (await store.entities.refreshToken.get({ tokenHash: sha256Hex(refreshToken) }).go({ consistent: true })).data;
   if (!token || token.expiresAt <= nowSeconds) throw invalid();
-  const family = (await store.entities.refreshFamily.get({ familyId: token.familyId }).go({ consistent: true })).data;
+  // Both reads at once: a dashboard's reload waits for this answer before it can ask for anything.
+  const [familyRead, userRead] = await Promise.all([
+    store.entities.refreshFamily.get({ familyId: token.familyId }).go({ consistent: true }),
+    store.entities.user.get({ userId: token.userId }).go({ consistent: true }),
+  ]);
+  const family = familyRead.data;
   // TTL deletes lazily (and never locally): an expired family is over whether or not it is gone.
   if (!family || family.revokedAt || family.expiresAt <= nowSeconds) throw invalid();
   if (token.spentAt) {
     await revokeFamily(deps, token.familyId);
     throw invalid();
   }
-  const user = (await store.entities.user.get({ userId: token.userId }).go({ consistent: true })).data;
+  const user = userRead.data;
   if (!user || user.sessionEpoch !== token.sessionEpoch) throw invalid();
   try {
     await store.entities.refreshToken
