@@ -181,19 +181,24 @@ export async function refreshGrant(deps: Deps, refreshToken: string): Promise<Gr
   }
   const user = userRead.data;
   if (!user || user.sessionEpoch !== token.sessionEpoch) throw invalid();
-  try {
-    await store.entities.refreshToken
+  // Spending the token and writing its successor go at once: if the spend loses to another request,
+  // the family is revoked below, and the successor written meanwhile dies with it.
+  const [spent, pair] = await Promise.allSettled([
+    store.entities.refreshToken
       .patch({ tokenHash: token.tokenHash })
       .set({ spentAt: now.toISOString() })
       .where((attr, op) => op.notExists(attr.spentAt))
-      .go();
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
+      .go(),
+    issuePair(deps, user, token.familyId, now, family.expiresAt),
+  ]);
+  if (spent.status === 'rejected') {
+    if (!isConditionalFailure(spent.reason)) throw spent.reason;
     // Another request spent it a moment ago: a replay, treated as theft.
     await revokeFamily(deps, token.familyId);
     throw invalid();
   }
-  return issuePair(deps, user, token.familyId, now, family.expiresAt);
+  if (pair.status === 'rejected') throw pair.reason;
+  return pair.value;
 }
 
 /** A family already gone (its TTL passed) is as revoked as it gets: not an error. */
