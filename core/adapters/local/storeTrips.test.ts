@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../clock.js';
+import { loadConfig } from '../../config.js';
+import { startLocalServer, type LocalServer } from '../../localServer.js';
+
+/**
+ * How a steady ping reaches LevelDB in the embedded store (patches/dynalite+4.0.0.patch). Each
+ * asynchronous LevelDB call is a trip to a thread-pool thread and back, two thread wake-ups that,
+ * with pings arriving one at a time, cost more CPU than the read or write itself. The patched
+ * store reads on the event loop's thread (LevelDB answers from its memtable and block cache) and
+ * writes an item with its index entries as one batch; before the patch a ping's update alone
+ * made two reads and four writes through the pool.
+ */
+
+type Proto = Record<'_get' | '_getSync' | '_put' | '_del' | '_batch', (...args: unknown[]) => unknown>;
+const dynaliteRequire = createRequire(createRequire(import.meta.url).resolve('dynalite'));
+const levelRequire = createRequire(dynaliteRequire.resolve('level'));
+/** The LevelDB binding dynalite stores through on disk. */
+const { ClassicLevel } = levelRequire('classic-level') as { ClassicLevel: { prototype: Proto } };
+
+const calls = { _get: 0, _getSync: 0, _put: 0, _del: 0, _batch: 0 };
+const originals = new Map<keyof typeof calls, (...args: unknown[]) => unknown>();
+
+const dataDir = mkdtempSync(join(tmpdir(), 'vigil-trips-'));
+let server: LocalServer;
+let token = '';
+
+async function call(path: string, body: unknown, auth?: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  for (const name of Object.keys(calls) as (keyof typeof calls)[]) {
+    const original = ClassicLevel.prototype[name];
+    originals.set(name, original);
+    ClassicLevel.prototype[name] = function (this: unknown, ...args: unknown[]) {
+      calls[name]++;
+      return original.apply(this, args);
+    };
+  }
+  server = await startLocalServer(loadConfig({ PORT: '0', VIGIL_DATA_DIR: dataDir, VIGIL_SWEEP_SECONDS: '3600' }), { log: false });
+  const signup = await call('/auth/signup', { email: 'trips@example.com', password: 'correct horse battery' });
+  const job = await call('/checks', { name: 'nightly', projectId: 1, intervalSeconds: 300, graceSeconds: 60 }, String(signup.access_token));
+  token = String(job.token);
+  // The first ping moves the check NEW -> UP (its own cold path); the one measured is a steady one.
+  expect((await fetch(`${server.baseUrl}/signals/ping/${token}`)).status).toBe(200);
+  await server.deps.queue.drain();
+});
+
+afterAll(async () => {
+  for (const [name, original] of originals) ClassicLevel.prototype[name] = original;
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the embedded store under a steady ping', () => {
+  it('reads on the event loop and writes the check with its moved due entry, and the signal, one batch each', async () => {
+    // A minute on (past the first ping's 1-second dedup window), without waiting for it.
+    const later: Clock = { now: () => new Date(Date.now() + 60_000) };
+    (server.deps as { clock: Clock }).clock = later;
+    for (const name of Object.keys(calls) as (keyof typeof calls)[]) calls[name] = 0;
+    const res = await fetch(`${server.baseUrl}/signals/ping/${token}`);
+    expect(res.status).toBe(200);
+    // The update and the signal's put: each reads its table's definition and its item, and writes once.
+    expect(calls).toEqual({ _get: 0, _getSync: 4, _put: 0, _del: 0, _batch: 2 });
+  });
+});
