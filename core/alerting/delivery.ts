@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { readOncePerBatch } from '../store/batchReads.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
@@ -87,7 +88,7 @@ export async function readCheckEvenDeleted(deps: Deps, checkId: number) {
 }
 
 export async function enabledChannels(deps: Deps, workspaceId: number): Promise<AlertChannelItem[]> {
-  const result = await deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  const result = await readOncePerBatch(deps, `channels#${workspaceId}`, () => deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }));
   return result.data.filter((channel) => channel.enabled && channel.workspaceId === workspaceId).sort((a, b) => a.channelId - b.channelId);
 }
 

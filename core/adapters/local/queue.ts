@@ -161,15 +161,24 @@ export class LocalQueue implements Queue {
     }
   }
 
+  /**
+   * In rounds: each round takes one batch of every queue and handles them at once (a mass outage
+   * fills both, and one waiting for the other left the store idle), and rounds go on while any
+   * queue moved, since a consumer of one publishes to the other. One batch each per round, so
+   * neither queue waits for the other to empty: the incidents a flip opens send their alerts
+   * while the flips behind them are still queued.
+   */
   private async deliver(reach: Reach): Promise<void> {
     for (let progressed = true; progressed; ) {
       progressed = false;
-      for (const [queue, consumer] of this.consumers) {
-        const { batch, seen } = await this.receive(queue, reach);
-        // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
-        if (seen > 0) progressed = true;
-        if (batch.length > 0) await this.handle(queue, consumer, batch);
-      }
+      await Promise.all(
+        [...this.consumers].map(async ([queue, consumer]) => {
+          const { batch, seen } = await this.receive(queue, reach);
+          // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
+          if (seen > 0) progressed = true;
+          if (batch.length > 0) await this.handle(queue, consumer, batch);
+        }),
+      );
     }
   }
 
@@ -186,28 +195,31 @@ export class LocalQueue implements Queue {
         ? (await queueMessage.query.visible({ lane: queue }).lt({ visibleAt: justAfterNow }).go({ limit: batchSize })).data
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
-    const claimed: QueueMessageItem[] = [];
     const taking = candidates.slice(0, batchSize);
-    for (const candidate of taking) {
-      // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
-      if (candidate.receiveCount >= this.maxReceives) {
-        await this.deadLetter(queue, candidate);
-        continue;
-      }
-      try {
-        const taken = await queueMessage
-          .patch({ lane: queue, messageId: candidate.messageId })
-          .set({ visibleAt: leaseEnd, leased: true })
-          .add({ receiveCount: 1 })
-          .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
-          .go({ response: 'all_new' });
-        claimed.push({ ...candidate, ...taken.data });
-      } catch (err) {
-        // Acknowledged or taken by another receiver since the query: not ours.
-        if (!isConditionalFailure(err)) throw err;
-      }
-    }
-    return { batch: claimed, seen: taking.length };
+    // Each lease is its own conditional write, so they go at once; the batch keeps the query's order.
+    const claims = await Promise.all(
+      taking.map(async (candidate): Promise<QueueMessageItem | undefined> => {
+        // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
+        if (candidate.receiveCount >= this.maxReceives) {
+          await this.deadLetter(queue, candidate);
+          return undefined;
+        }
+        try {
+          const taken = await queueMessage
+            .patch({ lane: queue, messageId: candidate.messageId })
+            .set({ visibleAt: leaseEnd, leased: true })
+            .add({ receiveCount: 1 })
+            .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
+            .go({ response: 'all_new' });
+          return { ...candidate, ...taken.data };
+        } catch (err) {
+          // Acknowledged or taken by another receiver since the query: not ours.
+          if (!isConditionalFailure(err)) throw err;
+          return undefined;
+        }
+      }),
+    );
+    return { batch: claims.filter((claim): claim is QueueMessageItem => claim !== undefined), seen: taking.length };
   }
 
   private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
@@ -221,11 +233,14 @@ export class LocalQueue implements Queue {
       console.error(`local queue ${queue}: consumer threw`, err);
       failedIds = batch.map((item) => item.messageId);
     }
-    for (const item of batch) {
-      if (!failedIds.includes(item.messageId)) await this.acknowledge(queue, item);
-      else if (item.receiveCount >= this.maxReceives) await this.deadLetter(queue, item);
-      else await this.retryLater(queue, item, retryAfter[item.messageId]);
-    }
+    const failed = new Set(failedIds);
+    await Promise.all(
+      batch.map((item) => {
+        if (!failed.has(item.messageId)) return this.acknowledge(queue, item);
+        if (item.receiveCount >= this.maxReceives) return this.deadLetter(queue, item);
+        return this.retryLater(queue, item, retryAfter[item.messageId]);
+      }),
+    );
   }
 
   /**
