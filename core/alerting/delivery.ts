@@ -106,6 +106,9 @@ async function disableChannel(deps: Deps, channel: AlertChannelItem, now: Date):
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
+  // The only write a batch's own handling makes to what it reads once per batch: the batch's later
+  // messages must see the channel disabled, not the enabled one read before (core/store/batchReads.ts).
+  deps.batchReads?.clear();
 }
 
 /**

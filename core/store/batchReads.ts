@@ -8,8 +8,10 @@
  *
  * What a message sees is then as of the batch's first read of it, a few milliseconds earlier at
  * most: the same race a message handled a moment sooner would have run. Only configuration that
- * a message's own handling never writes is read through here, and what is cached is the read's
- * promise, so messages handled at once share one request. A failed read is not kept.
+ * a message's own handling never writes is read through here, with one exception: an alert
+ * channel that answers 410 Gone is disabled mid-batch, and that write clears the batch's reads
+ * (core/alerting/delivery.ts), so no later message of the batch sends to it. What is cached is
+ * the read's promise, so messages handled at once share one request. A failed read is not kept.
  */
 export type BatchReads = Map<string, Promise<unknown>>;
 
