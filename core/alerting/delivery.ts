@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { readOncePerBatch } from '../store/batchReads.js';
+import { readCheckOfId } from '../store/checkTokens.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
@@ -83,8 +84,7 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
 
 /** Deleted checks count too: a muted check's incident resolving on deletion stays quiet. */
 export async function readCheckEvenDeleted(deps: Deps, checkId: number) {
-  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
-  return ref ? ((await deps.store.entities.check.get({ token: ref.token }).go()).data ?? undefined) : undefined;
+  return readCheckOfId(deps.store, checkId);
 }
 
 export async function enabledChannels(deps: Deps, workspaceId: number): Promise<AlertChannelItem[]> {

@@ -198,7 +198,8 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
     return outcome;
   };
   if (!ours || !routing || routing.kind === 'channels') {
-    const outcome = await dispatchIncidentAlert(deps, message, now, options);
+    // What was just read for this message is passed on: one get each of the incident and its check per alert, not two.
+    const outcome = await dispatchIncidentAlert(deps, message, now, options, { incident: ours, check });
     if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') {
       await markHeld(deps, ours.incidentId, now);
       return outcome;
