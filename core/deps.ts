@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Broadcaster, Mailer, Queue, Scheduler, SmsSender } from './ports/index.js';
+import type { BatchReads } from './store/batchReads.js';
 import type { Store } from './store/service.js';
 
 /** Everything a verb, router or worker needs from the outside world, injected once. */
@@ -20,6 +21,8 @@ export type Deps = {
    * where other processes share the store (AWS, an external endpoint).
    */
   storeOwnedSince?: Date;
+  /** Configuration reads shared by the messages of one queue batch (core/store/batchReads.ts); absent elsewhere. */
+  batchReads?: BatchReads;
   /**
    * TXT and CNAME lookups for status-page custom domains (core/statuspages/customDomain.ts);
    * node:dns/promises when absent. Tests inject a fake: they never touch real DNS.

@@ -49,7 +49,8 @@ export async function createLocalDeps(options: {
     store,
     clock,
     config: options.config,
-    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain }),
+    // Batches of 25: a batch's messages run at once and share their configuration reads (core/outbox/consumer.ts).
+    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain, batchSize: 25 }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.js';
 import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { readOncePerBatch } from '../store/batchReads.js';
+import { readCheckOfId } from '../store/checkTokens.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
@@ -82,12 +84,11 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
 
 /** Deleted checks count too: a muted check's incident resolving on deletion stays quiet. */
 export async function readCheckEvenDeleted(deps: Deps, checkId: number) {
-  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
-  return ref ? ((await deps.store.entities.check.get({ token: ref.token }).go()).data ?? undefined) : undefined;
+  return readCheckOfId(deps.store, checkId);
 }
 
 export async function enabledChannels(deps: Deps, workspaceId: number): Promise<AlertChannelItem[]> {
-  const result = await deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' });
+  const result = await readOncePerBatch(deps, `channels#${workspaceId}`, () => deps.store.entities.alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }));
   return result.data.filter((channel) => channel.enabled && channel.workspaceId === workspaceId).sort((a, b) => a.channelId - b.channelId);
 }
 
@@ -105,6 +106,9 @@ async function disableChannel(deps: Deps, channel: AlertChannelItem, now: Date):
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
+  // The only write a batch's own handling makes to what it reads once per batch: the batch's later
+  // messages must see the channel disabled, not the enabled one read before (core/store/batchReads.ts).
+  deps.batchReads?.clear();
 }
 
 /**

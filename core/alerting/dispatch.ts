@@ -5,7 +5,7 @@ import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
 import { handler, type MessageHandler, type Unfinished } from '../outbox/consumer.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
-import { SEVERITIES } from '../store/entities/check.js';
+import { SEVERITIES, type CheckItem } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { alertActions } from './ackLinks.js';
@@ -78,16 +78,23 @@ export function unfinishedOf(outcome: { status: 'SKIPPED' } | { status: 'DISPATC
  * (notification, channel) delivery happens at most once: a successful send is recorded as an
  * ALERT_SENT timeline event under the delivery's key, which later copies of the message find.
  */
-export async function dispatchIncidentAlert(deps: Deps, message: IncidentAlertMessage, now: Date, options: AlertDispatchOptions = {}): Promise<DispatchOutcome> {
+export async function dispatchIncidentAlert(
+  deps: Deps,
+  message: IncidentAlertMessage,
+  now: Date,
+  options: AlertDispatchOptions = {},
+  /** The incident and its check as the caller read them a moment ago for this same message (the routed dispatch): not read twice. */
+  read?: { incident: IncidentItem | undefined; check: CheckItem | undefined },
+): Promise<DispatchOutcome> {
   const notification = notificationFor(message);
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
-  const incident = await readIncident(deps, message.incidentId);
+  const incident = read ? read.incident : await readIncident(deps, message.incidentId);
   // The stored incident, not the message, says which workspace may hear about it.
   if (!incident || incident.workspaceId !== message.workspaceId) {
     console.error(`alerts queue: incident ${message.incidentId} of workspace ${message.workspaceId} does not exist; dropping`);
     return { status: 'SKIPPED', reason: 'NO_INCIDENT' };
   }
-  const check = incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
+  const check = read ? read.check : incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
   if (check?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
   const target = { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null };
   if ((await windowEffects(deps, target, new Date(message.at))).suppressAlerts) return { status: 'SKIPPED', reason: 'MAINTENANCE' };

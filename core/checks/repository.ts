@@ -8,6 +8,7 @@ import { lockOwner } from '../store/locks.js';
 import { itemKey, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
 import { retryOnConflict } from '../store/conditional.js';
 import { unlistCheckRef as unlistRef, writeCheckRef } from '../store/checkLists.js';
+import { readCheckOfId } from '../store/checkTokens.js';
 
 /** The lock scope that makes a slug unique per workspace; the lock's owner is the check id. */
 export const slugScope = (workspaceId: number): string => `check-slug#${workspaceId}`;
@@ -16,9 +17,7 @@ const live = (check: CheckItem | null | undefined): CheckItem | undefined => (ch
 
 /** id -> token (checkRef) -> check; deleted checks do not exist. No authorisation. */
 export async function readCheckById(deps: Deps, checkId: number): Promise<CheckItem | undefined> {
-  const ref = (await deps.store.entities.checkRef.get({ checkId }).go()).data;
-  if (!ref) return undefined;
-  return live((await deps.store.entities.check.get({ token: ref.token }).go()).data);
+  return live(await readCheckOfId(deps.store, checkId));
 }
 
 export async function readCheckByToken(deps: Deps, token: string): Promise<CheckItem | undefined> {

@@ -8,6 +8,7 @@ import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incide
 import { consumeMessages, handler, type BatchResult } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { newBatchReads } from '../store/batchReads.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { markHeld } from './hold.js';
@@ -50,11 +51,15 @@ function recipientOfKey(incidentId: number, key: string): string | undefined {
  * check that does not exist, can never succeed and is dropped.
  */
 export async function handleAlertMessages(deps: Deps, messages: QueueMessage[], options: AlertHandlerOptions = {}): Promise<AlertBatchResult> {
+  // One batch's messages share their configuration reads (core/store/batchReads.ts).
+  const batchDeps: Deps = { ...deps, batchReads: newBatchReads() };
   return consumeMessages(
     'alerts',
     {
-      ...alertHandlers(deps, options, dispatchRoutedIncidentAlert),
-      [EscalationStepMessage.shape.type.value]: handler(EscalationStepMessage, async (body) => unfinishedOf(await dispatchEscalationStep(deps, body, deps.clock.now(), options))),
+      ...alertHandlers(batchDeps, options, dispatchRoutedIncidentAlert),
+      [EscalationStepMessage.shape.type.value]: handler(EscalationStepMessage, async (body) =>
+        unfinishedOf(await dispatchEscalationStep(batchDeps, body, batchDeps.clock.now(), options)),
+      ),
     },
     messages,
   );
@@ -193,7 +198,8 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
     return outcome;
   };
   if (!ours || !routing || routing.kind === 'channels') {
-    const outcome = await dispatchIncidentAlert(deps, message, now, options);
+    // What was just read for this message is passed on: one get each of the incident and its check per alert, not two.
+    const outcome = await dispatchIncidentAlert(deps, message, now, options, { incident: ours, check });
     if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') {
       await markHeld(deps, ours.incidentId, now);
       return outcome;

@@ -1,3 +1,4 @@
+import { readOncePerBatch } from '../store/batchReads.js';
 import type { Deps } from '../deps.js';
 import { membersById } from '../oncall/people.js';
 import { teamUserIds } from '../oncall/teams.js';
@@ -43,17 +44,25 @@ export const userChannel = (workspaceId: number, email: string, at: string): Ale
 
 const DAY_MS = 86_400_000;
 
+/** The channels a step or a timeline names, read once per queue batch (core/store/batchReads.ts). */
+function channelsById(deps: Deps, ids: readonly number[]): Promise<AlertChannelItem[]> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  return readOncePerBatch(deps, `channelsById#${unique.join(',')}`, () =>
+    getAll(
+      deps.store,
+      unique.map((channelId) => ({ channelId })),
+      (keys) => deps.store.entities.alertChannel.get(keys).go(),
+      'alert channels',
+    ),
+  );
+}
+
 export async function recipientsOf(deps: Deps, workspaceId: number, targets: readonly Target[], at: Date): Promise<{ recipients: Recipient[]; unreached: Unreached[] }> {
   const channelIds = targets.flatMap((t) => (t.targetType === 'ALERT_CHANNEL' ? [t.alertChannelId] : []));
   const scheduleIds = targets.flatMap((t) => (t.targetType === 'ON_CALL_SCHEDULE' ? [t.targetScheduleId] : []));
   const teamIds = [...new Set(targets.flatMap((t) => (t.targetType === 'TEAM' ? [t.targetTeamId] : [])))];
   const [channels, schedules, teams] = await Promise.all([
-    getAll(
-      deps.store,
-      [...new Set(channelIds)].map((channelId) => ({ channelId })),
-      (keys) => deps.store.entities.alertChannel.get(keys).go(),
-      'alert channels',
-    ),
+    channelsById(deps, channelIds),
     scheduleIds.length > 0 ? schedulesOf(deps, workspaceId, scheduleIds, new Date(at.getTime() - DAY_MS), new Date(at.getTime() + DAY_MS)) : Promise.resolve(new Map()),
     Promise.all(teamIds.map(async (id) => [id, await teamUserIds(deps, id)] as const)).then((entries) => new Map(entries)),
   ]);
@@ -95,15 +104,7 @@ export async function recipientsOf(deps: Deps, workspaceId: number, targets: rea
 export async function recipientsByKey(deps: Deps, workspaceId: number, keys: readonly string[], at: string): Promise<{ key: string; channel: AlertChannelItem; label: string }[]> {
   const channelIds = [...new Set(keys.filter((k) => /^\d+$/.test(k)).map(Number))];
   const userIds = [...new Set(keys.filter((k) => /^u\d+$/.test(k)).map((k) => Number(k.slice(1))))];
-  const [channels, people] = await Promise.all([
-    getAll(
-      deps.store,
-      channelIds.map((channelId) => ({ channelId })),
-      (keys) => deps.store.entities.alertChannel.get(keys).go(),
-      'alert channels',
-    ),
-    membersById(deps, workspaceId, userIds),
-  ]);
+  const [channels, people] = await Promise.all([channelsById(deps, channelIds), membersById(deps, workspaceId, userIds)]);
   return [
     ...channels
       .filter((c) => c.workspaceId === workspaceId && c.enabled)

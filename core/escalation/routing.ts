@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { readOncePerBatch } from '../store/batchReads.js';
 import { readSchedule } from '../oncall/schedules.js';
 import { scheduleSpec } from '../oncall/coverage.js';
 import { choosePolicy } from './choose.js';
@@ -31,9 +32,9 @@ export async function schedulesOf(deps: Deps, workspaceId: number, ids: readonly
 export async function routeProject(deps: Deps, workspaceId: number, projectId: number, integrationId?: number) {
   const { escalationPolicy, escalationRule, alertChannel } = deps.store.entities;
   const [policies, rules, channels] = await Promise.all([
-    escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
-    escalationRule.query.byProject({ projectId }).go({ pages: 'all' }),
-    alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' }),
+    readOncePerBatch(deps, `policies#${workspaceId}`, () => escalationPolicy.query.byWorkspace({ workspaceId }).go({ pages: 'all' })),
+    readOncePerBatch(deps, `rules#${projectId}`, () => escalationRule.query.byProject({ projectId }).go({ pages: 'all' })),
+    readOncePerBatch(deps, `channels#${workspaceId}`, () => alertChannel.query.byWorkspace({ workspaceId }).go({ pages: 'all' })),
   ]);
   return choosePolicy(
     projectId,

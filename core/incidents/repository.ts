@@ -191,7 +191,8 @@ export async function appendIncidentEvent(deps: Deps, incident: IncidentStamp, e
 
 /** The write of `appendIncidentEvent` alone, for callers that announce a batch of entries once. */
 export async function writeIncidentEvent(deps: Deps, incident: { incidentId: number; workspaceId: number }, effect: TimelineEffect, now: Date): Promise<boolean> {
-  const eventId = await deps.store.nextId('incidentEvent');
+  // Unique is enough: the timeline is ordered by time, the id only breaks ties (core/store/counters.ts idBlocks).
+  const eventId = await deps.store.nextIdFromBlock('incidentEvent');
   try {
     await deps.store.entities.incidentEvent
       .create({

@@ -152,6 +152,24 @@ describe('incident worker: check status changes', () => {
   });
 });
 
+describe('incident worker: a batch', () => {
+  it("reads a project's window holds once for a whole batch of its checks' flips, and opens each check's incident", async () => {
+    const checks = await Promise.all(Array.from({ length: 5 }, (_, i) => createCheck(t, user, { name: `batch job ${i}` })));
+    const send = vi.spyOn(t.deps.store.client, 'send');
+    const at = later(1);
+    const result = await handleIncidentMessages(
+      t.deps,
+      checks.map((check, i) => ({ id: `flip-${i}`, body: statusChanged(check, 'OK', 'LATE', at) })),
+    );
+    const holdQueries = send.mock.calls.filter(([command]) => command.constructor.name === 'QueryCommand' && JSON.stringify(command.input).includes('windowhold'));
+    send.mockRestore();
+    expect(result.failedIds).toEqual([]);
+    // One query for the five messages (core/store/batchReads.ts), where each message used to ask again.
+    expect(holdQueries).toHaveLength(1);
+    for (const check of checks) expect((await incidentsOfCheck(check.id)).map((i) => i.state)).toEqual(['ACTIVE']);
+  });
+});
+
 describe('incident worker: reported dependencies', () => {
   it('registers unknown names once, opens one DEPENDENCY_DOWN incident per dependency, resolves it on ok', async () => {
     const check = await createCheck(t, user, { downSeverity: 'P2' });

@@ -4,6 +4,7 @@ import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } fr
 import type { Deps } from '../deps.js';
 import { consumeMessages, handler, type HandlerTable } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
+import { newBatchReads } from '../store/batchReads.js';
 import type { CheckItem } from '../store/entities/check.js';
 import { windowEffects } from '../windows/holds.js';
 import { endAwaitingRecovery, episodeKeyFor, openEpisodesOfCheck, openOrRaiseEpisode, resolveEpisode } from './episodes.js';
@@ -36,7 +37,8 @@ async function streamProbeFlip(deps: Deps, change: CheckStatusChanged): Promise<
  */
 export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
   // No handler here asks for a delay (only alert receivers send Retry-After).
-  const { failedIds } = await consumeMessages('incidents', incidentHandlers(deps), messages);
+  // One batch's messages share their configuration reads (core/store/batchReads.ts).
+  const { failedIds } = await consumeMessages('incidents', incidentHandlers({ ...deps, batchReads: newBatchReads() }), messages);
   return { failedIds };
 }
 

@@ -47,3 +47,40 @@ describe('consumeMessages', () => {
     warn.mockRestore();
   });
 });
+
+describe('consumeMessages: order', () => {
+  it('handles messages about different checks at once, and those about one check or incident in the batch order', async () => {
+    const Step = z.object({ type: z.literal('step'), checkId: z.number().optional(), incidentId: z.number().optional(), n: z.number() });
+    const events: string[] = [];
+    let running = 0;
+    let most = 0;
+    // Each message holds its lane until every message has started or its own lane's next is waiting on it.
+    const gates = new Map<number, () => void>();
+    const steps: HandlerTable = {
+      step: handler(Step, async ({ n }) => {
+        running++;
+        most = Math.max(most, running);
+        events.push(`start ${n}`);
+        await new Promise<void>((resolve) => {
+          gates.set(n, resolve);
+          setImmediate(resolve);
+        });
+        events.push(`end ${n}`);
+        running--;
+      }),
+    };
+    await consumeMessages('test', steps, [
+      { id: 'a1', body: { type: 'step', checkId: 1, n: 1 } },
+      { id: 'b1', body: { type: 'step', checkId: 2, n: 2 } },
+      { id: 'a2', body: { type: 'step', checkId: 1, n: 3 } },
+      { id: 'i1', body: { type: 'step', checkId: 3, incidentId: 9, n: 4 } },
+      { id: 'i2', body: { type: 'step', checkId: 4, incidentId: 9, n: 5 } },
+    ]);
+    // Three lanes (check 1, check 2, incident 9) ran side by side...
+    expect(most).toBe(3);
+    // ...and within a lane each message ended before the next began.
+    expect(events.indexOf('end 1')).toBeLessThan(events.indexOf('start 3'));
+    expect(events.indexOf('end 4')).toBeLessThan(events.indexOf('start 5'));
+    expect(events.filter((e) => e.startsWith('end'))).toHaveLength(5);
+  });
+});

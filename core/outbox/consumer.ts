@@ -60,7 +60,26 @@ const typeOf = (body: unknown): string | undefined => {
 /** A batch's result: the failed ids, and for some of them the seconds a receiver asked us to wait. */
 export type BatchResult = { failedIds: string[]; retryAfterSeconds: Record<string, number> };
 
-/** Runs each message of the batch through its type's handler, in order, and reports what to retry. */
+/**
+ * What a message is about, for ordering: messages about the same check or incident are handled one
+ * after another, in the batch's order; others at once. A queue guarantees no order (SQS standard
+ * queues do not), so handlers already tolerate any; this only keeps one check's LATE and DOWN from
+ * racing each other's conditional writes into retries. A body naming neither shares one lane.
+ */
+function orderingKey(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const { checkId, incidentId } = body as { checkId?: unknown; incidentId?: unknown };
+  if (typeof incidentId === 'number') return `incident#${incidentId}`;
+  if (typeof checkId === 'number') return `check#${checkId}`;
+  return '';
+}
+
+/**
+ * Runs each message of the batch through its type's handler and reports what to retry. Messages
+ * about different checks or incidents run at once (a mass outage delivers batches of them, and one
+ * after another they left the store's thread idle between requests); those about the same one, in
+ * order.
+ */
 export async function consumeMessages(queue: string, handlers: HandlerTable, messages: readonly QueueMessage[]): Promise<BatchResult> {
   const result: BatchResult = { failedIds: [], retryAfterSeconds: {} };
   const fail = (message: QueueMessage, code: FailureCode, detail: unknown, retryAfterSeconds?: number | null): void => {
@@ -71,13 +90,13 @@ export async function consumeMessages(queue: string, handlers: HandlerTable, mes
     result.failedIds.push(message.id);
     if (retryAfterSeconds !== undefined && retryAfterSeconds !== null) result.retryAfterSeconds[message.id] = retryAfterSeconds;
   };
-  for (const message of messages) {
+  const one = async (message: QueueMessage): Promise<void> => {
     const type = typeOf(message.body);
     const handle = type === undefined ? undefined : handlers[type];
     if (!handle) {
       if (type === undefined) fail(message, 'MALFORMED', 'no message type');
       else fail(message, 'UNKNOWN_TYPE', type);
-      continue;
+      return;
     }
     try {
       const outcome = await handle.run(message.body, message.id);
@@ -86,6 +105,16 @@ export async function consumeMessages(queue: string, handlers: HandlerTable, mes
     } catch (err) {
       fail(message, failureOf(err), err);
     }
+  };
+  const lanes = new Map<string, QueueMessage[]>();
+  for (const message of messages) {
+    const key = orderingKey(message.body);
+    lanes.set(key, [...(lanes.get(key) ?? []), message]);
   }
+  await Promise.all(
+    [...lanes.values()].map(async (lane) => {
+      for (const message of lane) await one(message);
+    }),
+  );
   return result;
 }

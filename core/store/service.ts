@@ -42,7 +42,7 @@ import { createAnnouncementEntryEntity } from './entities/announcementEntry.js';
 import { createStatusPageSnapshotEntity } from './entities/statusPageSnapshot.js';
 import { createStatusSubscriberEntity } from './entities/statusSubscriber.js';
 import { createUptimeCursorEntity, createUptimeRollupEntity } from './entities/uptimeRollup.js';
-import { currentId, nextId } from './counters.js';
+import { currentId, idBlocks, nextId } from './counters.js';
 import { hotPathClient } from './client.js';
 
 const ENTITY_FACTORIES = {
@@ -129,6 +129,8 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     entities: lazyEntities({ client, table }),
     nextId: (entity: string) => nextId(client, table, entity),
     currentId: (entity: string) => currentId(client, table, entity),
+    /** Unique ids drawn from blocks this process reserves (core/store/counters.ts `idBlocks`): not dense, not ordered across processes. */
+    nextIdFromBlock: idBlocks(client, table),
     /** How batch requests wait before resending what the store left unprocessed (core/store/batch.ts); a test sets one that records. */
     pause: realPause as Pause,
   };

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createDynamoClient, ensureTable } from './client.js';
 import { isConditionalFailure } from './conditional.js';
 import { getItems, keyOf } from './batch.js';
@@ -37,6 +37,20 @@ describe('counters', () => {
     const entity = `e-${ulid()}`;
     const ids = await Promise.all(Array.from({ length: 25 }, () => store.nextId(entity)));
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('hands out ids from blocks: unique across two processes at once, one counter update per 64 ids', async () => {
+    const entity = `e-${ulid()}`;
+    // Two stores on one table stand for two processes, each with blocks of its own.
+    const other = createStore(store.client, store.table);
+    const send = vi.spyOn(store.client, 'send');
+    const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? store : other).nextIdFromBlock(entity)));
+    const updates = send.mock.calls.length;
+    send.mockRestore();
+    expect(new Set(ids).size).toBe(100);
+    expect(Math.min(...ids)).toBe(1);
+    // 50 ids each: one block of 64 per process.
+    expect(updates).toBe(2);
   });
 });
 

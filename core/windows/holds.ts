@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { readOncePerBatch } from '../store/batchReads.js';
 import type { WindowHoldItem } from '../store/entities/windowHold.js';
 
 export type WindowEffects = {
@@ -42,6 +43,9 @@ export function effectsOf(holds: readonly WindowHoldItem[], workspaceId: number,
  */
 export async function windowEffects(deps: Deps, target: { workspaceId: number; projectId: number | null }, now: Date): Promise<WindowEffects> {
   if (target.projectId === null) return NO_WINDOW;
-  const holds = await deps.store.entities.windowHold.query.byProject({ projectId: target.projectId }).go({ pages: 'all', consistent: true });
+  const { projectId } = target;
+  const holds = await readOncePerBatch(deps, `windowHolds#${projectId}`, () =>
+    deps.store.entities.windowHold.query.byProject({ projectId }).go({ pages: 'all', consistent: true }),
+  );
   return effectsOf(holds.data, target.workspaceId, now);
 }

@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
 import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_SECONDS, type QueueMessage } from '../../ports/index.js';
+import { ensureTable } from '../../store/client.js';
+import { createStore, type Store } from '../../store/service.js';
 import { LocalQueue } from './queue.js';
 
 let t: TestContext;
@@ -189,5 +191,82 @@ describe('the local queue keeps its messages in the store', () => {
     await request.run('a ping request', () => queue.publish('alerts', [{ marker: 'kicked' }]));
     // Run by the kick alone (autoDrain), and outside the publisher's context.
     expect(await seenIn).toBeUndefined();
+  });
+});
+
+/** Makes the first store request `matches` picks fail (a crash-point test's injected crash), then run `after`. */
+function failOnce(matches: (command: string, input: string) => boolean, after: () => void = () => undefined): { fired: () => boolean; remove: () => void } {
+  const name = `fail-once-${Math.random().toString(36).slice(2)}`;
+  let fired = false;
+  const stack = t.deps.store.client.middlewareStack;
+  stack.add(
+    (next, context) => async (args) => {
+      if (!fired && matches(context.commandName ?? '', JSON.stringify(args.input))) {
+        fired = true;
+        setImmediate(after);
+        throw new Error('injected store failure');
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return { fired: () => fired, remove: () => stack.remove(name) };
+}
+
+describe('a store failure in one part of a delivery pass', () => {
+  // Lanes of their own: what earlier tests left in the shared ones (lapsed leases, a runtime still
+  // delivering) would join or take these passes' messages.
+  let lanes: Store;
+  beforeAll(async () => {
+    const table = `${t.deps.store.table}_failures`;
+    await ensureTable(t.deps.store.client, table);
+    lanes = createStore(t.deps.store.client, table);
+  });
+  const isolated = () => new LocalQueue({ store: lanes, clock: t.clock, autoDrain: false, random: () => 0 });
+
+  it("ends the pass only once the other queue's consumer is done, so the next pass never runs beside it", async () => {
+    const queue = isolated();
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let alertsDone = false;
+    queue.consume('alerts', async (messages) => {
+      if (mine(messages, 'held').length > 0) {
+        await gate;
+        alertsDone = true;
+      }
+      return { failedIds: [] };
+    });
+    queue.consume('incidents', recorder().consumer);
+    await queue.publish('alerts', [{ marker: 'held' }]);
+    await queue.publish('incidents', [{ marker: 'acked' }]);
+    // The incidents part's acknowledgement fails while the alerts consumer is still at work; it finishes a moment later.
+    const failure = failOnce((command, input) => command === 'DeleteItemCommand' && input.includes('incidents'), openGate);
+    try {
+      await expect(queue.drain()).rejects.toThrow('injected store failure');
+    } finally {
+      failure.remove();
+    }
+    expect(failure.fired()).toBe(true);
+    // Promise.all rejected here with the alerts consumer still holding its message's lease.
+    expect(alertsDone).toBe(true);
+    expect((await queue.pending('alerts')).filter((m) => m.body.includes('"held"'))).toEqual([]);
+  });
+
+  it('still handles the messages it leased when another lease of the batch failed', async () => {
+    const queue = isolated();
+    const { seen, consumer } = recorder();
+    queue.consume('incidents', consumer);
+    await queue.publish('incidents', [{ marker: 'lease' }, { marker: 'lease' }]);
+    const failure = failOnce((command, input) => command === 'UpdateItemCommand' && input.includes('incidents') && input.includes('leased'));
+    try {
+      await expect(queue.drain()).rejects.toThrow('injected store failure');
+    } finally {
+      failure.remove();
+    }
+    expect(mine(seen, 'lease')).toHaveLength(1);
+    // The message whose lease failed was never leased: the next pass takes it, and nothing stays leased.
+    await queue.drain();
+    expect(mine(seen, 'lease')).toHaveLength(2);
+    expect((await queue.pending('incidents')).filter((m) => m.body.includes('"lease"'))).toEqual([]);
   });
 });

@@ -28,6 +28,15 @@ type Reach = 'due' | 'all';
 export const deadLetterLane = (queue: QueueName): string => `${queue}-dlq`;
 
 /**
+ * Waits for all of `work`, then throws the first failure, if any. Unlike `Promise.all`, nothing
+ * is still running once it has thrown (see `LocalQueue.deliver` for what that cost).
+ */
+async function settleAll(work: readonly Promise<unknown>[]): Promise<void> {
+  const failure = (await Promise.allSettled(work)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/**
  * The embedded runtime's queues, kept in the store so a SIGKILL loses nothing that was published,
  * with SQS's semantics where they matter: at-least-once delivery, a visibility timeout on each
  * receive, partial batch failures retried with backoff (and a receiver's Retry-After), and a
@@ -161,20 +170,42 @@ export class LocalQueue implements Queue {
     }
   }
 
+  /**
+   * In rounds: each round takes one batch of every queue and handles them at once (a mass outage
+   * fills both, and one waiting for the other left the store idle), and rounds go on while any
+   * queue moved, since a consumer of one publishes to the other. One batch each per round, so
+   * neither queue waits for the other to empty: the incidents a flip opens send their alerts
+   * while the flips behind them are still queued.
+   *
+   * A round ends only when every queue's part of it has: `settleAll`, never `Promise.all`. With
+   * `Promise.all`, a store error in one queue's part (the crash-point tests inject exactly that)
+   * rejected the drain while the other queue's part ran on, holding the leases of the messages it
+   * had received. `exclusive` then let the next pass start beside it; that pass could not see the
+   * leased messages, found nothing, and returned, and what the orphaned part sent or published
+   * came afterwards, when no pass was left to deliver it. So in core/outbox/crashPoints.test.ts
+   * 'a deployment pause', a crash in the incidents part while the alerts part held the
+   * incident's resolution left the recovery drain to finish first, and under load the second
+   * channel's resolution mail was sent only after the test had looked (an owed alert delivered
+   * by nobody in the test's view; in the embedded runtime, a pass overlapping the one before it).
+   */
   private async deliver(reach: Reach): Promise<void> {
     for (let progressed = true; progressed; ) {
       progressed = false;
-      for (const [queue, consumer] of this.consumers) {
-        const { batch, seen } = await this.receive(queue, reach);
-        // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
-        if (seen > 0) progressed = true;
-        if (batch.length > 0) await this.handle(queue, consumer, batch);
-      }
+      await settleAll(
+        [...this.consumers].map(async ([queue, consumer]) => {
+          const { batch, seen, failure } = await this.receive(queue, reach);
+          // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
+          if (seen > 0) progressed = true;
+          // What was leased is handled even when another lease failed: left leased, it would wait out the visibility timeout.
+          if (batch.length > 0) await this.handle(queue, consumer, batch);
+          if (failure !== undefined) throw failure.reason;
+        }),
+      );
     }
   }
 
   /** Takes up to a batch of messages, oldest visible first, each under a lease of its own. */
-  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number }> {
+  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number; failure?: PromiseRejectedResult }> {
     const { queueMessage } = this.options.store.entities;
     const batchSize = this.options.batchSize ?? 10;
     const now = this.options.clock.now();
@@ -186,28 +217,34 @@ export class LocalQueue implements Queue {
         ? (await queueMessage.query.visible({ lane: queue }).lt({ visibleAt: justAfterNow }).go({ limit: batchSize })).data
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
-    const claimed: QueueMessageItem[] = [];
     const taking = candidates.slice(0, batchSize);
-    for (const candidate of taking) {
-      // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
-      if (candidate.receiveCount >= this.maxReceives) {
-        await this.deadLetter(queue, candidate);
-        continue;
-      }
-      try {
-        const taken = await queueMessage
-          .patch({ lane: queue, messageId: candidate.messageId })
-          .set({ visibleAt: leaseEnd, leased: true })
-          .add({ receiveCount: 1 })
-          .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
-          .go({ response: 'all_new' });
-        claimed.push({ ...candidate, ...taken.data });
-      } catch (err) {
-        // Acknowledged or taken by another receiver since the query: not ours.
-        if (!isConditionalFailure(err)) throw err;
-      }
-    }
-    return { batch: claimed, seen: taking.length };
+    // Each lease is its own conditional write, so they go at once; the batch keeps the query's order.
+    // Settled, not Promise.all: one failed lease must not strand the others, taken meanwhile, unhandled.
+    const claims = await Promise.allSettled(
+      taking.map(async (candidate): Promise<QueueMessageItem | undefined> => {
+        // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
+        if (candidate.receiveCount >= this.maxReceives) {
+          await this.deadLetter(queue, candidate);
+          return undefined;
+        }
+        try {
+          const taken = await queueMessage
+            .patch({ lane: queue, messageId: candidate.messageId })
+            .set({ visibleAt: leaseEnd, leased: true })
+            .add({ receiveCount: 1 })
+            .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
+            .go({ response: 'all_new' });
+          return { ...candidate, ...taken.data };
+        } catch (err) {
+          // Acknowledged or taken by another receiver since the query: not ours.
+          if (!isConditionalFailure(err)) throw err;
+          return undefined;
+        }
+      }),
+    );
+    const batch = claims.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
+    const failure = claims.find((claim): claim is PromiseRejectedResult => claim.status === 'rejected');
+    return { batch, seen: taking.length, ...(failure ? { failure } : {}) };
   }
 
   private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
@@ -221,11 +258,14 @@ export class LocalQueue implements Queue {
       console.error(`local queue ${queue}: consumer threw`, err);
       failedIds = batch.map((item) => item.messageId);
     }
-    for (const item of batch) {
-      if (!failedIds.includes(item.messageId)) await this.acknowledge(queue, item);
-      else if (item.receiveCount >= this.maxReceives) await this.deadLetter(queue, item);
-      else await this.retryLater(queue, item, retryAfter[item.messageId]);
-    }
+    const failed = new Set(failedIds);
+    await settleAll(
+      batch.map((item) => {
+        if (!failed.has(item.messageId)) return this.acknowledge(queue, item);
+        if (item.receiveCount >= this.maxReceives) return this.deadLetter(queue, item);
+        return this.retryLater(queue, item, retryAfter[item.messageId]);
+      }),
+    );
   }
 
   /**

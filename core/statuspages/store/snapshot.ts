@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { readOncePerBatch } from '../../store/batchReads.js';
 import { zlib } from '../../auth/zlib.js';
 import { readCheckById, listProjectChecks } from '../../checks/repository.js';
 import type { CheckItem } from '../../store/entities/check.js';
@@ -233,7 +234,7 @@ export async function readSnapshot(deps: Deps, statusPageId: number): Promise<Pa
 export async function pagesShowing(deps: Deps, targetKeys: readonly string[]): Promise<number[]> {
   const ids = new Set<number>();
   for (const targetKey of targetKeys) {
-    const found = await deps.store.entities.statusComponent.query.byTarget({ targetKey }).go({ pages: 'all' });
+    const found = await readOncePerBatch(deps, `components#${targetKey}`, () => deps.store.entities.statusComponent.query.byTarget({ targetKey }).go({ pages: 'all' }));
     for (const component of found.data) ids.add(component.statusPageId);
   }
   return [...ids];

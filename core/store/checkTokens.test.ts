@@ -1,0 +1,44 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/harness.js';
+import { createCheck, expectStatus, inboundBody, LONG_SESSIONS, type User } from '../../test/support/checks.js';
+import type { DashboardCheck } from '../checks/schema.js';
+import { readCheckById } from '../checks/repository.js';
+import { readCheckEvenDeleted } from '../alerting/delivery.js';
+
+let t: TestContext;
+let owner: User;
+beforeAll(async () => {
+  t = await createTestContext(LONG_SESSIONS);
+  owner = await t.signup('tokens-owner');
+});
+
+/** The gets of check refs the store is sent while `work` runs. */
+async function refGets(work: () => Promise<unknown>): Promise<number> {
+  const send = vi.spyOn(t.deps.store.client, 'send');
+  try {
+    await work();
+    return send.mock.calls.filter(([command]) => command.constructor.name === 'GetCommand' && JSON.stringify(command.input).includes('checkref')).length;
+  } finally {
+    send.mockRestore();
+  }
+}
+
+describe('a check read by id', () => {
+  it('reads the id ref once, then follows a rotated token and a deletion as the ref says', async () => {
+    const check = await createCheck(t, owner, inboundBody(owner, { name: 'remembered' }));
+    expect(await refGets(() => readCheckById(t.deps, check.id))).toBeLessThanOrEqual(1);
+    // Remembered: one get of the check by its token.
+    expect(await refGets(() => readCheckById(t.deps, check.id))).toBe(0);
+
+    const rotated = expectStatus(await t.request<DashboardCheck>('POST', `/checks/${check.id}/rotate-token`, { token: owner.token }), 200);
+    // The remembered token's item is a tombstone now: the ref is read again and names the new one.
+    expect((await readCheckById(t.deps, check.id))?.token).toBe(rotated.token);
+    expect(await refGets(() => readCheckById(t.deps, check.id))).toBe(0);
+
+    expectStatus(await t.request('DELETE', `/checks/${check.id}`, { token: owner.token }), 204);
+    expect(await readCheckById(t.deps, check.id)).toBeUndefined();
+    const tombstone = await readCheckEvenDeleted(t.deps, check.id);
+    expect([tombstone?.token, tombstone?.deletedAt !== undefined]).toEqual([rotated.token, true]);
+    expect(await readCheckById(t.deps, 987_654_321)).toBeUndefined();
+  });
+});
