@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import type { Actor } from '../context.js';
 import type { Deps } from '../deps.js';
 import { guardedRequest, retryAfterSeconds, type GuardedRequestDeps } from '../outbound/index.js';
@@ -162,7 +162,7 @@ export async function testAlertChannel(ctx: { deps: Deps; actor: Actor }, channe
     ctx.deps,
     channel,
     {
-      id: `msg_${ulid(now.getTime()).toLowerCase()}`,
+      id: `msg_${newUlid(now.getTime()).toLowerCase()}`,
       type: 'alert_channel.test',
       subject: 'Vigil test alert',
       text: `This is a test message for the alert channel "${singleLine(channel.name)}". If you can read it, alerts will reach you here.`,

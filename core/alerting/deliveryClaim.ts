@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import type { Deps } from '../deps.js';
 import { acquireLock, releaseLock } from '../store/locks.js';
 
@@ -12,7 +12,7 @@ const SCOPE = 'alert-delivery';
 export const CLAIM_LEASE_MS = 60_000;
 
 /** The owner id carries its lease's end, so any worker can tell a live claim from an orphan. */
-const ownerFor = (now: Date): string => `${ulid(now.getTime())}@${now.getTime() + CLAIM_LEASE_MS}`;
+const ownerFor = (now: Date): string => `${newUlid(now.getTime())}@${now.getTime() + CLAIM_LEASE_MS}`;
 const leaseEnd = (owner: string): number => Number(owner.slice(owner.lastIndexOf('@') + 1));
 
 /**

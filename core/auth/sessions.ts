@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { HttpError, conflict, unauthorized } from '../http/errors.js';
@@ -127,7 +127,7 @@ export async function startSession(deps: Deps, user: UserItem): Promise<TokenRes
 
 async function startGrant(deps: Deps, user: UserItem): Promise<Grant> {
   const now = deps.clock.now();
-  const familyId = ulid(now.getTime());
+  const familyId = newUlid(now.getTime());
   const expiresAt = Math.floor(now.getTime() / 1000) + REFRESH_TTL_SECONDS;
   await deps.store.entities.refreshFamily.create({ familyId, userId: user.userId, createdAt: now.toISOString(), expiresAt }).go();
   return issuePair(deps, user, familyId, now, expiresAt);

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
 import type { IncidentItem } from '../store/entities/incident.js';
@@ -52,7 +52,7 @@ export async function insertIncident(
       await deps.store.entities.incident
         .create({
           incidentId,
-          publicId: ulid(now.getTime()).toLowerCase(),
+          publicId: newUlid(now.getTime()).toLowerCase(),
           ...fields,
           state: result.state.state,
           severity: result.state.severity,

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import { OUTBOX_FIELDS, outboxShardFor, type OutboxDestination, type OutboxEntry } from '../store/outbox.js';
 
 /** A message a state change owes: where it goes (a queue, or `broadcast`: a stream event) and what it says. */
@@ -16,7 +16,7 @@ export type OutboxWrite = {
  * `outboxId` names the last entry so a relay can clear exactly what it published.
  */
 export function outboxWrite(owed: readonly Owed[], now: Date): OutboxWrite {
-  const entries = owed.map(({ queue, body }) => ({ id: ulid(now.getTime()), queue, body: JSON.stringify(body) }));
+  const entries = owed.map(({ queue, body }) => ({ id: newUlid(now.getTime()), queue, body: JSON.stringify(body) }));
   const last = entries.at(-1);
   if (!last) throw new Error('an outbox write owes at least one message');
   return { entries, set: { outboxId: last.id, outboxDue: outboxShardFor(last.id), outboxDueAt: now.toISOString() } };

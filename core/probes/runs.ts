@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { countQuery } from '../store/count.js';
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import { PROBE_REGIONS, type ProbeRegion } from '../checks/outboundSchema.js';
 import type { Deps } from '../deps.js';
 import { badRequest } from '../http/errors.js';
@@ -22,7 +22,7 @@ export async function recordRun(
   const created = await deps.store.entities.probeRun
     .create({
       checkId: run.checkId,
-      runId: ulid(run.startedAt.getTime()).toLowerCase(),
+      runId: newUlid(run.startedAt.getTime()).toLowerCase(),
       workspaceId: run.workspaceId,
       region: run.region,
       startedAt: run.startedAt.toISOString(),

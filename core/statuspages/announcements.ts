@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import type { Ctx } from '../context.js';
 import type { Deps } from '../deps.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
@@ -101,7 +101,7 @@ export async function createAnnouncementOnPage(
     .create({
       statusPageId: page.statusPageId,
       announcementId: await deps.store.nextId('announcement'),
-      publicId: ulid().toLowerCase(),
+      publicId: newUlid().toLowerCase(),
       workspaceId: page.workspaceId,
       title: state.title,
       status: state.status,
