@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { ulid } from 'ulid';
+import { startEmbeddedStore } from '../core/adapters/local/embeddedStore.js';
 import { createApp } from '../core/app.js';
 import { ManualClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -19,6 +20,19 @@ export type RequestOptions = {
   headers?: Record<string, string>;
 };
 
+let ownStore: Promise<string> | undefined;
+
+/**
+ * The store a test's table is made in: the run's shared one (test/globalSetup.ts), reached over
+ * its port; or, with VIGIL_TEST_STORE=in-process, one of this test file's own in its process, so
+ * that its clients take the direct path `npm start` takes (core/adapters/local/directDispatch.ts).
+ */
+function storeEndpoint(): Promise<string> {
+  if (process.env.VIGIL_TEST_STORE !== 'in-process') return Promise.resolve(inject('dynamoEndpoint'));
+  ownStore ??= startEmbeddedStore(':memory:').then((store) => store.endpoint);
+  return ownStore;
+}
+
 /**
  * A fresh table in the shared in-memory store, the real app over it, a clock the test moves, and
  * a queue the test drains: integration tests go through HTTP into the embedded store.
@@ -31,7 +45,7 @@ export async function createTestContext(overrides: Partial<Record<string, string
   const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, VIGIL_PASSWORD_HASH_LOG_N: '12', VIGIL_PASSWORD_HASH_CONCURRENCY: '64', ...overrides });
   // Tests observe and fault the ping path's client mid-file, which its middleware cache would
   // ignore, so it is off unless a test asks for the production setting.
-  const deps: LocalDeps = await createLocalDeps({ config, endpoint: inject('dynamoEndpoint'), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });
+  const deps: LocalDeps = await createLocalDeps({ config, endpoint: await storeEndpoint(), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });
   const app = createApp(deps);
 
   async function request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

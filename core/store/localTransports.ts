@@ -6,13 +6,18 @@ import type { HttpHandler } from '@smithy/protocol-http';
  * instead of through a loopback socket; anything else (another process, DynamoDB Local, AWS) goes
  * over HTTP as before. Keyed by endpoint so that every caller keeps naming a store by its URL.
  */
-const transports = new Map<string, HttpHandler>();
+type LocalTransport = HttpHandler & {
+  /** Wraps a client's protocol so that it hands this store data-plane requests as objects. */
+  directProtocol?: <P extends object>(protocol: P) => P;
+};
 
-export function registerLocalTransport(endpoint: string, handler: HttpHandler): () => void {
+const transports = new Map<string, LocalTransport>();
+
+export function registerLocalTransport(endpoint: string, handler: LocalTransport): () => void {
   transports.set(endpoint, handler);
   return () => {
     if (transports.get(endpoint) === handler) transports.delete(endpoint);
   };
 }
 
-export const localTransport = (endpoint: string): HttpHandler | undefined => transports.get(endpoint);
+export const localTransport = (endpoint: string): LocalTransport | undefined => transports.get(endpoint);

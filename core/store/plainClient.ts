@@ -29,6 +29,11 @@ export function baseClient(options: DynamoOptions, cacheMiddleware: boolean): Dy
   // No logger is ever configured, yet the SDK's logger step runs the sensitive-data filter over
   // every request and response to hand the result to a no-op: a few percent of a ping's CPU.
   client.middlewareStack.remove('loggerMiddleware');
+  // An embedded store in this process takes data-plane requests as objects, with no JSON either
+  // way (core/adapters/local/directDispatch.ts); the protocol is the one place that sees both the
+  // typed input, after the document client's marshalling, and the output, before its unmarshalling.
+  const direct = options.endpoint ? localTransport(options.endpoint)?.directProtocol : undefined;
+  if (direct) client.config.protocol = direct(client.config.protocol);
   // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
   if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
   return client;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HttpResponse, type HttpHandler, type HttpRequest } from '@smithy/protocol-http';
+import { answerDirect, DirectRequest, directProtocol, type Dispatch } from './directDispatch.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -14,22 +15,33 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * dynalite's listener reads only the method, URL, headers and body events of the request, and
  * sets a status, headers and one body on the response; those are what the two small objects
  * below provide. The SDK reads a Uint8Array body as it reads a stream's.
+ *
+ * With `directProtocol` on the client (core/store/plainClient.ts does it), data-plane requests
+ * skip even that: they arrive as DirectRequests and go to dynalite's dispatch (directDispatch.ts).
  */
-export function inProcessTransport(server: Server): HttpHandler & { close(): void } {
+export function inProcessTransport(server: Server & { dispatch?: Dispatch }): HttpHandler & { close(): void; directProtocol?: <P extends object>(protocol: P) => P } {
   const listener = server.listeners('request')[0] as RequestListener | undefined;
   if (!listener) throw new Error('the embedded store has no request listener');
+  const dispatch = server.dispatch;
   let closed = false;
   return {
     // A late request (a poller's, at shutdown) fails as a refused connection would, before it reaches a closed database.
     close: () => {
       closed = true;
     },
-    handle: (request: HttpRequest) =>
+    ...(dispatch ? { directProtocol } : {}),
+    handle: (request: HttpRequest | DirectRequest) =>
       new Promise<{ response: HttpResponse }>((resolve, reject) => {
         if (closed) {
           reject(Object.assign(new Error('the embedded store is closed'), { code: 'ECONNREFUSED' }));
           return;
         }
+        if (request instanceof DirectRequest && dispatch) {
+          // The SDK's deserializer is the protocol's, which knows a DirectResponse: the handler's type is HTTP's.
+          resolve(answerDirect(dispatch, request) as Promise<{ response: HttpResponse }>);
+          return;
+        }
+        if (request instanceof DirectRequest) throw new Error('the embedded store has no dispatch for a direct request');
         const req = Object.assign(new EventEmitter(), {
           method: request.method,
           url: request.path || '/',
