@@ -1,4 +1,4 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand, type UpdateItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
 import type { DependenciesReported } from '../checks/events.js';
@@ -15,6 +15,7 @@ import { checkFromItem, readCheck, readCheckWithRuns, restoreField, restoreIfAbs
 import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
 import { checkKey, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalId, signalItem } from './record.js';
+import { signalWriterFor } from './signalWriter.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
 
 export type PingInput = {
@@ -158,7 +159,14 @@ function judge(current: CheckItem | undefined, kind: PingKind, now: Date, window
 async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judged | undefined, now: Date): Promise<TakenPing> {
   const { guess, known, owed } = plan;
   const id = signalId(now);
-  const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(plan.request))));
+  // Signals of other pings waiting to be put leave with this one's (core/signals/signalWriter.ts).
+  const landed = signalWriterFor(deps.store).updateInFlight();
+  let result: UpdateItemCommandOutput;
+  try {
+    result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(plan.request))));
+  } finally {
+    landed();
+  }
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
   // Whatever an earlier move still owed goes out with this one's.
   const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
