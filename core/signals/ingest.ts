@@ -104,12 +104,8 @@ export async function ingestPing(deps: PingDeps, hints: PingHints, input: PingIn
 }
 
 /** The check as remembered for the next ping: its status after this one, and its project. */
-const hintAfter = (taken: TakenPing, windowStart: number): PingHint => ({
-  ...hintOf(taken.previous),
-  status: taken.statusAfter,
-  projectId: taken.projectId,
-  windowStart,
-});
+const hintAfter = (taken: TakenPing, windowStart: number): PingHint =>
+  Object.assign(hintOf(taken.previous), { status: taken.statusAfter, projectId: taken.projectId, windowStart });
 
 /**
  * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
@@ -173,8 +169,8 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = {
-      ...old,
+    // Object.assign rather than spread, here and below: see checkUpdateInput (core/signals/rawItems.ts).
+    const previous: PingPrevious = Object.assign({}, old, {
       checkId: known.checkId,
       workspaceId: known.workspaceId,
       checkMode: guess.checkMode,
@@ -183,12 +179,12 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
       jobRules: guess.jobRules,
       status: old.status,
       complete: false,
-    };
+    });
     return { previous, statusAfter: plan.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
-  const previous: PingPrevious = { ...parsed, complete: true };
+  const previous: PingPrevious = Object.assign({}, parsed, { complete: true });
   return { previous, statusAfter: plan.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
 }
 
@@ -311,7 +307,7 @@ async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing):
     await deps.queue.publish('incidents', [message]);
   }
 
-  const after = { ...previous, ...outcome.changes.set };
+  const after = Object.assign({}, previous, outcome.changes.set);
   await broadcast(deps, kind === 'start' || kind === 'log' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);
   return { outcome: 'recorded', previous, signal, statusChange: outcome.statusChange };
 }
