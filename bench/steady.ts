@@ -138,6 +138,9 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
   // same schedule in this process, through deps of its own so that its reads are counted apart.
   const settings = { VIGIL_TABLE_NAME: 'bench_steady', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir, VIGIL_PROBE_ALLOW_PRIVATE: '1', VIGIL_SWEEP_SECONDS: '3600' };
   const server = await startLocalServer(loadConfig({ PORT: '0', ...settings }), { log: false, queueEndpoint });
+  // The server's own store requests (the pings'; the sweep's go through its own deps), counted in
+  // the steady window. Added before the server's first request: the plain client caches its middleware.
+  const serverMeter = meter(server.deps.store);
   const sweepDeps = await createLocalDeps({ config: loadConfig(settings), endpoint, queueEndpoint, autoDrain: false });
   const sweepMeter = meter(sweepDeps.store);
   const steps = [meterSteps([server.deps.store, sweepDeps.store], ''), meterSteps([server.deps.queue.store, sweepDeps.queue.store], 'queue store: ')];
@@ -218,6 +221,7 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     setTimeout(() => void profiles.get(steadyFrom)?.then((stop) => stop()), steadyTo - Date.now()).unref();
     for (const at of [steadyFrom, steadyTo, silentTo]) {
       setTimeout(() => {
+        serverMeter.on = at === steadyFrom;
         cpuAt.set(at, cpuNow(pids));
         sizeAt.set(at, dirBytes(dataDir));
       }, at - Date.now()).unref();
@@ -254,6 +258,7 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     print('steady_pings', steady.completed);
     print('steady_pings_per_second', steady.completed / (MEASURED_INTERVALS * INTERVAL_S), 0);
     print('steady_cpu_ms_per_ping', steadyCpu / steadyPings, 3);
+    print('steady_ddb_requests_per_ping', serverMeter.requests / steadyPings, 3);
     print('steady_sweep_items_read_per_ping', steadyRead / steadyPings, 4);
     print('steady_sweeps', steadySweeps.length);
     print('steady_sweep_ms_p99', p99(steadySweeps.map((sweep) => sweep.ms)));

@@ -1,4 +1,4 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { UpdateItemCommand, type UpdateItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
 import type { DependenciesReported } from '../checks/events.js';
@@ -15,6 +15,7 @@ import { checkFromItem, readCheck, readCheckWithRuns, restoreField, restoreIfAbs
 import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
 import { checkKey, compactPlaceholders, lowLevelUpdate } from './rawItems.js';
 import { putSignal, signalId, signalItem } from './record.js';
+import { signalWriterFor } from './signalWriter.js';
 import { broadcast, checkEvent, signalEvent } from './streamEvents.js';
 
 export type PingInput = {
@@ -103,12 +104,8 @@ export async function ingestPing(deps: PingDeps, hints: PingHints, input: PingIn
 }
 
 /** The check as remembered for the next ping: its status after this one, and its project. */
-const hintAfter = (taken: TakenPing, windowStart: number): PingHint => ({
-  ...hintOf(taken.previous),
-  status: taken.statusAfter,
-  projectId: taken.projectId,
-  windowStart,
-});
+const hintAfter = (taken: TakenPing, windowStart: number): PingHint =>
+  Object.assign(hintOf(taken.previous), { status: taken.statusAfter, projectId: taken.projectId, windowStart });
 
 /**
  * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
@@ -158,15 +155,22 @@ function judge(current: CheckItem | undefined, kind: PingKind, now: Date, window
 async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judged | undefined, now: Date): Promise<TakenPing> {
   const { guess, known, owed } = plan;
   const id = signalId(now);
-  const result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(plan.request))));
+  // Signals of other pings waiting to be put leave with this one's (core/signals/signalWriter.ts).
+  const landed = signalWriterFor(deps.store).updateInFlight();
+  let result: UpdateItemCommandOutput;
+  try {
+    result = await deps.store.hot.send(new UpdateItemCommand(lowLevelUpdate(compactPlaceholders(plan.request))));
+  } finally {
+    landed();
+  }
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
   // Whatever an earlier move still owed goes out with this one's.
   const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
   if (known) {
     const old = attributes as Partial<CheckItem>;
     if (old.status === undefined) throw new Error('ping update returned no previous status');
-    const previous: PingPrevious = {
-      ...old,
+    // Object.assign rather than spread, here and below: see checkUpdateInput (core/signals/rawItems.ts).
+    const previous: PingPrevious = Object.assign({}, old, {
       checkId: known.checkId,
       workspaceId: known.workspaceId,
       checkMode: guess.checkMode,
@@ -175,12 +179,12 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
       jobRules: guess.jobRules,
       status: old.status,
       complete: false,
-    };
+    });
     return { previous, statusAfter: plan.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
-  const previous: PingPrevious = { ...parsed, complete: true };
+  const previous: PingPrevious = Object.assign({}, parsed, { complete: true });
   return { previous, statusAfter: plan.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
 }
 
@@ -303,7 +307,7 @@ async function recordSignal(deps: PingDeps, input: PingInput, taken: TakenPing):
     await deps.queue.publish('incidents', [message]);
   }
 
-  const after = { ...previous, ...outcome.changes.set };
+  const after = Object.assign({}, previous, outcome.changes.set);
   await broadcast(deps, kind === 'start' || kind === 'log' ? [signalEvent(signal)] : [signalEvent(signal), checkEvent(after)]);
   return { outcome: 'recorded', previous, signal, statusChange: outcome.statusChange };
 }

@@ -69,3 +69,47 @@ describe('signal group commit with one key written twice', () => {
     ]);
   });
 });
+
+/** One turn of the event loop: what a put waiting for an update that answered takes. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('signal group commit beside pings in flight', () => {
+  it('holds a put while another ping update is in flight and sends both signals in one request', async () => {
+    const { sent, store } = fakeStore();
+    const writer = new SignalWriter(store, 0);
+    const landed = writer.updateInFlight();
+    const first = writer.write(item('a'));
+    await turn();
+    expect(sent).toEqual([]);
+    // The other ping's update answers and its signal follows in the same turn.
+    landed();
+    await Promise.all([first, writer.write(item('b'))]);
+    expect(sent).toEqual([{ kind: 'batch', keys: ['a', 'b'] }]);
+  });
+
+  it('sends a lone put at once when no update is in flight', async () => {
+    const { sent, store } = fakeStore();
+    const writer = new SignalWriter(store, 0);
+    writer.updateInFlight()();
+    const written = writer.write(item('a'));
+    expect(sent).toEqual([]);
+    await written;
+    expect(sent).toEqual([{ kind: 'put', keys: ['a'] }]);
+  });
+
+  it('waits only for the updates in flight when it arrived, and goes a turn after they answer without a signal', async () => {
+    const { sent, store } = fakeStore();
+    const writer = new SignalWriter(store, 0);
+    const awaited = writer.updateInFlight();
+    const written = writer.write(item('a'));
+    // An update that began later, and may take long, is not waited for.
+    const later = writer.updateInFlight();
+    await turn();
+    expect(sent).toEqual([]);
+    // The awaited ping stores no signal (a duplicate): the put leaves alone a turn later.
+    awaited();
+    await written;
+    expect(sent).toEqual([{ kind: 'put', keys: ['a'] }]);
+    later();
+  });
+});

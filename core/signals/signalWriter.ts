@@ -13,15 +13,23 @@ const MAX_IN_FLIGHT = 1;
 const ATTEMPTS = 6;
 
 /**
- * Group commit for signal puts. A put goes out at once when the writer is idle; puts that arrive
- * while requests are in flight wait and leave together in one BatchWriteItem. A lone ping (and
- * every Lambda invocation) therefore still makes one PutItem, while a busy local server shares
- * one request among many pings: the same write units, far fewer requests. Each caller's promise
- * settles only when its own item is stored, so a ping still answers 200 only after its signal is.
+ * Group commit for signal puts. Puts that arrive while a request is in flight wait and leave
+ * together in one BatchWriteItem. A put that finds the writer idle goes out at once, unless a
+ * ping's check update is in flight (`updateInFlight`): that ping's signal follows within a turn of
+ * its answer, so the put waits for the updates in flight when it arrived (never for later ones)
+ * and leaves with their signals. A lone ping (and every Lambda invocation) therefore still makes
+ * one PutItem at once, while pings that overlap, even at a steady 200 a second, share one request:
+ * the same write units, fewer requests, and no wait longer than an update already under way. Each
+ * caller's promise settles only when its own item is stored, so a ping still answers 200 only
+ * after its signal is (docs/adr/0011-one-update-per-ping.md).
  */
 export class SignalWriter {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
+  /** Check updates of pings in flight: each one's signal is about to follow. */
+  private readonly updates = new Set<object>();
+  /** The updates the queued puts wait for (those in flight when the first of them arrived). */
+  private awaited: Set<object> | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'hot' | 'table'>,
@@ -33,13 +41,31 @@ export class SignalWriter {
   write(item: Record<string, unknown>): Promise<void> {
     const stored = marshall(item, { removeUndefinedValues: true });
     return new Promise<void>((resolve, reject) => {
+      // Puts queued behind a request in flight go when it ends: they have waited already.
+      if (this.inFlight === 0 && this.queue.length === 0 && this.updates.size > 0) this.awaited = new Set(this.updates);
       this.queue.push({ item: stored, resolve, reject });
       this.pump();
     });
   }
 
+  /**
+   * Says that a ping's check update is being sent; the returned function says it has answered
+   * (call it however the update ended). A put waiting for it leaves a turn later: by then the
+   * ping's own put has joined it, unless the ping had more to do first or stores no signal.
+   */
+  updateInFlight(): () => void {
+    const update = {};
+    this.updates.add(update);
+    return () => {
+      this.updates.delete(update);
+      if (this.awaited?.delete(update) && this.awaited.size === 0) setImmediate(() => this.pump());
+    };
+  }
+
   private pump(): void {
     while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      if (this.awaited && this.awaited.size > 0) return;
+      this.awaited = undefined;
       const batch = this.queue.splice(0, BATCH_LIMIT);
       this.inFlight++;
       void this.flush(batch).finally(() => {
