@@ -92,8 +92,8 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     const count = (row: string) => requests.counts.get(row) ?? 0;
     // The raise starts from the incident its episode read; each alert reads it once.
     expect(count('GetItem incident')).toBe(3);
-    // The incident worker reads the check at LATE and at DOWN, each alert once for its mute and name.
-    expect(count('GetItem check')).toBe(4);
+    // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
+    expect(count('GetItem check')).toBe(2);
     // Each delivery asks "already sent?" once, under its claim; the raise's detail comes from the timeline it lists.
     expect(count('GetItem incidentevent')).toBe(2);
     // A project's window holds: by each sweep, and once per message (the incident worker's uptime rollup reuses its read).
