@@ -105,8 +105,8 @@ type ChangedCheck = Pick<CheckItem, 'checkId' | 'workspaceId' | 'projectId' | 'n
 /**
  * The check as the write that moved it saw it, when the message carries it (the sweep's flips do):
  * a mass outage is thousands of these, and a read per message was a store request per flip. A check
- * deleted since still has its incident opened here; the deletion's own message resolves it, and one
- * handled first leaves the episode's watermark past this change, which then opens nothing.
+ * deleted since still has its incident opened here, and the deletion's own message resolves it; a
+ * deletion handled first has moved the episode's watermark past this change, which opens nothing.
  */
 async function checkOfChange(deps: Deps, message: CheckStatusChanged): Promise<ChangedCheck | undefined> {
   if (!message.check) return readCheckById(deps, message.checkId);
@@ -119,6 +119,10 @@ const targetOf = (check: Pick<CheckItem, 'workspaceId' | 'projectId' | 'checkId'
 async function resolveAllOfCheck(deps: Deps, checkId: number, cause: ResolveCause, at: string, now: Date): Promise<void> {
   const episodes = await openEpisodesOfCheck(deps, checkId);
   for (const episode of episodes) await resolveEpisode(deps, episode, { cause, at }, now);
+  // With no outage open, a deletion still ends the episode: a flip it overtook in the queue, which
+  // carries its check and so does not find it gone (checkOfChange), then opens nothing.
+  const service = { checkId, episodeKey: episodeKeyFor({ reason: 'SERVICE_DOWN' }) };
+  if (cause === 'CHECK_DELETED' && !episodes.some((e) => e.episodeKey === service.episodeKey)) await resolveEpisode(deps, service, { cause, at }, now);
   const inEpisodes = new Set(episodes.map((e) => e.openIncidentId));
   // Declared incidents about the check belong to no episode; the index finds them.
   for (const incident of await openIncidentsOfCheck(deps, checkId)) {
