@@ -47,13 +47,15 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
     message,
     retryAfterSeconds,
   });
-  if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
   // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
   if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
+  // The claim first, then the record: asked only under the claim, "already sent?" is one read per
+  // delivery instead of one before and one after (in a mass outage every delivery is new). A claim
+  // held by another worker is the rare case, and only it asks the record first.
   const release = await claimDelivery(deps, delivery.key, now);
-  if (!release) return outcome('IN_FLIGHT', 'another worker is delivering it now');
+  if (!release) return (await delivery.sent.isRecorded()) ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');
   try {
-    // The claim may have been freed by a worker that has just finished this very delivery.
+    // Under the claim: a worker that finished this very delivery has recorded it before releasing.
     if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
     const result = await deliverToChannel(deps, channel, await delivery.compose(webhookIdFor(delivery.key)), options.outbound);
     // The crash window: a worker that dies here, after the send and before the record, leaves the

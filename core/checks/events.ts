@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instant } from '../instant.js';
-import { CHECK_STATUSES } from '../store/entities/check.js';
+import { CHECK_STATUSES, SEVERITIES } from '../store/entities/check.js';
 import { STATUS_CHANGE_CAUSES, type StatusChangedMessage } from './statusMessage.js';
 
 export { statusChangeOwed, type StatusChangeCause } from './statusMessage.js';
@@ -21,6 +21,7 @@ export const CheckStatusChanged = z.object({
   /** When the transition happened (the unit of work's captured instant). */
   at: instant,
   cause: z.enum(STATUS_CHANGE_CAUSES),
+  check: z.object({ name: z.string(), lateSeverity: z.enum(SEVERITIES), downSeverity: z.enum(SEVERITIES) }).optional(),
 });
 export type CheckStatusChanged = z.infer<typeof CheckStatusChanged>;
 /** The builder in statusMessage.ts (zod-free, for the ping path) makes exactly what this schema reads. */

@@ -20,13 +20,33 @@ export type StatusChangedMessage = {
   to: CheckItem['status'];
   at: string;
   cause: StatusChangeCause;
+  /**
+   * What the incident worker would read the check for, as the write that moved it saw it: the
+   * incident's title and severities then need no read of the check (core/incidents/worker.ts).
+   * Absent from writers that never read the whole check (the ping path); the worker reads it then.
+   */
+  check?: StatusSnapshot | undefined;
 };
 
-type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined };
+export type StatusSnapshot = Pick<CheckItem, 'name' | 'lateSeverity' | 'downSeverity'>;
+
+type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined } & Partial<StatusSnapshot>;
 
 /** The one way to build a `check.status_changed`. */
 export function statusChangedMessage(check: StatusSubject, from: CheckItem['status'], to: CheckItem['status'], cause: StatusChangeCause, at: Date): StatusChangedMessage {
-  return { type: 'check.status_changed', checkId: check.checkId, workspaceId: check.workspaceId, projectId: check.projectId ?? null, from, to, at: at.toISOString(), cause };
+  const { name, lateSeverity, downSeverity } = check;
+  return {
+    type: 'check.status_changed',
+    checkId: check.checkId,
+    workspaceId: check.workspaceId,
+    projectId: check.projectId ?? null,
+    from,
+    to,
+    at: at.toISOString(),
+    cause,
+    // Only a move to LATE or DOWN is handled with the check's name and severities.
+    ...((to === 'LATE' || to === 'DOWN') && name !== undefined && lateSeverity !== undefined && downSeverity !== undefined ? { check: { name, lateSeverity, downSeverity } } : {}),
+  };
 }
 
 /**

@@ -103,15 +103,16 @@ async function checkOf(deps: Deps, incident: IncidentItem) {
   return incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
 }
 
+/** `check`: the incident's check as the caller read it for this message (its mute), not read again here. */
 async function sendStep(
   deps: Deps,
   incident: IncidentItem,
+  check: { checkId: number; name: string } | undefined,
   slot: { epoch: number; cycle: number; step: number; at: string; escalated: boolean },
   recipients: Recipient[],
   now: Date,
   options: AlertHandlerOptions,
 ): Promise<DispatchOutcome> {
-  const check = await checkOf(deps, incident);
   const event = slot.escalated ? 'incident.escalated' : 'incident.opened';
   const notification: AlertNotification = { event, kind: `step#${slot.epoch}.${slot.cycle}.${slot.step}`, timelineKey: 'opened' };
   const detail = slot.escalated ? `Escalation step ${slot.step} (cycle ${slot.cycle}): nobody has acknowledged the incident yet` : undefined;
@@ -148,7 +149,8 @@ export async function dispatchEscalationStep(deps: Deps, message: EscalationStep
   const incident = await readIncident(deps, message.incidentId);
   if (!incident || incident.workspaceId !== message.workspaceId) return { status: 'SKIPPED', reason: 'NO_INCIDENT' };
   if (incident.state === 'RESOLVED' || incident.acknowledgedAt !== undefined || (incident.escalationEpoch ?? 0) !== message.epoch) return { status: 'SKIPPED', reason: 'STOPPED' };
-  if ((await checkOf(deps, incident))?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
+  const check = await checkOf(deps, incident);
+  if (check?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
   // The sweep holds the steps while a window suppresses alerts, and starts again from step 0 after it.
   if ((await windowEffects(deps, { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null }, now)).suppressAlerts)
     return { status: 'SKIPPED', reason: 'MAINTENANCE' };
@@ -158,7 +160,7 @@ export async function dispatchEscalationStep(deps: Deps, message: EscalationStep
   const at = new Date(message.at);
   const { recipients, unreached } = await recipientsOf(deps, incident.workspaceId, step.targets, at);
   await noteUnreached(deps, incident, message, unreached, now);
-  return sendStep(deps, incident, { ...message }, recipients, now, options);
+  return sendStep(deps, incident, check, { ...message }, recipients, now, options);
 }
 
 /** A step's targets that reached nobody, on the timeline (once each: keyed by the step and target). */
@@ -219,13 +221,15 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
     const slot = { epoch: 0, cycle: 0, step: 0, at: message.at, escalated: false };
     const { recipients, unreached } = await recipientsOf(deps, ours.workspaceId, first.targets, new Date(message.at));
     await noteUnreached(deps, ours, slot, unreached, now);
-    return planned(await sendStep(deps, ours, slot, recipients, now, options), false);
+    return planned(await sendStep(deps, ours, check, slot, recipients, now, options), false);
   }
   // Acknowledged, resolved, raised: to every recipient already told, once each.
-  const told = (await listIncidentEvents(deps, ours.incidentId)).filter((e) => e.type === 'ALERT_SENT').flatMap((e) => recipientOfKey(ours.incidentId, e.eventKey) ?? []);
+  const events = await listIncidentEvents(deps, ours.incidentId);
+  const told = events.filter((e) => e.type === 'ALERT_SENT').flatMap((e) => recipientOfKey(ours.incidentId, e.eventKey) ?? []);
   const recipients = await recipientsByKey(deps, ours.workspaceId, told, now.toISOString());
-  const timeline = await deps.store.entities.incidentEvent.get({ incidentId: ours.incidentId, eventKey: notification.timelineKey }).go();
-  const context: AlertContext = { message, notification, incident: ours, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail: timeline.data?.message };
+  // The change's own entry (its wording is the alert's detail) is in the timeline just listed.
+  const detail = events.find((e) => e.eventKey === notification.timelineKey)?.message;
+  const context: AlertContext = { message, notification, incident: ours, check: check ? { checkId: check.checkId, name: check.name } : undefined, detail };
   const outcomes = await Promise.all(
     recipients.map((r) => {
       const key = `alert#${ours.incidentId}#${notification.kind}#${r.key}`;

@@ -61,7 +61,9 @@ export async function openOrRaiseEpisode(
           throw new StaleRead('released a resolved episode');
         }
         const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
-        return (await applyIncidentInput(deps, claimed, raise, now)).incident;
+        // The incident was read consistently just now: the raise starts from it, not from a second get
+        // (its write is conditional on the revision read, so a change in between reads again).
+        return (await applyIncidentInput(deps, claimed, raise, now, incident)).incident;
       }
       if (current?.awaitingRecoverySince !== undefined) return undefined;
       if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
@@ -100,7 +102,7 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
     // Claimed but not written yet: the opener is in flight (or crashed and will be redelivered).
     if (!incident) throw new IncidentStillOpening(claimed, episode.checkId);
     if (incident.startedAt > resolve.at) return undefined; // the recovery predates this episode
-    resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now)).incident;
+    resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now, incident)).incident;
     await releaseEpisode(deps, episode, claimed, resolve.at);
   } else {
     await raiseWatermark(deps, episode, resolve.at);

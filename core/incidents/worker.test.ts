@@ -131,6 +131,23 @@ describe('incident worker: check status changes', () => {
     expect((await incidentsOfCheck(paused.id))[0]?.state).toBe('RESOLVED');
   });
 
+  it("opens from the check a sweep's flip carries, unread; a deletion handled first leaves the flip opening nothing", async () => {
+    // The stored check says "nightly backup", P3 when late: the message, as the flip's write saw it, wins.
+    const check = await createCheck(t, user);
+    const carried = { name: 'renamed since', lateSeverity: 'P4', downSeverity: 'P2' } as const;
+    await deliver(t, { ...statusChanged(check, 'OK', 'LATE', later(1)), check: carried });
+    expect((await incidentsOfCheck(check.id)).map((i) => [i.title, i.severity])).toEqual([['renamed since is late', 'P4']]);
+    await deliver(t, { ...statusChanged(check, 'LATE', 'DOWN', later(2)), check: carried });
+    expect((await incidentsOfCheck(check.id)).map((i) => [i.title, i.severity])).toEqual([['renamed since is down', 'P2']]);
+
+    // Deleted after its flip: the deletion's message, handled first, moves the episode past the flip.
+    const deleted = await createCheck(t, user);
+    expect((await t.request('DELETE', `/checks/${deleted.id}`, { token: user.token })).status).toBe(204);
+    await t.deps.queue.drain();
+    await deliver(t, { ...statusChanged(deleted, 'OK', 'LATE', later(-1)), check: carried });
+    expect(await incidentsOfCheck(deleted.id)).toEqual([]);
+  });
+
   it('opens nothing while a maintenance window suppresses incidents', async () => {
     const project = await t.request<{ id: number }>('POST', '/projects', { token: user.token, body: { workspaceId: user.workspaceId, name: 'maintained' } });
     const check = await createCheck(t, user, { projectId: project.body.id });

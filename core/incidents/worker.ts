@@ -81,7 +81,7 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
   // incident of the outage before the pause by hand and no recovery was seen since.
   if (message.to === 'RESUMED') return endAwaitingRecovery(deps, service, message.at);
   if (message.to !== 'LATE' && message.to !== 'DOWN') return;
-  const check = await readCheckById(deps, message.checkId);
+  const check = await checkOfChange(deps, message);
   if (!check) return;
   if ((await windowEffects(deps, { workspaceId: check.workspaceId, projectId: check.projectId ?? null }, new Date(message.at))).suppressIncidents) return;
   const down = message.to === 'DOWN';
@@ -100,12 +100,29 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
   );
 }
 
-const targetOf = (check: CheckItem) => ({ workspaceId: check.workspaceId, projectId: check.projectId, checkId: check.checkId });
+type ChangedCheck = Pick<CheckItem, 'checkId' | 'workspaceId' | 'projectId' | 'name' | 'lateSeverity' | 'downSeverity'>;
+
+/**
+ * The check as the write that moved it saw it, when the message carries it (the sweep's flips do):
+ * a mass outage is thousands of these, and a read per message was a store request per flip. A check
+ * deleted since still has its incident opened here, and the deletion's own message resolves it; a
+ * deletion handled first has moved the episode's watermark past this change, which opens nothing.
+ */
+async function checkOfChange(deps: Deps, message: CheckStatusChanged): Promise<ChangedCheck | undefined> {
+  if (!message.check) return readCheckById(deps, message.checkId);
+  return { ...message.check, checkId: message.checkId, workspaceId: message.workspaceId, ...(message.projectId !== null ? { projectId: message.projectId } : {}) };
+}
+
+const targetOf = (check: Pick<CheckItem, 'workspaceId' | 'projectId' | 'checkId'>) => ({ workspaceId: check.workspaceId, projectId: check.projectId, checkId: check.checkId });
 
 /** Check deleted, or paused by a deployment: every open incident of the check ends. */
 async function resolveAllOfCheck(deps: Deps, checkId: number, cause: ResolveCause, at: string, now: Date): Promise<void> {
   const episodes = await openEpisodesOfCheck(deps, checkId);
   for (const episode of episodes) await resolveEpisode(deps, episode, { cause, at }, now);
+  // With no outage open, a deletion still ends the episode: a flip it overtook in the queue, which
+  // carries its check and so does not find it gone (checkOfChange), then opens nothing.
+  const service = { checkId, episodeKey: episodeKeyFor({ reason: 'SERVICE_DOWN' }) };
+  if (cause === 'CHECK_DELETED' && !episodes.some((e) => e.episodeKey === service.episodeKey)) await resolveEpisode(deps, service, { cause, at }, now);
   const inEpisodes = new Set(episodes.map((e) => e.openIncidentId));
   // Declared incidents about the check belong to no episode; the index finds them.
   for (const incident of await openIncidentsOfCheck(deps, checkId)) {

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { CheckItem } from '../../store/entities/check.js';
+import { readOncePerBatch } from '../../store/batchReads.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { UptimeCursorItem } from '../../store/entities/uptimeRollup.js';
 import { DAY_MS, observedState, rollupDayStart, rollupDeltas, uptimeDates, type DayRollup, type MaintenanceSpan, type ObservedState } from '../uptime.js';
@@ -10,7 +11,11 @@ const KEEP_DAYS = 400;
 /** Current maintenance holds on a project, as spans (historic windows are gone with their holds). */
 export async function maintenanceSpans(deps: Deps, projectId: number | null | undefined): Promise<MaintenanceSpan[]> {
   if (projectId == null) return [];
-  const holds = await deps.store.entities.windowHold.query.byProject({ projectId }).go({ pages: 'all', consistent: true });
+  // The same read, under the same key, as the project's window effects (core/windows/holds.ts): a
+  // message that asked whether incidents are suppressed has read these holds already.
+  const holds = await readOncePerBatch(deps, `windowHolds#${projectId}`, () =>
+    deps.store.entities.windowHold.query.byProject({ projectId }).go({ pages: 'all', consistent: true }),
+  );
   return holds.data.filter((hold) => hold.kind === 'MAINTENANCE').map((hold) => ({ start: hold.startsAt, end: hold.endsAt ?? null }));
 }
 
