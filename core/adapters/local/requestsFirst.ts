@@ -7,8 +7,8 @@ import type { Store } from '../../store/service.js';
  * enough that a request arriving meets a short line.
  */
 export const BACKGROUND_IDLE = 32;
-/** ...and while a request is in flight: background work goes on, a call or two at a time. */
-export const BACKGROUND_BUSY = 2;
+/** ...and while a request is in flight: background work goes on, a few calls at a time. */
+export const BACKGROUND_BUSY = 8;
 
 /**
  * Requests first, in the embedded runtime. The HTTP server, the queue consumers, the sweep and both
