@@ -6,9 +6,9 @@ import type { Store } from '../../store/service.js';
  * threads and this loop busy (a queue round hands out 25 messages of each queue at once), few
  * enough that a request arriving meets a short line.
  */
-export const BACKGROUND_IDLE = 32;
+const BACKGROUND_IDLE = 32;
 /** ...and while a request is in flight: background work goes on, a few calls at a time. */
-export const BACKGROUND_BUSY = 8;
+const BACKGROUND_BUSY = 8;
 
 /**
  * Requests first, in the embedded runtime. The HTTP server, the queue consumers, the sweep and both
