@@ -8,16 +8,18 @@ import { startLocalServer, type LocalServer } from '../../localServer.js';
 import { RequestsFirst } from './requestsFirst.js';
 
 /** A store call the test answers by hand: `started` says whether it was sent, `answer` ends it. */
-function pendingCall(gate: RequestsFirst) {
+function pendingCall(gate: RequestsFirst, background = true) {
   let answer = () => {};
   const call = { started: false, answer: () => answer() };
-  const done = gate.call(
-    () =>
-      new Promise<void>((resolve) => {
-        call.started = true;
-        answer = resolve;
-      }),
-  );
+  const send = () =>
+    gate.call(
+      () =>
+        new Promise<void>((resolve) => {
+          call.started = true;
+          answer = resolve;
+        }),
+    );
+  const done = background ? gate.background(send) : send();
   return { call, done };
 }
 /** Lets every promise callback already queued run (no timers: the gate's decisions are all in microtasks). */
@@ -36,7 +38,7 @@ describe('background store calls yield to requests', () => {
     const requestCalls: ReturnType<typeof pendingCall>[] = [];
     const request = gate.request(async () => {
       // Sent at once although six background calls are ahead of it, four of them in flight.
-      requestCalls.push(pendingCall(gate), pendingCall(gate));
+      requestCalls.push(pendingCall(gate, false), pendingCall(gate, false));
       await new Promise<void>((resolve) => (endRequest = resolve));
     });
     await settle();

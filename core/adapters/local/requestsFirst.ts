@@ -16,9 +16,12 @@ const BACKGROUND_BUSY = 8;
  * and a store call is most of the CPU any of them spends. A mass recovery (thousands of DOWN jobs
  * pinging again within seconds) left each ping's calls in line behind whole rounds of the queue's
  * consumers, 50 messages of a dozen calls each: ping p99 13.6 s at 4,000 jobs, though nothing was
- * slow on its own. So every store call of background work (anything not inside a request: the
- * queue's deliveries, the sweep, the probes) passes `call`, which lets `idle` of them in flight
- * while no request is, and only `busy` while one is; a request's own calls never wait. The work done
+ * slow on its own. So every store call of the queue's deliveries (run through `background` by
+ * `LocalQueue`) passes `call`, which lets `idle` of them in flight while no request is, and only
+ * `busy` while one is; any other call never waits. Only the queue's: gating everything outside a
+ * request (the sweep too) stalled a 4,000-job steady state (ping p50 119 s with the CPU mostly
+ * idle), and shared work such as the signal writer's group commit carries on in the async context
+ * of whoever started it, so a line it enters can hold pings that only joined it. The work done
  * is the same, only its order changes, and background work never stops (`busy` is at least 1), so a
  * request that waits on background work still sees it finish.
  *
@@ -27,9 +30,9 @@ const BACKGROUND_BUSY = 8;
  */
 export class RequestsFirst {
   private requests = 0;
-  private background = 0;
+  private running = 0;
   private readonly waiting: (() => void)[] = [];
-  private readonly inRequest = new AsyncLocalStorage<true>();
+  private readonly inBackground = new AsyncLocalStorage<true>();
 
   constructor(
     private readonly idle: number = BACKGROUND_IDLE,
@@ -38,7 +41,7 @@ export class RequestsFirst {
     if (busy < 1 || idle < busy) throw new Error('background work needs at least one call in flight, and no fewer when idle');
   }
 
-  /** Handles a request: counted from its arrival until its response is returned, its store calls unhindered. */
+  /** Handles a request: counted from its arrival until its response is returned. */
   request<T>(handle: () => Promise<T>): Promise<T> {
     this.requests++;
     const left = () => {
@@ -47,7 +50,7 @@ export class RequestsFirst {
     };
     let handling: Promise<T>;
     try {
-      handling = this.inRequest.run(true, handle);
+      handling = handle();
     } catch (err) {
       left();
       throw err;
@@ -56,23 +59,28 @@ export class RequestsFirst {
     return handling;
   }
 
-  /** A store call: sent at once from a request; from background work, when a place is free. */
+  /** Runs `work` as background work: its store calls, and those of everything it starts, pass `call`'s line. */
+  background<T>(work: () => Promise<T>): Promise<T> {
+    return this.inBackground.run(true, work);
+  }
+
+  /** A store call: from background work, when a place is free; any other at once. */
   async call<T>(send: () => Promise<T>): Promise<T> {
-    if (this.inRequest.getStore()) return send();
-    if (this.background < this.limit()) this.background++;
+    if (!this.inBackground.getStore()) return send();
+    if (this.running < this.limit()) this.running++;
     // The place is handed over by `pump`, already counted, so no later caller can take it first.
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
       return await send();
     } finally {
-      this.background--;
+      this.running--;
       this.pump();
     }
   }
 
   /** What waits and what runs (tests and the bench). */
   get state(): { requests: number; background: number; waiting: number } {
-    return { requests: this.requests, background: this.background, waiting: this.waiting.length };
+    return { requests: this.requests, background: this.running, waiting: this.waiting.length };
   }
 
   private limit(): number {
@@ -80,8 +88,8 @@ export class RequestsFirst {
   }
 
   private pump(): void {
-    while (this.waiting.length > 0 && this.background < this.limit()) {
-      this.background++;
+    while (this.waiting.length > 0 && this.running < this.limit()) {
+      this.running++;
       this.waiting.shift()?.();
     }
   }
