@@ -7,6 +7,7 @@ import { untilProcessed } from '../../store/batch.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
+import { requestsFirst } from './requestsFirst.js';
 
 export type LocalQueueOptions = {
   store: Store;
@@ -155,7 +156,8 @@ export class LocalQueue implements Queue {
     this.deliveryScope.runInAsyncScope(() =>
       setImmediate(() => {
         this.scheduled = false;
-        void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
+        // Background work: its store calls yield to requests (core/adapters/local/requestsFirst.ts).
+        void requestsFirst.background(() => this.deliverDue()).catch((err: unknown) => console.error('local queue delivery failed', err));
       }),
     );
   }
