@@ -1,6 +1,6 @@
 import { decodeTime, isValid } from 'ulid';
 import { describe, expect, it, vi } from 'vitest';
-import { newUlid } from './ids.js';
+import { monotonicUlids, newUlid } from './ids.js';
 
 describe('newUlid', () => {
   it('stamps the given time and never repeats across refills of its random pool', () => {
@@ -26,5 +26,13 @@ describe('newUlid', () => {
     } finally {
       fill.mockRestore();
     }
+  });
+
+  it("keeps a factory's ids increasing within one millisecond", () => {
+    const next = monotonicUlids();
+    const at = Date.parse('2026-03-01T12:00:00.000Z');
+    const ids = Array.from({ length: 300 }, () => next(at));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { ulid } from 'ulid';
+import { monotonicFactory, ulid } from 'ulid';
 
 /**
  * Random bytes drawn from the system's generator a page at a time. The `ulid` package's own
@@ -22,3 +22,6 @@ function randomFraction(): number {
 
 /** A ULID for `time` (epoch ms; the wall clock when absent). */
 export const newUlid = (time?: number): string => ulid(time, randomFraction);
+
+/** ULIDs that keep increasing within one millisecond (a queue's message order), from the same pool. */
+export const monotonicUlids = (): ((time?: number) => string) => monotonicFactory(randomFraction);

@@ -1,5 +1,4 @@
 import { AsyncResource } from 'node:async_hooks';
-import { monotonicFactory } from 'ulid';
 import type { Clock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
@@ -8,6 +7,7 @@ import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 import { requestsFirst } from './requestsFirst.js';
+import { monotonicUlids } from '../../ids.js';
 
 export type LocalQueueOptions = {
   store: Store;
@@ -52,7 +52,7 @@ export class LocalQueue implements Queue {
   /** Bodies this instance published and that are not yet done with (the sync test hook `peek`). */
   private readonly published = new Map<QueueName, Map<string, unknown>>();
   private readonly consumers = new Map<QueueName, QueueConsumer>();
-  private readonly nextId = monotonicFactory();
+  private readonly nextId = monotonicUlids();
   private running: Promise<void> | undefined;
   private scheduled = false;
   private poller: NodeJS.Timeout | undefined;
