@@ -7,7 +7,6 @@ import { createLocalDeps, type LocalDeps } from './runtime.js';
 import { startLocalWorkers } from './workers/local.js';
 import { attachLocalStreams, LOCAL_STREAM_PATH } from './streams/local.js';
 import { withDashboard } from './adapters/local/dashboardSite.js';
-import { requestsFirst } from './adapters/local/requestsFirst.js';
 
 type Fetch<Env> = (request: Request, env: Env) => Response | Promise<Response>;
 
@@ -78,16 +77,7 @@ export function admittingPerTurn<Env>(fetch: Fetch<Env>, perTurn = ADMIT_PER_TUR
 }
 
 /** The fetch handler `npm start` serves (the benches serve the same). */
-export const localFetch = <Env>(fetch: Fetch<Env>): Fetch<Env> => requestsFirstOver(admittingPerTurn(closingAfterOversized(fetch)));
-
-/**
- * Counts each request from its arrival (before its admission) until its response, and runs it as a
- * request: while any is in flight, background work's store calls wait their turn
- * (core/adapters/local/requestsFirst.ts).
- */
-function requestsFirstOver<Env>(fetch: Fetch<Env>): Fetch<Env> {
-  return (request, env) => requestsFirst.request(async () => fetch(request, env));
-}
+export const localFetch = <Env>(fetch: Fetch<Env>): Fetch<Env> => admittingPerTurn(closingAfterOversized(fetch));
 
 /** How long a stop lets in-flight requests finish before it closes their connections. */
 const STOP_GRACE_MS = 10_000;

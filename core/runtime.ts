@@ -6,7 +6,6 @@ import { OutboxMailer } from './adapters/local/mailer.js';
 import { OutboxSms } from './adapters/local/sms.js';
 import { LocalQueue } from './adapters/local/queue.js';
 import { LocalScheduler } from './adapters/local/scheduler.js';
-import { gateStore } from './adapters/local/requestsFirst.js';
 import { createDynamoClient, ensureTable } from './store/client.js';
 import { createStore } from './store/service.js';
 import { handleIncidentMessages } from './incidents/worker.js';
@@ -44,8 +43,6 @@ export async function createLocalDeps(options: {
   const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
   const store = createStore(client, options.config.tableName);
-  // Background store calls yield to requests (core/adapters/local/requestsFirst.ts); before any call is made.
-  gateStore(store);
   const lanes = options.queueEndpoint === undefined ? store : await laneStore(options.queueEndpoint, options.config.tableName);
   const clock = options.clock ?? systemClock;
   const deps: LocalDeps = {
@@ -70,7 +67,5 @@ export async function createLocalDeps(options: {
 async function laneStore(endpoint: string, tableName: string) {
   const client = createDynamoClient({ endpoint });
   await ensureTable(client, tableName);
-  const lanes = createStore(client, tableName);
-  gateStore(lanes);
-  return lanes;
+  return createStore(client, tableName);
 }

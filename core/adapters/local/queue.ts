@@ -6,7 +6,6 @@ import { untilProcessed } from '../../store/batch.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
-import { requestsFirst } from './requestsFirst.js';
 import { monotonicUlids } from '../../ids.js';
 
 export type LocalQueueOptions = {
@@ -156,8 +155,7 @@ export class LocalQueue implements Queue {
     this.deliveryScope.runInAsyncScope(() =>
       setImmediate(() => {
         this.scheduled = false;
-        // Background work: its store calls yield to requests (core/adapters/local/requestsFirst.ts).
-        void requestsFirst.background(() => this.deliverDue()).catch((err: unknown) => console.error('local queue delivery failed', err));
+        void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
       }),
     );
   }
