@@ -52,3 +52,30 @@ describe('ElectroDB requests', () => {
     expect((failure as ElectroError).cause).toMatchObject({ name: 'ConditionalCheckFailedException' });
   });
 });
+
+/** The properties ElectroDB defines while `build` runs. */
+function definedProperties(build: () => unknown): number {
+  const define = vi.spyOn(Object, 'defineProperty');
+  try {
+    build();
+    return define.mock.calls.length;
+  } finally {
+    define.mockRestore();
+  }
+}
+
+// patches/electrodb+3.9.3.patch: every chain made its update clause's proxy, a getter per
+// attribute and per operation, a get's and a query's included; now the proxy is made when an
+// update clause first uses it.
+describe('ElectroDB chains', () => {
+  it('define no update getters for a get', () => {
+    expect(definedProperties(() => store.entities.check.get({ token: 'x' }).params())).toBe(0);
+  });
+
+  it('still build an update from the attributes it names', () => {
+    expect(definedProperties(() => store.entities.check.patch({ token: 'x' }).set({ name: 'renamed' }).params())).toBeGreaterThan(0);
+    const params = store.entities.check.patch({ token: 'x' }).set({ name: 'renamed' }).params<{ UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> }>();
+    expect(params.UpdateExpression).toContain('SET #name = :name_u0');
+    expect(params.ExpressionAttributeValues[':name_u0']).toBe('renamed');
+  });
+});
