@@ -15,7 +15,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDynamoClient, ensureTable, hotPathClient } from '../../store/client.js';
 import { type EmbeddedStore, startEmbeddedStore } from './embeddedStore.js';
 
@@ -33,6 +33,7 @@ type Store = {
 };
 
 const require = createRequire(import.meta.url);
+const crypto = require('node:crypto') as { createHash: (algorithm: string) => unknown };
 const db = require('dynalite/db') as { create: (options: object) => Store };
 const TABLE = 'kept';
 const OTHER = 'remade';
@@ -143,5 +144,26 @@ describe("dynalite's kept table descriptions", () => {
     );
     expect(await failure(client.send(new PutItemCommand({ TableName: OTHER, Item: { pk: S('a'), sk: S('b') } })))).toBe('ok');
     expect(await read(OTHER, true)).toStrictEqual(await read(OTHER, false));
+  });
+});
+
+// The same patch keeps the MD5 prefix of each recent partition key: a write hashed its item's
+// partition and each index's again, and so did every query, for the same few keys.
+describe("dynalite's partition prefixes", () => {
+  it('hash a partition key once for a run of writes and queries to it', async () => {
+    const put = (i: number) => client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: S('p'), sk: S(`${i}`), gsi1pk: S('pg'), gsi1sk: S(`${i}`) } }));
+    await put(0);
+    const hash = vi.spyOn(crypto, 'createHash');
+    try {
+      for (let i = 1; i <= 10; i++) await put(i);
+      const found = await client.send(
+        new QueryCommand({ TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :g', ExpressionAttributeValues: { ':g': S('pg') } }),
+      );
+      expect(found.Items?.length).toBe(11);
+      // One for each new item's index entry (its whole key, new each time); none for the partitions.
+      expect(hash.mock.calls.filter(([algorithm]) => algorithm === 'md5').length).toBe(10);
+    } finally {
+      hash.mockRestore();
+    }
   });
 });
