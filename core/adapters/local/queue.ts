@@ -6,7 +6,7 @@ import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 import { monotonicUlids } from '../../ids.js';
-import { deleteMessages, PublishCommit, putMessages } from './queueWrites.js';
+import { deleteMessages, leaseEach, leaseTogether, PublishCommit } from './queueWrites.js';
 
 export type LocalQueueOptions = {
   store: Store;
@@ -233,56 +233,11 @@ export class LocalQueue implements Queue {
     // Settled, not Promise.all: one failed write must not strand the leases taken meanwhile unhandled.
     const [parked, leases] = await Promise.allSettled([
       Promise.all(spent.map((candidate) => this.deadLetter(queue, candidate))),
-      this.ownsStore ? this.leaseTogether(deliverable, leaseEnd) : this.leaseEach(queue, deliverable, leaseEnd),
+      this.ownsStore ? leaseTogether(this.options.store, deliverable, leaseEnd) : leaseEach(this.options.store, queue, deliverable, leaseEnd),
     ]);
     const batch = leases.status === 'fulfilled' ? leases.value.taken : [];
     const failure = parked.status === 'rejected' ? parked.reason : leases.status === 'rejected' ? leases.reason : leases.value.failure;
     return { batch, seen: taking.length, ...(failure === undefined ? {} : { failure }) };
-  }
-
-  /** One conditional write per message, so they go at once; the batch keeps the query's order. */
-  private async leaseEach(queue: QueueName, candidates: QueueMessageItem[], leaseEnd: string): Promise<{ taken: QueueMessageItem[]; failure?: unknown }> {
-    const claims = await Promise.allSettled(
-      candidates.map(async (candidate): Promise<QueueMessageItem | undefined> => {
-        try {
-          const taken = await this.options.store.entities.queueMessage
-            .patch({ lane: queue, messageId: candidate.messageId })
-            .set({ visibleAt: leaseEnd, leased: true })
-            .add({ receiveCount: 1 })
-            .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
-            .go({ response: 'all_new' });
-          return { ...candidate, ...taken.data };
-        } catch (err) {
-          // Acknowledged or taken by another receiver since the query: not ours.
-          if (!isConditionalFailure(err)) throw err;
-          return undefined;
-        }
-      }),
-    );
-    const taken = claims.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
-    const failure = claims.find((claim): claim is PromiseRejectedResult => claim.status === 'rejected');
-    return { taken, ...(failure ? { failure: failure.reason } : {}) };
-  }
-
-  /**
-   * The leases of a runtime that owns its lanes alone: each message put back whole with its
-   * receive count raised, leased until `leaseEnd`, one BatchWriteItem for the batch. Nothing can
-   * race the unconditional put: no other runtime receives from these lanes (`ownsStore`), this one
-   * runs one delivery pass at a time (`exclusive`), a pass's parts touch one lane each, and a
-   * publish only adds new message ids. The raised count is stored before the consumer sees the
-   * message, as with the conditional lease, so a message that kills the process still reaches
-   * its dead letter after `maxReceives` receives (`reclaimLeases` at the next boot keeps the count).
-   */
-  private async leaseTogether(candidates: QueueMessageItem[], leaseEnd: string): Promise<{ taken: QueueMessageItem[]; failure?: unknown }> {
-    const leased = candidates.map((candidate) => ({ ...candidate, receiveCount: candidate.receiveCount + 1, visibleAt: leaseEnd, leased: true }));
-    const stored = new Set<QueueMessageItem>();
-    try {
-      await putMessages(this.options.store, leased, 'leases of the local queue', (item) => stored.add(item));
-      return { taken: leased };
-    } catch (failure) {
-      // Those the store took are leased all the same: handled now, they need not wait out the lease.
-      return { taken: leased.filter((item) => stored.has(item)), failure };
-    }
   }
 
   private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
@@ -351,8 +306,9 @@ export class LocalQueue implements Queue {
    * message (a shared store, or a consumer slower than the visibility timeout). That message has
    * been handled once already, by this receiver, so deleting it under the other one's lease keeps
    * at-least-once: the other receiver may deliver it a second time (SQS's own duplicate), and its
-   * settle of a message gone finds nothing to retry. A message is never deleted before its
-   * consumer said it was handled, so nothing owed is lost.
+   * settle of a message gone finds nothing to retry (a retry is a conditional update; a dead letter
+   * would park a copy of a message already handled, never lose one). A message is never deleted
+   * before its consumer said it was handled, so nothing owed is lost.
    */
   private async acknowledgeAll(queue: QueueName, items: QueueMessageItem[]): Promise<void> {
     if (items.length === 0) return;

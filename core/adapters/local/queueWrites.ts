@@ -1,9 +1,10 @@
 import { untilProcessed } from '../../store/batch.js';
+import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 
 /*
- * The local queue's batch writes (core/adapters/local/queue.ts). In the embedded runtime every
+ * The local queue's writes of messages (core/adapters/local/queue.ts). In the embedded runtime every
  * store request costs the one busy thread most of a millisecond of CPU (the SDK client's and
  * dynalite's, whatever the request carries), so messages that move together are written together:
  * published ones in a group commit, leased and acknowledged ones a batch at a time.
@@ -26,7 +27,7 @@ function chunks<T>(items: readonly T[]): T[][] {
  * again). `stored` hears of each item as soon as the store holds it, so a caller whose batch ends
  * in an error still knows which of its items were written.
  */
-export async function putMessages(store: Store, items: readonly QueueMessageItem[], what: string, stored: (item: QueueMessageItem) => void = () => undefined): Promise<void> {
+async function putMessages(store: Store, items: readonly QueueMessageItem[], what: string, stored: (item: QueueMessageItem) => void = () => undefined): Promise<void> {
   for (const chunk of chunks(items)) {
     await untilProcessed(
       chunk,
@@ -51,6 +52,51 @@ export async function deleteMessages(store: Store, keys: readonly MessageKey[], 
       what,
       { pause: store.pause },
     );
+  }
+}
+
+/** One conditional write per message, so they go at once; the batch keeps the query's order. */
+export async function leaseEach(store: Store, queue: string, candidates: QueueMessageItem[], leaseEnd: string): Promise<{ taken: QueueMessageItem[]; failure?: unknown }> {
+  const claims = await Promise.allSettled(
+    candidates.map(async (candidate): Promise<QueueMessageItem | undefined> => {
+      try {
+        const taken = await store.entities.queueMessage
+          .patch({ lane: queue, messageId: candidate.messageId })
+          .set({ visibleAt: leaseEnd, leased: true })
+          .add({ receiveCount: 1 })
+          .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
+          .go({ response: 'all_new' });
+        return { ...candidate, ...taken.data };
+      } catch (err) {
+        // Acknowledged or taken by another receiver since the query: not ours.
+        if (!isConditionalFailure(err)) throw err;
+        return undefined;
+      }
+    }),
+  );
+  const taken = claims.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
+  const failure = claims.find((claim): claim is PromiseRejectedResult => claim.status === 'rejected');
+  return { taken, ...(failure ? { failure: failure.reason } : {}) };
+}
+
+/**
+ * The leases of a runtime that owns its lanes alone: each message put back whole with its
+ * receive count raised, leased until `leaseEnd`, one BatchWriteItem for the batch. Nothing can
+ * race the unconditional put: no other runtime receives from these lanes (`ownsStore`), this one
+ * runs one delivery pass at a time (`LocalQueue.exclusive`), a pass's parts touch one lane each, and a
+ * publish only adds new message ids. The raised count is stored before the consumer sees the
+ * message, as with the conditional lease, so a message that kills the process still reaches
+ * its dead letter after `maxReceives` receives (`reclaimLeases` at the next boot keeps the count).
+ */
+export async function leaseTogether(store: Store, candidates: QueueMessageItem[], leaseEnd: string): Promise<{ taken: QueueMessageItem[]; failure?: unknown }> {
+  const leased = candidates.map((candidate) => ({ ...candidate, receiveCount: candidate.receiveCount + 1, visibleAt: leaseEnd, leased: true }));
+  const stored = new Set<QueueMessageItem>();
+  try {
+    await putMessages(store, leased, 'leases of the local queue', (item) => stored.add(item));
+    return { taken: leased };
+  } catch (failure) {
+    // Those the store took are leased all the same: handled now, they need not wait out the lease.
+    return { taken: leased.filter((item) => stored.has(item)), failure };
   }
 }
 
