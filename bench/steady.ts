@@ -137,7 +137,9 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
   // The server's own sweep timer is pushed out of the way: the bench runs the same sweep on the
   // same schedule in this process, through deps of its own so that its reads are counted apart.
   const settings = { VIGIL_TABLE_NAME: 'bench_steady', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir, VIGIL_PROBE_ALLOW_PRIVATE: '1', VIGIL_SWEEP_SECONDS: '3600' };
-  const server = await startLocalServer(loadConfig({ PORT: '0', ...settings }), { log: false, queueEndpoint });
+  // The queue store is the bench's own, as `npm start`'s is the server's: the server is the only
+  // runtime that receives from it (the sweep's deps below only publish), so it leases a batch at once.
+  const server = await startLocalServer(loadConfig({ PORT: '0', ...settings }), { log: false, queueEndpoint, ownsQueueStore: true });
   // The server's own store requests (the pings'; the sweep's go through its own deps), counted in
   // the steady window. Added before the server's first request: the plain client caches its middleware.
   const serverMeter = meter(server.deps.store);
@@ -375,7 +377,7 @@ async function massOutage(input: OutageInput): Promise<void> {
   const rows = steps.flatMap((step) => [...step.counts.entries()]).sort((a, b) => b[1].bytes - a[1].bytes || b[1].requests - a[1].requests);
   for (const [name, count] of rows)
     console.log(
-      `mass_outage_per_check[${name}]: ops ${(count.requests / jobs).toFixed(2)}, kb ${(count.bytes / 1024 / jobs).toFixed(2)}, items read ${(count.read / jobs).toFixed(2)}`,
+      `mass_outage_per_check[${name}]: ops ${(count.requests / jobs).toFixed(2)}, items ${(count.items / jobs).toFixed(2)}, kb ${(count.bytes / 1024 / jobs).toFixed(2)}, items read ${(count.read / jobs).toFixed(2)}`,
     );
   print('mass_outage_jobs', jobs);
   print('mass_outage_seconds', done === undefined ? Number.POSITIVE_INFINITY : (done - lastDue) / 1000, 1);

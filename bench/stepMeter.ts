@@ -51,16 +51,25 @@ export function meterSteps(stores: readonly Pick<Store, 'client' | 'hot'>[], pre
             if (input.Item) add(`${prefix}${command} ${entityOf(input.Item)}`, 1, sizeOf(input.Item));
             else if (input.Key) add(`${prefix}${command} ${entityOf(input.Key)}`, 1, command === 'UpdateItem' ? sizeOf(input.ExpressionAttributeValues) : 0);
             else if (input.RequestItems) {
+              // One request however many items it carries (a batch of two kinds counts once for each kind).
+              const kinds = new Map<string, { items: number; bytes: number }>();
+              const tally = (key: Record<string, Attr> | undefined, bytes: number) => {
+                const kind = kinds.get(entityOf(key)) ?? { items: 0, bytes: 0 };
+                kind.items++;
+                kind.bytes += bytes;
+                kinds.set(entityOf(key), kind);
+              };
               for (const requests of Object.values(input.RequestItems)) {
                 if (Array.isArray(requests)) {
                   for (const request of requests) {
                     const item = request.PutRequest?.Item ?? request.DeleteRequest?.Key;
-                    add(`${prefix}${command} ${entityOf(item)}`, 1, request.PutRequest ? sizeOf(item) : 0);
+                    tally(item, request.PutRequest ? sizeOf(item) : 0);
                   }
                 } else {
-                  for (const key of requests.Keys ?? []) add(`${prefix}${command} ${entityOf(key)}`, 1, 0);
+                  for (const key of requests.Keys ?? []) tally(key, 0);
                 }
               }
+              for (const [kind, { items, bytes }] of kinds) add(`${prefix}${command} ${kind}`, items, bytes);
             } else {
               // A query names the entity its key condition's first value starts with.
               const values = Object.values(input.ExpressionAttributeValues ?? {})

@@ -100,10 +100,19 @@ export type LocalServer = {
  */
 export async function startLocalServer(
   config: Config,
-  options: { log?: boolean; queueEndpoint?: string /** How long a stop lets in-flight requests finish (tests shorten it). */; stopGraceMs?: number } = {},
+  options: {
+    log?: boolean;
+    queueEndpoint?: string;
+    /** How long a stop lets in-flight requests finish (tests shorten it). */
+    stopGraceMs?: number;
+    /** The store at `queueEndpoint` has no other receiver (the bench's store process); an embedded one never has. */
+    ownsQueueStore?: boolean;
+  } = {},
 ): Promise<LocalServer> {
   const { endpoint, store, queueStore } = await startStores(config, options.queueEndpoint);
   const queueEndpoint = options.queueEndpoint ?? queueStore?.endpoint;
+  // The embedded store is this process's alone: no other runtime receives from the lanes in it.
+  const ownsQueueStore = options.ownsQueueStore ?? (queueEndpoint === undefined ? store : queueStore) !== undefined;
   // An embedded store is this process's alone, so the alert deliveries a killed run had claimed are
   // orphans: their messages (reclaimed below) go out now, not after the claims' lease.
   const deps = await createLocalDeps({
@@ -112,12 +121,13 @@ export async function startLocalServer(
     autoDrain: true,
     logMail: options.log ?? true,
     ownsStore: store !== undefined,
+    ownsQueueStore,
     ...(queueEndpoint === undefined ? {} : { queueEndpoint }),
   });
   const stopWorkers = startLocalWorkers(deps);
   // Also picks up what a previous run left in the store (pending, delayed, or in flight when it died).
   // The embedded store is this process's alone: leases found now belong to a process that died.
-  if (queueEndpoint === undefined ? store : queueStore) await deps.queue.reclaimLeases();
+  if (ownsQueueStore) await deps.queue.reclaimLeases();
   deps.queue.start();
   const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {

@@ -39,6 +39,11 @@ export async function createLocalDeps(options: {
   queueEndpoint?: string;
   /** The store is this process's alone from now on (`Deps.storeOwnedSince`). */
   ownsStore?: boolean;
+  /**
+   * No other runtime receives from the queue lanes (LocalQueueOptions.ownsStore): the queue takes
+   * leases a batch at a time, and its leases found at boot belong to a process that died.
+   */
+  ownsQueueStore?: boolean;
 }): Promise<LocalDeps> {
   const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
   await ensureTable(client, options.config.tableName);
@@ -50,7 +55,7 @@ export async function createLocalDeps(options: {
     clock,
     config: options.config,
     // Batches of 25: a batch's messages run at once and share their configuration reads (core/outbox/consumer.ts).
-    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain, batchSize: 25 }),
+    queue: new LocalQueue({ store: lanes, clock, autoDrain: options.autoDrain, batchSize: 25, ownsStore: options.ownsQueueStore ?? false }),
     scheduler: new LocalScheduler(),
     broadcaster: new LocalBroadcaster(),
     mailer: new OutboxMailer({ log: options.logMail ?? false, clock }),

@@ -240,7 +240,7 @@ describe('a store failure in one part of a delivery pass', () => {
     await queue.publish('alerts', [{ marker: 'held' }]);
     await queue.publish('incidents', [{ marker: 'acked' }]);
     // The incidents part's acknowledgement fails while the alerts consumer is still at work; it finishes a moment later.
-    const failure = failOnce((command, input) => command === 'DeleteItemCommand' && input.includes('incidents'), openGate);
+    const failure = failOnce((command, input) => command === 'BatchWriteItemCommand' && input.includes('DeleteRequest') && input.includes('incidents'), openGate);
     try {
       await expect(queue.drain()).rejects.toThrow('injected store failure');
     } finally {

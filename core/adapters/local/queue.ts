@@ -2,11 +2,11 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Clock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
-import { untilProcessed } from '../../store/batch.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 import { monotonicUlids } from '../../ids.js';
+import { deleteMessages, leaseEach, leaseTogether, PublishCommit } from './queueWrites.js';
 
 export type LocalQueueOptions = {
   store: Store;
@@ -20,6 +20,12 @@ export type LocalQueueOptions = {
   random?: () => number;
   /** How often `start()` looks for messages that became visible (delayed retries, expired leases). */
   pollMs?: number;
+  /**
+   * No other runtime receives from these lanes (the embedded runtime on a queue store of its own,
+   * runtime.ts `ownsQueueStore`): leases are then taken a batch at a time, and `reclaimLeases`
+   * may run at boot. Off by default, for lanes that another runtime may share.
+   */
+  ownsStore?: boolean;
 };
 
 /** Which messages a pass may receive: those visible now, or (tests) every one not leased right now. */
@@ -44,6 +50,7 @@ async function settleAll(work: readonly Promise<unknown>[]): Promise<void> {
  *
  * A receive is a conditional update on the message's receive count, so two runtimes on one table
  * never both hold a message; a lease left by a crashed one lapses after the visibility timeout.
+ * A runtime that owns its lanes alone (`ownsStore`) leases a batch with one BatchWriteItem instead.
  */
 export class LocalQueue implements Queue {
   /** Messages this instance dead-lettered (a test hook; `deadLettered()` reads the store). */
@@ -52,6 +59,7 @@ export class LocalQueue implements Queue {
   private readonly published = new Map<QueueName, Map<string, unknown>>();
   private readonly consumers = new Map<QueueName, QueueConsumer>();
   private readonly nextId = monotonicUlids();
+  private readonly publishes: PublishCommit;
   private running: Promise<void> | undefined;
   private scheduled = false;
   private poller: NodeJS.Timeout | undefined;
@@ -64,11 +72,18 @@ export class LocalQueue implements Queue {
    */
   private readonly deliveryScope = new AsyncResource('LocalQueueDelivery');
 
-  constructor(private readonly options: LocalQueueOptions) {}
+  constructor(private readonly options: LocalQueueOptions) {
+    this.publishes = new PublishCommit(options.store);
+  }
 
   /** The store that holds the lanes (the main one, or the queue's own: runtime.ts `queueEndpoint`). */
   get store(): Store {
     return this.options.store;
+  }
+
+  /** Whether no other runtime receives from these lanes (`LocalQueueOptions.ownsStore`). */
+  get ownsStore(): boolean {
+    return this.options.ownsStore ?? false;
   }
 
   private get maxReceives(): number {
@@ -92,12 +107,7 @@ export class LocalQueue implements Queue {
       leased: false,
       sentAt: now.toISOString(),
     }));
-    const byId = new Map(items.map((item) => [item.messageId, item]));
-    await untilProcessed(
-      items,
-      async (batch) => (await this.options.store.entities.queueMessage.put(batch).go()).unprocessed.flatMap((key) => byId.get(key.messageId) ?? []),
-      `messages of local queue ${queue}`,
-    );
+    await this.publishes.put(items);
     const mirror = this.published.get(queue) ?? new Map<string, unknown>();
     for (const item of items) mirror.set(item.messageId, JSON.parse(item.body) as unknown);
     this.published.set(queue, mirror);
@@ -198,14 +208,14 @@ export class LocalQueue implements Queue {
           if (seen > 0) progressed = true;
           // What was leased is handled even when another lease failed: left leased, it would wait out the visibility timeout.
           if (batch.length > 0) await this.handle(queue, consumer, batch);
-          if (failure !== undefined) throw failure.reason;
+          if (failure !== undefined) throw failure;
         }),
       );
     }
   }
 
   /** Takes up to a batch of messages, oldest visible first, each under a lease of its own. */
-  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number; failure?: PromiseRejectedResult }> {
+  private async receive(queue: QueueName, reach: Reach): Promise<{ batch: QueueMessageItem[]; seen: number; failure?: unknown }> {
     const { queueMessage } = this.options.store.entities;
     const batchSize = this.options.batchSize ?? 10;
     const now = this.options.clock.now();
@@ -218,33 +228,16 @@ export class LocalQueue implements Queue {
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
     const taking = candidates.slice(0, batchSize);
-    // Each lease is its own conditional write, so they go at once; the batch keeps the query's order.
-    // Settled, not Promise.all: one failed lease must not strand the others, taken meanwhile, unhandled.
-    const claims = await Promise.allSettled(
-      taking.map(async (candidate): Promise<QueueMessageItem | undefined> => {
-        // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
-        if (candidate.receiveCount >= this.maxReceives) {
-          await this.deadLetter(queue, candidate);
-          return undefined;
-        }
-        try {
-          const taken = await queueMessage
-            .patch({ lane: queue, messageId: candidate.messageId })
-            .set({ visibleAt: leaseEnd, leased: true })
-            .add({ receiveCount: 1 })
-            .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
-            .go({ response: 'all_new' });
-          return { ...candidate, ...taken.data };
-        } catch (err) {
-          // Acknowledged or taken by another receiver since the query: not ours.
-          if (!isConditionalFailure(err)) throw err;
-          return undefined;
-        }
-      }),
-    );
-    const batch = claims.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
-    const failure = claims.find((claim): claim is PromiseRejectedResult => claim.status === 'rejected');
-    return { batch, seen: taking.length, ...(failure ? { failure } : {}) };
+    // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
+    const [spent, deliverable] = [taking.filter((m) => m.receiveCount >= this.maxReceives), taking.filter((m) => m.receiveCount < this.maxReceives)];
+    // Settled, not Promise.all: one failed write must not strand the leases taken meanwhile unhandled.
+    const [parked, leases] = await Promise.allSettled([
+      Promise.all(spent.map((candidate) => this.deadLetter(queue, candidate))),
+      this.ownsStore ? leaseTogether(this.options.store, deliverable, leaseEnd) : leaseEach(this.options.store, queue, deliverable, leaseEnd),
+    ]);
+    const batch = leases.status === 'fulfilled' ? leases.value.taken : [];
+    const failure = parked.status === 'rejected' ? parked.reason : leases.status === 'rejected' ? leases.reason : leases.value.failure;
+    return { batch, seen: taking.length, ...(failure === undefined ? {} : { failure }) };
   }
 
   private async handle(queue: QueueName, consumer: QueueConsumer, batch: QueueMessageItem[]): Promise<void> {
@@ -259,13 +252,15 @@ export class LocalQueue implements Queue {
       failedIds = batch.map((item) => item.messageId);
     }
     const failed = new Set(failedIds);
-    await settleAll(
-      batch.map((item) => {
-        if (!failed.has(item.messageId)) return this.acknowledge(queue, item);
-        if (item.receiveCount >= this.maxReceives) return this.deadLetter(queue, item);
-        return this.retryLater(queue, item, retryAfter[item.messageId]);
-      }),
-    );
+    await settleAll([
+      this.acknowledgeAll(
+        queue,
+        batch.filter((item) => !failed.has(item.messageId)),
+      ),
+      ...batch
+        .filter((item) => failed.has(item.messageId))
+        .map((item) => (item.receiveCount >= this.maxReceives ? this.deadLetter(queue, item) : this.retryLater(queue, item, retryAfter[item.messageId]))),
+    ]);
   }
 
   /**
@@ -304,14 +299,22 @@ export class LocalQueue implements Queue {
     }
   }
 
-  private async acknowledge(queue: QueueName, item: QueueMessageItem): Promise<void> {
-    await this.settle(() =>
-      this.options.store.entities.queueMessage
-        .delete({ lane: queue, messageId: item.messageId })
-        .where((attr, op) => op.eq(attr.receiveCount, item.receiveCount))
-        .go(),
-    );
-    this.published.get(queue)?.delete(item.messageId);
+  /**
+   * The messages the consumer handled, deleted in one BatchWriteItem per 25 rather than one
+   * conditional DeleteItem each. Unconditional, and still safe: the only write the condition on
+   * the receive count could stop is a delete after this lease lapsed and another receiver took the
+   * message (a shared store, or a consumer slower than the visibility timeout). That message has
+   * been handled once already, by this receiver, so deleting it under the other one's lease keeps
+   * at-least-once: the other receiver may deliver it a second time (SQS's own duplicate), and its
+   * settle of a message gone finds nothing to retry (a retry is a conditional update; a dead letter
+   * would park a copy of a message already handled, never lose one). A message is never deleted
+   * before its consumer said it was handled, so nothing owed is lost.
+   */
+  private async acknowledgeAll(queue: QueueName, items: QueueMessageItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await deleteMessages(this.options.store, items, `acknowledgements of local queue ${queue}`);
+    const mirror = this.published.get(queue);
+    for (const item of items) mirror?.delete(item.messageId);
   }
 
   private async retryLater(queue: QueueName, item: QueueMessageItem, retryAfterSeconds: number | undefined): Promise<void> {
