@@ -1,8 +1,8 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AGAIN, retry } from '../retry.js';
-import { baseClient, type DynamoOptions } from './plainClient.js';
-import { resolveCommand, resolveMiddlewareOnce, type Resolved } from './resolvedOnce.js';
+import { baseClient, commandResolve, type DynamoOptions } from './plainClient.js';
+import { resolveMiddlewareOnce, type Resolve, type Resolved } from './resolvedOnce.js';
 import { createTableInput } from './table.js';
 
 export type { DynamoOptions } from './plainClient.js';
@@ -18,12 +18,12 @@ const hotClients = new WeakMap<DynamoDBDocumentClient, DynamoDBClient>();
 export function createDynamoClient(options: DynamoOptions = {}): DynamoDBDocumentClient {
   const document = DynamoDBDocumentClient.from(baseClient(options), { marshallOptions: { removeUndefinedValues: true } });
   hotClients.set(document, baseClient(options));
-  return resolveMiddlewareOnce(document, resolveDocumentCommand);
+  return resolveMiddlewareOnce(document, resolveDocumentCommand(commandResolve(options)));
 }
 
 /** What lib-dynamodb's commands keep for their own `resolveMiddleware` (its dist-cjs/index.js). */
 type DocumentCommand = {
-  clientCommand: Parameters<typeof resolveCommand>[0];
+  clientCommand: object;
   addMarshallingMiddleware(config: object): void;
 };
 
@@ -36,15 +36,17 @@ type DocumentCommand = {
  * class, with that marshalling in its stack, and each request calls it with its own low-level
  * command: the marshalling, the unmarshalling and every middleware run per request as before.
  */
-function resolveDocumentCommand(command: object, stack: object, config: object): Resolved | undefined {
-  const document = command as Partial<DocumentCommand>;
-  // A low-level command sent through the document client (ensureTable's).
-  if (document.clientCommand === undefined) return resolveCommand(command, stack, config);
-  if (typeof document.addMarshallingMiddleware !== 'function') return undefined;
-  document.addMarshallingMiddleware(config);
-  const resolved = resolveCommand(document.clientCommand, stack, config);
-  return resolved && { handler: resolved.handler, target: (sent) => (sent as DocumentCommand).clientCommand };
-}
+const resolveDocumentCommand =
+  (resolveCommand: Resolve): Resolve =>
+  (command, stack, config): Resolved | undefined => {
+    const document = command as Partial<DocumentCommand>;
+    // A low-level command sent through the document client (ensureTable's).
+    if (document.clientCommand === undefined) return resolveCommand(command, stack, config);
+    if (typeof document.addMarshallingMiddleware !== 'function') return undefined;
+    document.addMarshallingMiddleware(config);
+    const resolved = resolveCommand(document.clientCommand, stack, config);
+    return resolved && { handler: resolved.handler, target: (sent) => (sent as DocumentCommand).clientCommand };
+  };
 
 /**
  * The low-level client made with `document`, for the requests every ping makes (its UpdateItem,

@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../clock.js';
 import { localTransport } from './localTransports.js';
-import { resolveMiddlewareOnce } from './resolvedOnce.js';
+import { reshapedResolve, resolveCommand, resolveMiddlewareOnce, type Resolve } from './resolvedOnce.js';
 
 export type DynamoOptions = {
   endpoint?: string;
@@ -32,7 +32,16 @@ export function baseClient(options: DynamoOptions): DynamoDBClient {
   if (direct) client.config.protocol = direct(client.config.protocol);
   // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
   if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
-  return resolveMiddlewareOnce(client);
+  return resolveMiddlewareOnce(client, commandResolve(options));
+}
+
+/**
+ * How a client for `options` resolves a low-level command: for an embedded store in this
+ * process, data-plane operations without the middleware that only serve HTTP (its `directStack`).
+ */
+export function commandResolve(options: DynamoOptions): Resolve {
+  const reshape = options.endpoint ? localTransport(options.endpoint)?.directStack : undefined;
+  return reshape ? reshapedResolve(reshape) : resolveCommand;
 }
 
 /**

@@ -1,14 +1,17 @@
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startEmbeddedStore } from '../adapters/local/embeddedStore.js';
 import { createDynamoClient, ensureTable } from './client.js';
 import { createStore, type Store } from './service.js';
 
 // Both store clients resolve their middleware once per command class (core/store/resolvedOnce.ts)
-// and resolve again after any change to their stack. Runs on dynalite and, in the fidelity pass,
-// on DynamoDB Local (test/fidelity.sh).
-let store: Store;
+// and resolve again after any change to their stack: over the port of the run's store (dynalite
+// and, in the fidelity pass, DynamoDB Local: test/fidelity.sh), and on the direct path to a store
+// in this process (core/adapters/local/directDispatch.ts), whose stack leaves out HTTP's middleware.
+const own = startEmbeddedStore(':memory:');
+afterAll(async () => (await own).close());
 const at = '2026-03-01T12:00:00.000Z';
 const event = (incidentId: number, eventKey: string) => ({
   incidentId,
@@ -22,15 +25,7 @@ const event = (incidentId: number, eventKey: string) => ({
 });
 const rawKey = (sk: string) => ({ pk: { S: 'resolved-once' }, sk: { S: sk } });
 
-beforeAll(async () => {
-  const client = createDynamoClient({ endpoint: inject('dynamoEndpoint') });
-  const table = `t_${ulid()}`;
-  await ensureTable(client, table);
-  store = createStore(client, table);
-});
-
 type Stack = Store['hot']['middlewareStack'];
-const stacks = () => [store.client.middlewareStack, store.hot.middlewareStack] as unknown as [Stack, Stack];
 
 /** A middleware that counts how often a stack is resolved with it (its factory) and the requests it sees. */
 function counter(name: string) {
@@ -41,7 +36,26 @@ function counter(name: string) {
   return { counts, add: (stack: Stack) => stack.add(middleware as never, { step: 'initialize', name }) };
 }
 
-describe('store clients resolve middleware once per command class', () => {
+describe.each([
+  ['over the port', () => Promise.resolve(inject('dynamoEndpoint'))],
+  ['on the direct path', async () => (await own).endpoint],
+])('store clients resolve middleware once per command class, %s', (path, endpoint) => {
+  let store: Store;
+  // Data-plane requests on the direct path work out no endpoint; over the port each does.
+  const endpoints = { resolved: 0 };
+  const direct = path === 'on the direct path';
+  beforeAll(async () => {
+    const client = createDynamoClient({ endpoint: await endpoint() });
+    const table = `t_${ulid()}`;
+    await ensureTable(client, table);
+    store = createStore(client, table);
+    for (const config of [store.client.config, store.hot.config]) {
+      const provider = config.endpointProvider;
+      config.endpointProvider = (...args) => (endpoints.resolved++, provider(...args));
+    }
+  });
+  const stacks = () => [store.client.middlewareStack, store.hot.middlewareStack] as unknown as [Stack, Stack];
+
   it('resolves each client once for many requests of a class, ElectroDB and the ping path alike', async () => {
     const seen = counter('countResolutions');
     for (const stack of stacks()) seen.add(stack);
@@ -53,6 +67,7 @@ describe('store clients resolve middleware once per command class', () => {
     // One resolution per command class and client; 15 requests seen.
     expect(seen.counts.resolutions).toBe(3);
     expect(seen.counts.requests).toHaveLength(15);
+    expect(endpoints.resolved > 0).toBe(!direct);
     for (const stack of stacks()) stack.remove('countResolutions');
   });
 
@@ -85,6 +100,20 @@ describe('store clients resolve middleware once per command class', () => {
     expect(read.map((answer) => answer.data?.message)).toEqual(keys.map((key) => `opened ${key}`));
     const page = await store.entities.incidentEvent.query.byIncident({ incidentId: 2 }).go();
     expect(page.data.map((item) => item.eventKey).sort()).toEqual([...keys].sort());
+  });
+
+  it('resolves a middleware placed beside one the direct path leaves out with the whole stack, and fails a refused write as the SDK does', async () => {
+    const [, hotStack] = stacks();
+    const seen: string[] = [];
+    const beside = (next: (args: object) => Promise<unknown>, context: { commandName?: string }) => (args: object) => (seen.push(context.commandName ?? '?'), next(args));
+    hotStack.addRelativeTo(beside as never, { relation: 'after', toMiddleware: 'endpointV2Middleware', name: 'besideEndpoint' });
+    expect((await store.hot.send(new GetItemCommand({ TableName: store.table, Key: rawKey('r2') }))).Item?.n).toEqual({ N: '2' });
+    expect(seen).toEqual(['GetItemCommand']);
+    expect(hotStack.remove('besideEndpoint')).toBe(true);
+    const refused = await store.hot
+      .send(new PutItemCommand({ TableName: store.table, Item: rawKey('r2'), ConditionExpression: 'attribute_not_exists(pk)' }))
+      .catch((err: unknown) => err);
+    expect(refused).toMatchObject({ name: 'ConditionalCheckFailedException', $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 1 } });
   });
 
   it('still answers a request sent with options, resolved for it alone', async () => {

@@ -40,10 +40,42 @@ function onChange(stack: object, listener: () => void): void {
   listeners.push(listener);
 }
 
+/** How a client resolves a command of a class it has not sent yet. */
+export type Resolve = (command: object, stack: object, config: object) => Resolved | undefined;
+/** Changes the stack (the client's and the command's together) an operation is resolved with. */
+export type Reshape = (stack: object, operation: string, config: object) => void;
+
 /** A low-level command is resolved and called as itself. */
-export function resolveCommand(command: object, stack: object, config: object): Resolved | undefined {
+export const resolveCommand: Resolve = (command, stack, config) => {
   if (typeof (command as Partial<Resolvable>).resolveMiddleware !== 'function') return undefined;
   return { handler: (command as Resolvable).resolveMiddleware(stack, config, undefined), target: (sent) => sent };
+};
+
+/**
+ * Resolves low-level commands with `reshape` applied to the stack the SDK builds for them (the
+ * client's concatenated with the command's, in `Command.resolveMiddlewareWithContext`): that
+ * stack exists only inside the resolution, so the client's is handed over with its `concat`
+ * reshaping what it returns. When the reshaped stack does not resolve (a middleware added
+ * relative to one that `reshape` took out), the command is resolved with the stack as it is.
+ */
+export function reshapedResolve(reshape: Reshape): Resolve {
+  return (command, stack, config) => {
+    const operation = (command as { schema?: unknown[] }).schema?.[2];
+    if (typeof operation !== 'string') return resolveCommand(command, stack, config);
+    const concat = (stack as { concat(from: object): object }).concat;
+    const reshaping = Object.assign(Object.create(stack) as object, {
+      concat: (from: object) => {
+        const whole = concat(from);
+        reshape(whole, operation, config);
+        return whole;
+      },
+    });
+    try {
+      return resolveCommand(command, reshaping, config);
+    } catch {
+      return resolveCommand(command, stack, config);
+    }
+  };
 }
 
 /**
@@ -51,10 +83,7 @@ export function resolveCommand(command: object, stack: object, config: object): 
  * Requests with options (an abort signal, a callback) go through the SDK's own send, resolved
  * for that request alone; so does a command `resolve` does not know (it returns undefined).
  */
-export function resolveMiddlewareOnce<C extends { send: unknown; middlewareStack: object; config: object }>(
-  client: C,
-  resolve: (command: object, stack: object, config: object) => Resolved | undefined = resolveCommand,
-): C {
+export function resolveMiddlewareOnce<C extends { send: unknown; middlewareStack: object; config: object }>(client: C, resolve: Resolve = resolveCommand): C {
   const sdkSend = (client.send as (...args: unknown[]) => unknown).bind(client);
   let resolved = new WeakMap<object, Resolved | null>();
   onChange(client.middlewareStack, () => {
