@@ -29,8 +29,6 @@ export async function createLocalDeps(options: {
   clock?: Clock;
   autoDrain: boolean;
   logMail?: boolean;
-  /** See DynamoOptions.cacheHotPath (tests turn it off). */
-  cacheHotPath?: boolean;
   /**
    * A store of their own for the queue lanes (the embedded runtime's second store process); without
    * it they live in the main store. Under ping load a publish to the main store waits behind every
@@ -45,7 +43,7 @@ export async function createLocalDeps(options: {
    */
   ownsQueueStore?: boolean;
 }): Promise<LocalDeps> {
-  const client = createDynamoClient({ endpoint: options.endpoint, ...(options.cacheHotPath === undefined ? {} : { cacheHotPath: options.cacheHotPath }) });
+  const client = createDynamoClient({ endpoint: options.endpoint });
   await ensureTable(client, options.config.tableName);
   const store = createStore(client, options.config.tableName);
   const lanes = options.queueEndpoint === undefined ? store : await laneStore(options.queueEndpoint, options.config.tableName);

@@ -37,15 +37,13 @@ function storeEndpoint(): Promise<string> {
  * A fresh table in the shared in-memory store, the real app over it, a clock the test moves, and
  * a queue the test drains: integration tests go through HTTP into the embedded store.
  */
-export async function createTestContext(overrides: Partial<Record<string, string>> = {}, options: { cacheHotPath?: boolean } = {}) {
+export async function createTestContext(overrides: Partial<Record<string, string>> = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00.000Z');
   // scrypt at 2^12 keeps sign-ups fast; production's default (2^17) is asserted in core/auth/passwordCost.test.ts.
   // At that cost the process-wide hash bound would only make a test's concurrent sign-ups race for
   // one slot, so tests lift it; core/auth/hashSlots.test.ts and passwordAttempts.test.ts set it low.
   const config: Config = loadConfig({ VIGIL_TABLE_NAME: `t_${ulid()}`, VIGIL_PASSWORD_HASH_LOG_N: '12', VIGIL_PASSWORD_HASH_CONCURRENCY: '64', ...overrides });
-  // Tests observe and fault the ping path's client mid-file, which its middleware cache would
-  // ignore, so it is off unless a test asks for the production setting.
-  const deps: LocalDeps = await createLocalDeps({ config, endpoint: await storeEndpoint(), clock, autoDrain: false, cacheHotPath: options.cacheHotPath ?? false });
+  const deps: LocalDeps = await createLocalDeps({ config, endpoint: await storeEndpoint(), clock, autoDrain: false });
   const app = createApp(deps);
 
   async function request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {

@@ -2,19 +2,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { checkOf, createJob, signalsOf } from '../../test/support/signals.js';
 
-// The ping path as npm start and the Lambdas run it: its plain client caches resolved middleware.
+// The ping path as npm start and the Lambdas run it: its plain client reuses resolved middleware
+// (core/store/resolvedOnce.ts), as every test's client now does too.
 let t: TestContext;
 let user: Awaited<ReturnType<TestContext['signup']>>;
 let key: string;
 beforeAll(async () => {
-  t = await createTestContext({}, { cacheHotPath: true });
+  t = await createTestContext();
   user = await t.signup('hot-path');
   key = await t.apiKey(user);
 });
 
 describe('ping path with the middleware cache on', () => {
   it('records pings, signals and status changes through the cached client', async () => {
-    expect(t.deps.store.hot.config.cacheMiddleware).toBe(true);
     const { id, token } = await createJob(t, user, key);
     for (let i = 0; i < 3; i++) {
       expect((await t.request('GET', `/signals/ping/${token}`)).status).toBe(200);

@@ -20,7 +20,7 @@ describe('batch helpers on the embedded store', () => {
   let store: Store;
   const requests: string[] = [];
   beforeAll(async () => {
-    const client = createDynamoClient({ endpoint: inject('dynamoEndpoint'), cacheHotPath: false });
+    const client = createDynamoClient({ endpoint: inject('dynamoEndpoint') });
     const table = `t_${ulid()}`;
     await ensureTable(client, table);
     store = createStore(client, table);

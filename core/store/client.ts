@@ -1,7 +1,8 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AGAIN, retry } from '../retry.js';
-import { baseClient, type DynamoOptions } from './plainClient.js';
+import { baseClient, commandResolve, type DynamoOptions } from './plainClient.js';
+import { resolveMiddlewareOnce, type Resolve, type Resolved } from './resolvedOnce.js';
 import { createTableInput } from './table.js';
 
 export type { DynamoOptions } from './plainClient.js';
@@ -11,19 +12,45 @@ const hotClients = new WeakMap<DynamoDBDocumentClient, DynamoDBClient>();
 /**
  * A DynamoDB client for AWS (no endpoint) or for a DynamoDB-compatible endpoint such as the
  * embedded dynalite store. The same ElectroDB code runs against both. Alongside it, a plain
- * client for the ping path (hotPathClient).
+ * client for the ping path (hotPathClient). Both resolve their middleware once per command class
+ * until their stack changes (resolvedOnce.ts).
  */
 export function createDynamoClient(options: DynamoOptions = {}): DynamoDBDocumentClient {
-  const document = DynamoDBDocumentClient.from(baseClient(options, false), { marshallOptions: { removeUndefinedValues: true } });
-  hotClients.set(document, baseClient(options, options.cacheHotPath ?? true));
-  return document;
+  const document = DynamoDBDocumentClient.from(baseClient(options), { marshallOptions: { removeUndefinedValues: true } });
+  hotClients.set(document, baseClient(options));
+  return resolveMiddlewareOnce(document, resolveDocumentCommand(commandResolve(options)));
 }
+
+/** What lib-dynamodb's commands keep for their own `resolveMiddleware` (its dist-cjs/index.js). */
+type DocumentCommand = {
+  clientCommand: object;
+  addMarshallingMiddleware(config: object): void;
+};
+
+/**
+ * lib-dynamodb refuses the SDK's `cacheMiddleware` because a document command's resolved handler
+ * ignores the command it is called with: it sends the low-level command (`clientCommand`) of the
+ * instance it was resolved for, so a cached handler would send the first request's input again.
+ * Its marshalling middleware, though, reads nothing of that instance but the key nodes every
+ * instance of the class shares. So the low-level command is resolved once per document command
+ * class, with that marshalling in its stack, and each request calls it with its own low-level
+ * command: the marshalling, the unmarshalling and every middleware run per request as before.
+ */
+const resolveDocumentCommand =
+  (resolveCommand: Resolve): Resolve =>
+  (command, stack, config): Resolved | undefined => {
+    const document = command as Partial<DocumentCommand>;
+    // A low-level command sent through the document client (ensureTable's).
+    if (document.clientCommand === undefined) return resolveCommand(command, stack, config);
+    if (typeof document.addMarshallingMiddleware !== 'function') return undefined;
+    document.addMarshallingMiddleware(config);
+    const resolved = resolveCommand(document.clientCommand, stack, config);
+    return resolved && { handler: resolved.handler, target: (sent) => (sent as DocumentCommand).clientCommand };
+  };
 
 /**
  * The low-level client made with `document`, for the requests every ping makes (its UpdateItem,
- * the signal puts). It takes marshalled items and caches its resolved middleware per command
- * class, which the document client cannot (lib-dynamodb refuses `cacheMiddleware`): measured, an
- * UpdateItem costs about 90 us of SDK CPU this way against 160 us through the document client.
+ * the signal puts). It takes marshalled items, so it skips the document client's marshalling.
  */
 export function hotPathClient(document: DynamoDBDocumentClient): DynamoDBClient {
   const hot = hotClients.get(document);

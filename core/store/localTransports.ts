@@ -1,4 +1,5 @@
 import type { HttpHandler } from '@smithy/protocol-http';
+import type { Reshape } from './resolvedOnce.js';
 
 /**
  * Embedded stores running in this process, by the endpoint they also listen on. A client made for
@@ -9,6 +10,8 @@ import type { HttpHandler } from '@smithy/protocol-http';
 type LocalTransport = HttpHandler & {
   /** Wraps a client's protocol so that it hands this store data-plane requests as objects. */
   directProtocol?: <P extends object>(protocol: P) => P;
+  /** Reshapes the middleware stack an operation is resolved with for such requests (core/store/resolvedOnce.ts). */
+  directStack?: Reshape;
 };
 
 const transports = new Map<string, LocalTransport>();

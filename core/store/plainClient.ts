@@ -1,30 +1,26 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../clock.js';
 import { localTransport } from './localTransports.js';
+import { reshapedResolve, resolveCommand, resolveMiddlewareOnce, type Resolve } from './resolvedOnce.js';
 
 export type DynamoOptions = {
   endpoint?: string;
   region?: string;
-  /**
-   * Whether the hot-path client caches its resolved middleware per command (default true). Tests
-   * that add observers or faults to it mid-file turn it off: the cache pins the list at first use.
-   */
-  cacheHotPath?: boolean;
 };
 
 /**
  * A plain DynamoDB client (marshalled items, no document client) for AWS or for a
  * DynamoDB-compatible endpoint: the ping path's client (createDynamoClient's `hot` one, and the
  * ping Lambda's only one). Kept apart from client.ts so the ping Lambda does not bundle
- * lib-dynamodb or the table upgrade.
+ * lib-dynamodb or the table upgrade. It resolves its middleware once per command class until its
+ * stack changes (resolvedOnce.ts).
  */
-export function baseClient(options: DynamoOptions, cacheMiddleware: boolean): DynamoDBClient {
+export function baseClient(options: DynamoOptions): DynamoDBClient {
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const client = new DynamoDBClient({
     region,
     ...(options.endpoint ? localEndpoint(options.endpoint, region) : {}),
     maxAttempts: 3,
-    ...(cacheMiddleware ? { cacheMiddleware: true } : {}),
   });
   // No logger is ever configured, yet the SDK's logger step runs the sensitive-data filter over
   // every request and response to hand the result to a no-op: a few percent of a ping's CPU.
@@ -36,7 +32,16 @@ export function baseClient(options: DynamoOptions, cacheMiddleware: boolean): Dy
   if (direct) client.config.protocol = direct(client.config.protocol);
   // A local store has no use for the SDK's user-agent string, which is rebuilt per request.
   if (options.endpoint) client.middlewareStack.remove('getUserAgentMiddleware');
-  return client;
+  return resolveMiddlewareOnce(client, commandResolve(options));
+}
+
+/**
+ * How a client for `options` resolves a low-level command: for an embedded store in this
+ * process, data-plane operations without the middleware that only serve HTTP (its `directStack`).
+ */
+export function commandResolve(options: DynamoOptions): Resolve {
+  const reshape = options.endpoint ? localTransport(options.endpoint)?.directStack : undefined;
+  return reshape ? reshapedResolve(reshape) : resolveCommand;
 }
 
 /**

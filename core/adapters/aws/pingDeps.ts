@@ -41,7 +41,7 @@ export function readPingEnv(env: Record<string, string | undefined>): PingEnv {
 export function awsPingDeps(env: Record<string, string | undefined> = process.env): PingDeps {
   const config = readPingEnv(env);
   const region = config.homeRegion;
-  const store = { hot: baseClient({ region, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) }, true), table: config.tableName };
+  const store = { hot: baseClient({ region, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) }), table: config.tableName };
   return {
     store,
     clock: systemClock,

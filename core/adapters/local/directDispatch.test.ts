@@ -283,8 +283,7 @@ describe('the direct path of an in-process store', () => {
 
   it('lets the middleware of both clients see, count and fail each request as before', async () => {
     const seen: string[] = [];
-    // As the tests' own clients: the ping path's middleware cache would pin the list at first use.
-    const observedDoc = createDynamoClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, cacheHotPath: false });
+    const observedDoc = createDynamoClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
     const observed = hotPathClient(observedDoc);
     for (const [client, name] of [
       [observed, 'observe-direct'],

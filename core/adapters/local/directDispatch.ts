@@ -66,14 +66,74 @@ export function directProtocol<P extends object>(inner: P): P {
     },
     deserializeResponse: (operation, context, response) => {
       if (!(response instanceof DirectResponse)) return sdk.deserializeResponse(operation, context, response);
-      const output = fromStore(response.output);
-      decodeOutput(output, response.coder.base64Decoder);
-      output.$metadata = { httpStatusCode: 200, requestId: response.requestId, extendedRequestId: undefined, cfId: undefined };
-      return Promise.resolve(output);
+      return Promise.resolve(directOutput(response));
     },
   };
   // The SDK's own protocol stays the prototype, so every other method (and its state) is its own.
   return Object.assign(Object.create(inner) as P, overrides);
+}
+
+function directOutput(response: DirectResponse): Record<string, unknown> {
+  const output = fromStore(response.output);
+  decodeOutput(output, response.coder.base64Decoder);
+  output.$metadata = { httpStatusCode: 200, requestId: response.requestId, extendedRequestId: undefined, cfId: undefined };
+  return output;
+}
+
+/**
+ * The middleware that address, sign and frame an HTTP request: for a DirectRequest each either
+ * passes it on untouched or works out what nothing reads (an endpoint from the client's whole
+ * configuration, a signing identity), per request.
+ */
+const HTTP_ONLY = ['httpAuthSchemeMiddleware', 'endpointV2Middleware', 'contentLengthMiddleware', 'hostHeaderMiddleware', 'recursionDetectionMiddleware', 'httpSigningMiddleware'];
+
+type Next = (args: object) => Promise<{ response: unknown; output?: unknown }>;
+type Middleware = (next: Next, context: object) => (args: { input?: object }) => Promise<{ response: unknown; output?: unknown }>;
+/** The part of the SDK's middleware stack used here (@smithy/core's constructStack). */
+type Stack = {
+  add(middleware: Middleware, options: { name: string; step: string; tags: string[]; override: boolean }): void;
+  remove(name: string): boolean;
+  applyToStack(target: object): unknown;
+};
+
+/**
+ * Reshapes the stack a data-plane operation is resolved with (once per command class,
+ * core/store/resolvedOnce.ts): without HTTP_ONLY, and with a serializer and a deserializer that
+ * make the DirectRequest and read the DirectResponse themselves. The SDK's serde middlewares copy
+ * the client's whole configuration and the request's context into one object per request, for a
+ * protocol that reads two of its members here. A failure's response still goes to the SDK's own
+ * deserializer. The middleware that observe and fail requests, the document client's marshalling
+ * and the retry strategy stay where they were. Other operations are left as they are.
+ */
+export function directStack(stack: object, operation: string, config: object): void {
+  const { base64Encoder, base64Decoder } = config as Partial<Coder>;
+  if (!DIRECT.has(operation) || !base64Encoder || !base64Decoder) return;
+  const coder: Coder = { base64Encoder, base64Decoder };
+  const lean = stack as Stack;
+  let sdkDeserializer: Middleware | undefined;
+  lean.applyToStack({
+    add: (middleware: Middleware, options: { name?: string }) => {
+      if (options.name === 'deserializerMiddleware') sdkDeserializer = middleware;
+    },
+    addRelativeTo: () => {},
+  });
+  const fallback = sdkDeserializer;
+  if (!fallback) return;
+  for (const name of HTTP_ONLY) lean.remove(name);
+  lean.add((next) => (args) => next({ ...args, request: new DirectRequest(operation, args.input ?? {}, coder) }), {
+    name: 'serializerMiddleware',
+    step: 'serialize',
+    tags: ['SERIALIZER'],
+    override: true,
+  });
+  lean.add(
+    (next, context) => async (args) => {
+      const answer = await next(args);
+      if (answer.response instanceof DirectResponse) return { response: answer.response, output: directOutput(answer.response) };
+      return fallback(() => Promise.resolve(answer), context)(args);
+    },
+    { name: 'deserializerMiddleware', step: 'deserialize', tags: ['DESERIALIZER'], override: true },
+  );
 }
 
 let requests = 0;

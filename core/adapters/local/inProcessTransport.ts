@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HttpResponse, type HttpHandler, type HttpRequest } from '@smithy/protocol-http';
-import { answerDirect, DirectRequest, directProtocol, type Dispatch } from './directDispatch.js';
+import { answerDirect, DirectRequest, directProtocol, directStack, type Dispatch } from './directDispatch.js';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -17,9 +17,12 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * below provide. The SDK reads a Uint8Array body as it reads a stream's.
  *
  * With `directProtocol` on the client (core/store/plainClient.ts does it), data-plane requests
- * skip even that: they arrive as DirectRequests and go to dynalite's dispatch (directDispatch.ts).
+ * skip even that: they arrive as DirectRequests and go to dynalite's dispatch (directDispatch.ts),
+ * through a stack without the HTTP-only middleware (`directStack`).
  */
-export function inProcessTransport(server: Server & { dispatch?: Dispatch }): HttpHandler & { close(): void; directProtocol?: <P extends object>(protocol: P) => P } {
+export function inProcessTransport(
+  server: Server & { dispatch?: Dispatch },
+): HttpHandler & { close(): void; directProtocol?: <P extends object>(protocol: P) => P; directStack?: typeof directStack } {
   const listener = server.listeners('request')[0] as RequestListener | undefined;
   if (!listener) throw new Error('the embedded store has no request listener');
   const dispatch = server.dispatch;
@@ -29,7 +32,7 @@ export function inProcessTransport(server: Server & { dispatch?: Dispatch }): Ht
     close: () => {
       closed = true;
     },
-    ...(dispatch ? { directProtocol } : {}),
+    ...(dispatch ? { directProtocol, directStack } : {}),
     handle: (request: HttpRequest | DirectRequest) =>
       new Promise<{ response: HttpResponse }>((resolve, reject) => {
         if (closed) {
