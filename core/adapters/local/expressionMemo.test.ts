@@ -24,7 +24,7 @@ let client: DynamoDBClient;
 
 beforeAll(async () => {
   store = await startEmbeddedStore(':memory:');
-  const doc = createDynamoClient({ endpoint: store.endpoint, cacheHotPath: false });
+  const doc = createDynamoClient({ endpoint: store.endpoint });
   await ensureTable(doc, TABLE);
   client = hotPathClient(doc);
 });

@@ -61,7 +61,7 @@ beforeAll(async () => {
   } finally {
     db.create = create;
   }
-  const doc = createDynamoClient({ endpoint: embedded.endpoint, cacheHotPath: false });
+  const doc = createDynamoClient({ endpoint: embedded.endpoint });
   await ensureTable(doc, TABLE);
   client = hotPathClient(doc);
 });
