@@ -194,7 +194,8 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
   it('a recovery: the DOWN job pings over HTTP, its incident resolves and step 0 hears it', async () => {
     const { user, job, path } = await pagedJob('recover');
     await lateThenDown();
-    t.clock.advanceSeconds(5);
+    // It pings again a minute after its DOWN instant (core/signals/hints.ts SWEPT_AFTER_MS).
+    t.clock.advanceSeconds(60);
     const requests = meter(t.deps.store);
     const messages = published(t);
     try {
@@ -218,15 +219,17 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'RESOLVED',
     ]);
 
-    // The ping: its conditional update (the recovery in its condition), its signal, and its
-    // outbox clear. The incident worker: the episode and the incident (consistent), the resolve,
-    // its RESOLVED entry and outbox clear, the episode's release; the uptime cursor get, the day
-    // rollup and the cursor move; the status components. The alert: the incident, the check
-    // (mute), routing, windows, channels, the timeline (who was told), the delivery.
+    // The ping: one conditional update (its hint guessed the sweep's DOWN, core/signals/hints.ts
+    // sweptStatus: before, the remembered OK failed the condition, and a read and a retry followed:
+    // three requests for every job of a mass recovery), its signal, and its outbox clear. The
+    // incident worker: the episode and the incident (consistent), the resolve, its RESOLVED entry
+    // and outbox clear, the episode's release; the uptime cursor get, the day rollup and the cursor
+    // move; the status components. The alert: the incident, the check (mute), routing, windows,
+    // channels, the timeline (who was told), the delivery.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 1,
       'DeleteItem lock': 1,
-      'GetItem check': 2,
+      'GetItem check': 1,
       'GetItem incident': 2,
       'GetItem incidentepisode': 1,
       'GetItem incidentevent': 1,
@@ -240,12 +243,26 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query incidentevent': 1,
       'Query statuscomponent': 2,
       'Query windowhold': 2,
-      'UpdateItem check': 3,
+      'UpdateItem check': 2,
       'UpdateItem incident': 2,
       'UpdateItem incidentepisode': 1,
       'UpdateItem uptimecursor': 1,
       'UpdateItem uptimerollup': 1,
     });
     expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.resolved']);
+  });
+
+  it('a guess of the sweep it did not make (no sweep ran) costs one read and a retry, and the ping lands', async () => {
+    const { user, job } = await pagedJob('unswept');
+    t.clock.advanceSeconds(181);
+    const requests = meter(t.deps.store);
+    try {
+      expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
+    } finally {
+      requests.stop();
+    }
+    expect([requests.counts.get('UpdateItem check'), requests.counts.get('GetItem check')]).toEqual([2, 1]);
+    const check = await t.request<{ status: string }>('GET', `/v1/jobs/${job.id}`, { token: await t.apiKey(user) });
+    expect(check.body.status).toBe('OK');
   });
 });
