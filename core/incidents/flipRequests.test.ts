@@ -142,8 +142,9 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     expect(count('GetItem incident')).toBe(3);
     // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
     expect(count('GetItem check')).toBe(2);
-    // Each delivery asks "already sent?" once, under its claim; the raise's detail comes from the timeline it lists.
-    expect(count('GetItem incidentevent')).toBe(2);
+    // A delivery's ALERT_SENT entry is its claim (core/alerting/recordClaim.ts): nobody asks "already
+    // sent?" when the put of the claim succeeds; the raise's detail comes from the timeline it lists.
+    expect(count('GetItem incidentevent')).toBe(0);
     // A project's window holds: by each sweep, and once per message (the incident worker's uptime rollup reuses its read).
     expect(count('Query windowhold')).toBe(6);
 
@@ -155,22 +156,20 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // rollup and cursor move, and the status components showing the check or its project. The
     // opening: the incident id (counter), the episode's claim, the incident put, its OPENED entry,
     // its outbox clear. The raise: its write, its SEVERITY_CHANGED entry, its outbox clear. Each
-    // alert: the incident and the check (mute), routing (policies, rules), windows, channels, its
-    // delivery's claim, "already sent?", ALERT_SENT and the claim's release; the opening's plans the
+    // alert: the incident and the check (mute), routing (policies, rules), windows, channels, and its
+    // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
+    // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
     // escalation after step 0 (one incident write), the raise's lists the timeline for who was told.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 2,
-      'DeleteItem lock': 2,
       'GetItem check': 2,
       'GetItem checkref': 1,
       'GetItem incident': 3,
       'GetItem incidentepisode': 2,
-      'GetItem incidentevent': 2,
       'GetItem setting': 2,
       'GetItem uptimecursor': 2,
       'PutItem incident': 1,
       'PutItem incidentevent': 4,
-      'PutItem lock': 2,
       'PutItem setting': 2,
       'PutItem signal': 2,
       'Query alertchannel': 2,
@@ -185,6 +184,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem counter': 2,
       'UpdateItem incident': 4,
       'UpdateItem incidentepisode': 1,
+      'UpdateItem incidentevent': 2,
       'UpdateItem uptimecursor': 2,
       'UpdateItem uptimerollup': 2,
     });
@@ -228,14 +228,11 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // channels, the timeline (who was told), the delivery.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 1,
-      'DeleteItem lock': 1,
       'GetItem check': 1,
       'GetItem incident': 2,
       'GetItem incidentepisode': 1,
-      'GetItem incidentevent': 1,
       'GetItem uptimecursor': 1,
       'PutItem incidentevent': 2,
-      'PutItem lock': 1,
       'PutItem signal': 1,
       'Query alertchannel': 1,
       'Query escalationpolicy': 1,
@@ -246,6 +243,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem check': 2,
       'UpdateItem incident': 2,
       'UpdateItem incidentepisode': 1,
+      'UpdateItem incidentevent': 1,
       'UpdateItem uptimecursor': 1,
       'UpdateItem uptimerollup': 1,
     });
