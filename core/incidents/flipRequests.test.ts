@@ -152,8 +152,9 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // (`Query check`), the old wake entries' query (`Query signal`), its commit (`setting`), and the
     // project's window holds when a check is about to move. Per status change (LATE, DOWN): the
     // check's conditional write and its outbox clear (`UpdateItem check` x2), the sweep's FAIL
-    // signal, the incident worker's episode get, its window holds, and the status components
-    // showing the check or its project; at DOWN only (LATE is still observed up, so no interval
+    // signal, the incident worker's episode get, its window holds, and whether the workspace has
+    // any status page component (a get shared by a batch, where two component queries were, the
+    // check's and its project's: core/statuspages/hooks.ts); at DOWN only (LATE is still observed up, so no interval
     // closes: core/statuspages/store/rollups.ts), the uptime cursor get, day rollup and move. The
     // opening: the incident id (counter), the episode's claim, the incident put, its OPENED entry,
     // its outbox clear. The raise: its write, its SEVERITY_CHANGED entry, its outbox clear. Each
@@ -179,7 +180,6 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query escalationrule': 2,
       'Query incidentevent': 1,
       'Query signal': 2,
-      'Query statuscomponent': 4,
       'Query windowhold': 6,
       'UpdateItem check': 4,
       'UpdateItem counter': 2,
@@ -188,6 +188,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem incidentevent': 2,
       'UpdateItem uptimecursor': 1,
       'UpdateItem uptimerollup': 1,
+      'GetItem workspace': 2,
     });
     expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.opened', 'incidents check.status_changed', 'alerts incident.severity_changed']);
   });
@@ -225,7 +226,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // three requests for every job of a mass recovery), its signal, and its outbox clear. The
     // incident worker: the episode and the incident (consistent), the resolve, its RESOLVED entry
     // and outbox clear, the episode's release; the uptime cursor get, the day rollup and the cursor
-    // move; the status components. The alert: the incident, the check (mute), routing, windows,
+    // move; whether the workspace has status components. The alert: the incident, the check (mute), routing, windows,
     // channels, the timeline (who was told), the delivery.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 1,
@@ -239,7 +240,6 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query escalationpolicy': 1,
       'Query escalationrule': 1,
       'Query incidentevent': 1,
-      'Query statuscomponent': 2,
       'Query windowhold': 2,
       'UpdateItem check': 2,
       'UpdateItem incident': 2,
@@ -247,6 +247,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem incidentevent': 1,
       'UpdateItem uptimecursor': 1,
       'UpdateItem uptimerollup': 1,
+      'GetItem workspace': 1,
     });
     expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.resolved']);
   });
