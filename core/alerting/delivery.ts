@@ -8,6 +8,7 @@ import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
 import { awaitingConfirmation } from './emailConfirm.js';
 import { claimDelivery } from './deliveryClaim.js';
+import type { RecordClaim } from './recordClaim.js';
 
 export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
 
@@ -34,6 +35,8 @@ export type Delivery = {
     isRecorded: () => Promise<boolean>;
     record: (summary: string) => Promise<void>;
   };
+  /** A record that is its own claim (an incident's ALERT_SENT entry): taken instead of a lock, `sent` unused. */
+  recordClaim?: RecordClaim;
 };
 
 /**
@@ -49,6 +52,22 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
   });
   // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
   if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
+  const summary = `Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`;
+  if (delivery.recordClaim) {
+    // The record is the claim: written before the send, confirmed after it (core/alerting/recordClaim.ts).
+    const claim = await delivery.recordClaim.take(now, summary);
+    if (claim.outcome !== 'taken') return claim.outcome === 'sent' ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');
+    const { confirm, release } = claim;
+    let confirmed = false;
+    try {
+      return await send(deps, channel, delivery, now, options, outcome, async () => {
+        await confirm();
+        confirmed = true;
+      });
+    } finally {
+      if (!confirmed) await release();
+    }
+  }
   // The claim first, then the record: asked only under the claim, "already sent?" is one read per
   // delivery instead of one before and one after (in a mass outage every delivery is new). A claim
   // held by another worker is the rare case, and only it asks the record first.
@@ -57,13 +76,30 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
   try {
     // Under the claim: a worker that finished this very delivery has recorded it before releasing.
     if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
+    return await send(deps, channel, delivery, now, options, outcome, () => delivery.sent.record(summary));
+  } finally {
+    await release();
+  }
+}
+
+/** The send under a claim, and what its answer means: recorded, the channel disabled (410), or a failure to retry. */
+async function send(
+  deps: Deps,
+  channel: AlertChannelItem,
+  delivery: Delivery,
+  now: Date,
+  options: AlertDispatchOptions,
+  outcome: (status: ChannelOutcome['status'], message: string, retryAfterSeconds?: number | null) => ChannelOutcome,
+  record: () => Promise<void>,
+): Promise<ChannelOutcome> {
+  try {
     const result = await deliverToChannel(deps, channel, await delivery.compose(webhookIdFor(delivery.key)), options.outbound);
     // The crash window: a worker that dies here, after the send and before the record, leaves the
     // message to come back (after the visibility timeout) and send again. No store write can close
     // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver
     // can drop the copy (docs/guarantees.md).
     if (result.ok) {
-      await delivery.sent.record(`Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`);
+      await record();
       return outcome('SENT', result.message);
     }
     // 410 Gone means the receiver wants no more deliveries.
@@ -79,8 +115,6 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
     return failed;
   } catch (err) {
     return outcome('FAILED', err instanceof Error ? err.message : String(err));
-  } finally {
-    await release();
   }
 }
 

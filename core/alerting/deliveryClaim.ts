@@ -12,8 +12,18 @@ const SCOPE = 'alert-delivery';
 export const CLAIM_LEASE_MS = 60_000;
 
 /** The owner id carries its lease's end, so any worker can tell a live claim from an orphan. */
-const ownerFor = (now: Date): string => `${newUlid(now.getTime())}@${now.getTime() + CLAIM_LEASE_MS}`;
+export const claimOwner = (now: Date): string => `${newUlid(now.getTime())}@${now.getTime() + CLAIM_LEASE_MS}`;
 const leaseEnd = (owner: string): number => Number(owner.slice(owner.lastIndexOf('@') + 1));
+
+/**
+ * Whether `holder`'s claim, taken at `lockedAt`, still holds at `now`: its lease has not ended, and
+ * (under a runtime that owns its store) it was not taken before this runtime started.
+ */
+export function isClaimLive(deps: Pick<Deps, 'storeOwnedSince'>, holder: string, lockedAt: string, now: Date): boolean {
+  if (deps.storeOwnedSince !== undefined && Date.parse(lockedAt) < deps.storeOwnedSince.getTime()) return false;
+  const end = leaseEnd(holder);
+  return Number.isFinite(end) && end > now.getTime();
+}
 
 /**
  * Claims one delivery (by its key) for the duration of a send, so two copies of a message
@@ -25,13 +35,9 @@ const leaseEnd = (owner: string): number => Number(owner.slice(owner.lastIndexOf
  * alert back for up to a minute after the restart.
  */
 export async function claimDelivery(deps: Pick<Deps, 'store' | 'storeOwnedSince'>, key: string, now: Date): Promise<(() => Promise<void>) | undefined> {
-  const { store, storeOwnedSince } = deps;
-  const owner = ownerFor(now);
-  const isLive = async (holder: string, lockedAt: string): Promise<boolean> => {
-    if (storeOwnedSince !== undefined && Date.parse(lockedAt) < storeOwnedSince.getTime()) return false;
-    const end = leaseEnd(holder);
-    return Number.isFinite(end) && end > now.getTime();
-  };
+  const { store } = deps;
+  const owner = claimOwner(now);
+  const isLive = async (holder: string, lockedAt: string): Promise<boolean> => isClaimLive(deps, holder, lockedAt, now);
   if (!(await acquireLock(store, SCOPE, key, owner, now, isLive))) return undefined;
   return () => releaseLock(store, SCOPE, key, owner);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
-import { appendIncidentEvent, readIncident } from '../incidents/repository.js';
+import { readIncident } from '../incidents/repository.js';
 import { handler, type MessageHandler, type Unfinished } from '../outbox/consumer.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { SEVERITIES, type CheckItem } from '../store/entities/check.js';
@@ -11,6 +11,7 @@ import { windowEffects } from '../windows/holds.js';
 import { alertActions } from './ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
+import { timelineRecordClaim } from './recordClaim.js';
 import { handleSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
 import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage } from './warningDispatch.js';
 
@@ -113,8 +114,6 @@ export async function dispatchIncidentAlert(
   return { status: 'DISPATCHED', channels: outcomes };
 }
 
-const SYSTEM = { kind: 'system' } as const;
-
 /** An incident's deliveries are recorded as ALERT_SENT events on its timeline. */
 function incidentDelivery(deps: Deps, context: AlertContext, channel: AlertChannelItem, now: Date): Delivery {
   const { incident } = context;
@@ -123,16 +122,13 @@ function incidentDelivery(deps: Deps, context: AlertContext, channel: AlertChann
     key,
     event: context.notification.event,
     compose: async (webhookId) => composeAlert(context, webhookId, await alertActions(deps, incident, context.notification.event, channel, now)),
-    sent: {
-      isRecorded: () => alreadySent(deps, incident, key),
-      record: async (summary) => {
-        await appendIncidentEvent(deps, incident, { key, type: 'ALERT_SENT', message: summary, occurredAt: now.toISOString(), actor: SYSTEM }, now);
-      },
-    },
+    sent: UNUSED_RECORD,
+    recordClaim: timelineRecordClaim(deps, incident, key),
   };
 }
 
-async function alreadySent(deps: Deps, incident: IncidentItem, key: string): Promise<boolean> {
-  const existing = await deps.store.entities.incidentEvent.get({ incidentId: incident.incidentId, eventKey: key }).go({ consistent: true });
-  return existing.data !== null;
-}
+/** A delivery with a record claim never asks `sent` (core/alerting/delivery.ts). */
+export const UNUSED_RECORD: Delivery['sent'] = {
+  isRecorded: () => Promise.reject(new Error('a record claim is asked instead')),
+  record: () => Promise.reject(new Error('a record claim is confirmed instead')),
+};

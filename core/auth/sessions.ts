@@ -63,7 +63,8 @@ export async function createWorkspace(deps: Deps, ownerId: number, name: string)
   const { store } = deps;
   const iso = deps.clock.now().toISOString();
   const workspaceId = await store.nextId('workspace');
-  const workspace = (await store.entities.workspace.create({ workspaceId, name, plan: deps.config.defaultPlan, createdAt: iso, updatedAt: iso }).go()).data;
+  const workspace = (await store.entities.workspace.create({ workspaceId, name, plan: deps.config.defaultPlan, noStatusComponents: true, createdAt: iso, updatedAt: iso }).go())
+    .data;
   await store.entities.membership.create({ workspaceId, userId: ownerId, role: 'OWNER', createdAt: iso, updatedAt: iso }).go();
   const projectId = await store.nextId('project');
   await createProjectItem(store, { projectId, workspaceId, name: 'Default', createdAt: iso, updatedAt: iso });

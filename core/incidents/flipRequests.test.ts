@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createChannel, startReceiver, timeline, type Receiver } from '../../test/support/alerting.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
@@ -22,8 +22,13 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 type Attr = { S?: string } | string | undefined;
+type Key = Record<string, Attr>;
 const text = (value: Attr): string => (typeof value === 'string' ? value : (value?.S ?? ''));
-const entityOf = (key: Record<string, Attr>): string => /^\$([A-Za-z]+)_\d/.exec(text(key.sk))?.[1] ?? '?';
+/** `$check_1`, `$signal_1#...`, or a key with no entity in its sort key (`counter`, `lock`) by its partition. */
+const entityOf = (key: Key | undefined): string => {
+  const sk = text(key?.sk);
+  return /^\$([A-Za-z]+)_\d/.exec(sk)?.[1] ?? /^\$?([a-z]+)[#:_]/i.exec(text(key?.pk))?.[1] ?? '?';
+};
 
 /** Requests to the table from now on, as `<command> <entity>` (a query by the entity its key values name). */
 function meter(store: Pick<Store, 'client' | 'hot'>): { counts: Map<string, number>; stop(): void } {
@@ -34,8 +39,15 @@ function meter(store: Pick<Store, 'client' | 'hot'>): { counts: Map<string, numb
     stack.add(
       (next, context) => async (args) => {
         const command = context.commandName?.replace(/Command$/, '') ?? '?';
-        const input = args.input as { Key?: Record<string, Attr>; Item?: Record<string, Attr>; ExpressionAttributeValues?: Record<string, unknown> };
-        const key = input.Item ?? input.Key;
+        const input = args.input as {
+          Key?: Key;
+          Item?: Key;
+          RequestItems?: Record<string, { PutRequest?: { Item: Key }; DeleteRequest?: { Key: Key } }[] | { Keys?: Key[] }>;
+          ExpressionAttributeValues?: Record<string, unknown>;
+        };
+        const batch = Object.values(input.RequestItems ?? {})[0];
+        const first = Array.isArray(batch) ? (batch[0]?.PutRequest?.Item ?? batch[0]?.DeleteRequest?.Key) : batch?.Keys?.[0];
+        const key = input.Item ?? input.Key ?? first;
         const values = Object.values(input.ExpressionAttributeValues ?? {})
           .map((value) => text(value as Attr))
           .join(' ');
@@ -49,41 +61,77 @@ function meter(store: Pick<Store, 'client' | 'hot'>): { counts: Map<string, numb
   return { counts, stop: () => stacks.forEach((stack) => stack.remove(name)) };
 }
 
+/** The table of a flip, largest first: the queue lanes' own requests (publish, lease, ack) apart, as the bench's queue store is. */
+const table = (counts: Map<string, number>): Record<string, number> => Object.fromEntries([...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+
+/** The bodies published to each queue from now on, by type (each costs the queue store a publish, a lease and an acknowledgement). */
+function published(t: TestContext): { types: string[]; stop(): void } {
+  const types: string[] = [];
+  const publish = t.deps.queue.publish.bind(t.deps.queue);
+  const spy = vi.spyOn(t.deps.queue, 'publish').mockImplementation(async (queue, bodies) => {
+    for (const body of bodies) types.push(`${queue} ${(body as { type?: string }).type ?? '?'}`);
+    return publish(queue, bodies);
+  });
+  return { types, stop: () => spy.mockRestore() };
+}
+
+/** The main table's rows only: the queue lanes' own requests are the local queue's (core/adapters/local/queue.ts). */
+const tableRows = (counts: Map<string, number>): Record<string, number> => {
+  const rows = table(counts);
+  for (const row of Object.keys(rows)) if (row.endsWith(' queuemessage')) delete rows[row];
+  return rows;
+};
+
+/** A job in a workspace whose policy's step 0 pages one webhook; pinged once, so OK. */
+async function pagedJob(name: string) {
+  const user = await t.signup(name);
+  const key = await t.apiKey(user);
+  const path = `/${Math.random().toString(36).slice(2)}`;
+  const channel = await createChannel(t, user, { type: 'WEBHOOK', config: { url: receiver.url(path) } });
+  const policy = await t.request('POST', '/escalation-policies', {
+    token: user.token,
+    body: {
+      workspaceId: user.workspaceId,
+      name: 'flip',
+      priority: 0,
+      projectIds: null,
+      steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: channel.id }] }],
+    },
+  });
+  expect(policy.status, policy.text).toBe(201);
+  const job = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 30 });
+  expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
+  await t.deps.queue.drain();
+  return { user, job, path };
+}
+
+/** The job goes LATE, then DOWN: two sweeps, each followed by every queue drained. */
+async function lateThenDown(): Promise<void> {
+  t.clock.advanceSeconds(91);
+  await sweepHeartbeats(t.deps, t.clock.now());
+  await t.deps.queue.drain();
+  t.clock.advanceSeconds(30);
+  await sweepHeartbeats(t.deps, t.clock.now());
+  await t.deps.queue.drain();
+}
+
+const alertTypes = (path: string) => receiver.at(path).map((r) => (JSON.parse(r.body) as { type: string }).type);
+
 describe('the store requests of one flip', { timeout: 60_000 }, () => {
   it('LATE, DOWN, the incident and its step 0 alerts read nothing twice', async () => {
-    const user = await t.signup('flip');
-    const key = await t.apiKey(user);
-    const path = `/${Math.random().toString(36).slice(2)}`;
-    const channel = await createChannel(t, user, { type: 'WEBHOOK', config: { url: receiver.url(path) } });
-    const policy = await t.request('POST', '/escalation-policies', {
-      token: user.token,
-      body: {
-        workspaceId: user.workspaceId,
-        name: 'flip',
-        priority: 0,
-        projectIds: null,
-        steps: [{ position: 0, delayMinutes: 0, targets: [{ targetType: 'ALERT_CHANNEL', alertChannelId: channel.id }] }],
-      },
-    });
-    expect(policy.status, policy.text).toBe(201);
-    const job = await createJob(t, user, key, { intervalSeconds: 60, graceSeconds: 30 });
-    expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
-    await t.deps.queue.drain();
-
+    const { user, path } = await pagedJob('flip');
     const requests = meter(t.deps.store);
+    const messages = published(t);
     try {
-      t.clock.advanceSeconds(91);
-      await sweepHeartbeats(t.deps, t.clock.now());
-      await t.deps.queue.drain();
-      t.clock.advanceSeconds(30);
-      await sweepHeartbeats(t.deps, t.clock.now());
-      await t.deps.queue.drain();
+      await lateThenDown();
     } finally {
       requests.stop();
+      messages.stop();
     }
+    console.log('one flip:', table(requests.counts), messages.types);
 
     // The flip happened whole: opened, raised to the down severity, both told to step 0's webhook.
-    expect(receiver.at(path).map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual(['incident.opened', 'incident.severity_changed']);
+    expect(alertTypes(path)).toEqual(['incident.opened', 'incident.severity_changed']);
     const incidents = await t.request<{ items: { id: number; title: string }[] }>('GET', `/incidents?workspaceId=${user.workspaceId}`, { token: user.token });
     const [incident] = incidents.body.items;
     expect(incident?.title).toMatch(/is down$/);
@@ -94,9 +142,127 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     expect(count('GetItem incident')).toBe(3);
     // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
     expect(count('GetItem check')).toBe(2);
-    // Each delivery asks "already sent?" once, under its claim; the raise's detail comes from the timeline it lists.
-    expect(count('GetItem incidentevent')).toBe(2);
+    // A delivery's ALERT_SENT entry is its claim (core/alerting/recordClaim.ts): nobody asks "already
+    // sent?" when the put of the claim succeeds; the raise's detail comes from the timeline it lists.
+    expect(count('GetItem incidentevent')).toBe(0);
     // A project's window holds: by each sweep, and once per message (the incident worker's uptime rollup reuses its read).
     expect(count('Query windowhold')).toBe(6);
+
+    // The whole table, every request of the flip and why it is made. Per sweep: its due query
+    // (`Query check`), the old wake entries' query (`Query signal`), its commit (`setting`), and the
+    // project's window holds when a check is about to move. Per status change (LATE, DOWN): the
+    // check's conditional write and its outbox clear (`UpdateItem check` x2), the sweep's FAIL
+    // signal, the incident worker's episode get, its window holds, and whether the workspace has
+    // any status page component (a get shared by a batch, where two component queries were, the
+    // check's and its project's: core/statuspages/hooks.ts); at DOWN only (LATE is still observed up, so no interval
+    // closes: core/statuspages/store/rollups.ts), the uptime cursor get, day rollup and move. The
+    // opening: the incident id (counter), the episode's claim, the incident put, its OPENED entry,
+    // its outbox clear. The raise: its write, its SEVERITY_CHANGED entry, its outbox clear. Each
+    // alert: the incident and the check (mute), routing (policies, rules), windows, channels, and its
+    // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
+    // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
+    // escalation after step 0 (one incident write), the raise's lists the timeline for who was told.
+    expect(tableRows(requests.counts)).toEqual({
+      'BatchGetItem alertchannel': 2,
+      'GetItem check': 2,
+      'GetItem checkref': 1,
+      'GetItem incident': 3,
+      'GetItem incidentepisode': 2,
+      'GetItem setting': 2,
+      'GetItem uptimecursor': 1,
+      'PutItem incident': 1,
+      'PutItem incidentevent': 4,
+      'PutItem setting': 2,
+      'PutItem signal': 2,
+      'Query alertchannel': 2,
+      'Query check': 2,
+      'Query escalationpolicy': 2,
+      'Query escalationrule': 2,
+      'Query incidentevent': 1,
+      'Query signal': 2,
+      'Query windowhold': 6,
+      'UpdateItem check': 4,
+      'UpdateItem counter': 2,
+      'UpdateItem incident': 4,
+      'UpdateItem incidentepisode': 1,
+      'UpdateItem incidentevent': 2,
+      'UpdateItem uptimecursor': 1,
+      'UpdateItem uptimerollup': 1,
+      'GetItem workspace': 2,
+    });
+    expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.opened', 'incidents check.status_changed', 'alerts incident.severity_changed']);
+  });
+
+  it('a recovery: the DOWN job pings over HTTP, its incident resolves and step 0 hears it', async () => {
+    const { user, job, path } = await pagedJob('recover');
+    await lateThenDown();
+    // It pings again a minute after its DOWN instant (core/signals/hints.ts SWEPT_AFTER_MS).
+    t.clock.advanceSeconds(60);
+    const requests = meter(t.deps.store);
+    const messages = published(t);
+    try {
+      expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
+      await t.deps.queue.drain();
+    } finally {
+      requests.stop();
+      messages.stop();
+    }
+    console.log('one recovery:', table(requests.counts), messages.types);
+
+    expect(alertTypes(path)).toEqual(['incident.opened', 'incident.severity_changed', 'incident.resolved']);
+    const incidents = await t.request<{ items: { id: number; state: string }[] }>('GET', `/incidents?workspaceId=${user.workspaceId}`, { token: user.token });
+    expect(incidents.body.items.map((i) => i.state)).toEqual(['RESOLVED']);
+    expect((await timeline(t, user, incidents.body.items[0]?.id ?? 0)).map((e) => e.type)).toEqual([
+      'OPENED',
+      'ALERT_SENT',
+      'SEVERITY_CHANGED',
+      'ALERT_SENT',
+      'ALERT_SENT',
+      'RESOLVED',
+    ]);
+
+    // The ping: one conditional update (its hint guessed the sweep's DOWN, core/signals/hints.ts
+    // sweptStatus: before, the remembered OK failed the condition, and a read and a retry followed:
+    // three requests for every job of a mass recovery), its signal, and its outbox clear. The
+    // incident worker: the episode and the incident (consistent), the resolve, its RESOLVED entry
+    // and outbox clear, the episode's release; the uptime cursor get, the day rollup and the cursor
+    // move; whether the workspace has status components. The alert: the incident, the check (mute), routing, windows,
+    // channels, the timeline (who was told), the delivery.
+    expect(tableRows(requests.counts)).toEqual({
+      'BatchGetItem alertchannel': 1,
+      'GetItem check': 1,
+      'GetItem incident': 2,
+      'GetItem incidentepisode': 1,
+      'GetItem uptimecursor': 1,
+      'PutItem incidentevent': 2,
+      'PutItem signal': 1,
+      'Query alertchannel': 1,
+      'Query escalationpolicy': 1,
+      'Query escalationrule': 1,
+      'Query incidentevent': 1,
+      'Query windowhold': 2,
+      'UpdateItem check': 2,
+      'UpdateItem incident': 2,
+      'UpdateItem incidentepisode': 1,
+      'UpdateItem incidentevent': 1,
+      'UpdateItem uptimecursor': 1,
+      'UpdateItem uptimerollup': 1,
+      'GetItem workspace': 1,
+    });
+    expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.resolved']);
+  });
+
+  it('a guess of the sweep it did not make (no sweep ran) costs one read and a retry, and the ping lands', async () => {
+    const { user, job } = await pagedJob('unswept');
+    t.clock.advanceSeconds(181);
+    const requests = meter(t.deps.store);
+    try {
+      expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
+    } finally {
+      requests.stop();
+    }
+    expect([requests.counts.get('UpdateItem check'), requests.counts.get('GetItem check')]).toEqual([2, 1]);
+    const check = await t.request<{ status: string }>('GET', `/v1/jobs/${job.id}`, { token: await t.apiKey(user) });
+    expect(check.body.status).toBe('OK');
   });
 });

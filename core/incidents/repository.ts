@@ -226,9 +226,12 @@ const TYPE_ORDER: Record<IncidentEventItem['type'], number> = {
   RESOLVED: 6,
 };
 
-/** The timeline in the order things happened (ties broken by the natural order of the types). */
+/**
+ * The timeline in the order things happened (ties broken by the natural order of the types). An
+ * ALERT_SENT entry still claimed is a send under way, not yet on it (core/alerting/recordClaim.ts).
+ */
 export async function listIncidentEvents(deps: Deps, incidentId: number): Promise<IncidentEventItem[]> {
-  const events = (await deps.store.entities.incidentEvent.query.byIncident({ incidentId }).go({ pages: 'all' })).data;
+  const events = (await deps.store.entities.incidentEvent.query.byIncident({ incidentId }).go({ pages: 'all' })).data.filter((event) => event.claim === undefined);
   return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.eventId - b.eventId);
 }
 

@@ -9,7 +9,7 @@ import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { relayAfterWrite } from '../outbox/relay.js';
-import { hintOf, type PingHint, type PingHints } from './hints.js';
+import { hintOf, sweptStatus, type PingHint, type PingHints } from './hints.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
 import { checkFromItem, readCheck, readCheckWithRuns, restoreField, restoreIfAbsent, type PingDeps } from './pingStore.js';
 import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
@@ -62,6 +62,7 @@ const MAX_ATTEMPTS = 3;
 type TakenPing = {
   previous: PingPrevious;
   statusAfter: CheckItem['status'];
+  nextDueAt: string | undefined;
   projectId: number | undefined;
   pending: OutboxEntry[] | undefined;
   raw: Record<string, unknown> | undefined;
@@ -105,7 +106,7 @@ export async function ingestPing(deps: PingDeps, hints: PingHints, input: PingIn
 
 /** The check as remembered for the next ping: its status after this one, and its project. */
 const hintAfter = (taken: TakenPing, windowStart: number): PingHint =>
-  Object.assign(hintOf(taken.previous), { status: taken.statusAfter, projectId: taken.projectId, windowStart });
+  Object.assign(hintOf(taken.previous), { status: taken.statusAfter, nextDueAt: taken.nextDueAt, projectId: taken.projectId, windowStart });
 
 /**
  * One attempt: the conditional update on the remembered hint's guesses, or on what a consistent
@@ -131,6 +132,10 @@ async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, wind
       const state = runStateOf(current, raw);
       judged = { state, verdict: judgeRun(state, { kind, rid: input.rid }, now) };
     }
+  } else if (hint !== undefined) {
+    // Remembered, not read: what the sweep has done since is guessed (a recovery's first ping).
+    const status = sweptStatus(hint, now);
+    if (status !== hint.status) hint = Object.assign({}, hint, { status });
   }
   const taken = await sendPingUpdate(deps, planPingUpdate(deps.store.table, input, windowStart, hint, judged), judged, input.now);
   hints.set(token, hintAfter(taken, windowStart));
@@ -180,12 +185,30 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
       status: old.status,
       complete: false,
     });
-    return { previous, statusAfter: plan.status ?? old.status, projectId: known.projectId, pending, raw: undefined, verdict: undefined, signalId: id };
+    return {
+      previous,
+      statusAfter: plan.status ?? old.status,
+      nextDueAt: plan.nextDueAt ?? old.nextDueAt,
+      projectId: known.projectId,
+      pending,
+      raw: undefined,
+      verdict: undefined,
+      signalId: id,
+    };
   }
   const parsed = checkFromItem(attributes);
   if (!parsed) throw new Error('ping update returned no previous item');
   const previous: PingPrevious = Object.assign({}, parsed, { complete: true });
-  return { previous, statusAfter: plan.status ?? previous.status, projectId: previous.projectId, pending, raw: attributes, verdict: judged?.verdict, signalId: id };
+  return {
+    previous,
+    statusAfter: plan.status ?? previous.status,
+    nextDueAt: plan.nextDueAt ?? previous.nextDueAt,
+    projectId: previous.projectId,
+    pending,
+    raw: attributes,
+    verdict: judged?.verdict,
+    signalId: id,
+  };
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */

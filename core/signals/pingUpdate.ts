@@ -40,6 +40,8 @@ export type PingUpdatePlan = {
   owed: OutboxWrite | undefined;
   /** Set when the update returns only the old values of what it writes: the hint supplies the rest. */
   known: PingHint | undefined;
+  /** The next due instant the update writes, if it writes one (the next hint's). */
+  nextDueAt: string | undefined;
 };
 
 /** What a read-first ping judged, and the state the judgement read (its update is conditioned on it). */
@@ -209,5 +211,5 @@ export function planPingUpdate(table: string, ping: PingUpdateInput, windowStart
     known ? 'UPDATED_OLD' : 'ALL_OLD',
     extras,
   );
-  return { request, guess, status: changes.set.status, owed, known };
+  return { request, guess, status: changes.set.status, owed, known, nextDueAt: changes.set.nextDueAt };
 }

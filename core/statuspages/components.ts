@@ -46,6 +46,8 @@ export async function createComponent(ctx: Ctx, statusPageId: number, input: Com
   await requireTarget(deps, page.workspaceId, input);
   const componentId = await deps.store.nextId('statusComponent');
   const iso = deps.clock.now().toISOString();
+  // Before the component exists: a status change handled after it must not skip the pages (core/statuspages/hooks.ts).
+  await deps.store.entities.workspace.patch({ workspaceId: page.workspaceId }).remove(['noStatusComponents']).go();
   const created = await deps.store.entities.statusComponent
     .create({
       statusPageId,

@@ -2,6 +2,7 @@ import type { CheckStatusChanged, DependenciesReported } from '../checks/events.
 import { dependencyNameKey, dependencyNameScope } from '../checks/dependencyRegistry.js';
 import { lockOwner } from '../store/locks.js';
 import type { Deps } from '../deps.js';
+import { readOncePerBatch } from '../store/batchReads.js';
 import { recordStatusInterval } from './store/rollups.js';
 import { pagesShowing, refreshPagesOfCheck, refreshPagesOfIntegration, refreshSnapshot } from './store/snapshot.js';
 
@@ -12,7 +13,19 @@ import { pagesShowing, refreshPagesOfCheck, refreshPagesOfIntegration, refreshSn
  */
 export async function onCheckStatusChangedForPages(deps: Deps, change: CheckStatusChanged): Promise<void> {
   await recordStatusInterval(deps, change);
-  await refreshPagesOfCheck(deps, change.checkId, change.projectId);
+  if (await mayHaveComponents(deps, change.workspaceId)) await refreshPagesOfCheck(deps, change.checkId, change.projectId);
+}
+
+/**
+ * Whether any status page of the workspace may show one of its checks. A workspace never given a
+ * component carries `noStatusComponents` (core/store/entities/workspace.ts), removed before its
+ * first component is written; one consistent get per batch and workspace (core/store/batchReads.ts)
+ * instead of two component queries per status change, the check's and its project's (in a mass
+ * outage, two per flip). A workspace made before the mark, or gone, queries as before.
+ */
+async function mayHaveComponents(deps: Deps, workspaceId: number): Promise<boolean> {
+  const workspace = await readOncePerBatch(deps, `workspace#${workspaceId}`, () => deps.store.entities.workspace.get({ workspaceId }).go({ consistent: true }));
+  return workspace.data?.noStatusComponents !== true;
 }
 
 /**

@@ -85,6 +85,23 @@ describe('uptime rollups in the store', () => {
     expect(counters(once)).toEqual([{ date: '2026-03-01', observedSeconds: 900, downSeconds: 300 }]);
   });
 
+  it('adds a late stretch to the up time it belongs to, closing nothing at LATE', async () => {
+    const page = await createPage(t, user);
+    const { check } = await checkComponent(t, user, page.id);
+    const at = (seconds: number) => new Date(t.clock.now().getTime() + seconds * 1000).toISOString();
+    const base = { checkId: check.id, projectId: user.projectId };
+    await recordStatusInterval(t.deps, { ...base, from: 'NEW', to: 'OK', at: at(0) });
+    // Still observed up: no interval closes, and the cursor stays where the up time began.
+    expect(await recordStatusInterval(t.deps, { ...base, from: 'OK', to: 'LATE', at: at(300) })).toBe(false);
+    expect(await recordStatusInterval(t.deps, { ...base, from: 'LATE', to: 'OK', at: at(400) })).toBe(false);
+    expect(await recordStatusInterval(t.deps, { ...base, from: 'OK', to: 'LATE', at: at(500) })).toBe(false);
+    expect((await t.deps.store.entities.uptimeCursor.get({ checkId: check.id }).go()).data).toMatchObject({ state: 'UP', since: at(0) });
+    await recordStatusInterval(t.deps, { ...base, from: 'LATE', to: 'DOWN', at: at(600) });
+    await recordStatusInterval(t.deps, { ...base, from: 'DOWN', to: 'OK', at: at(900) });
+    const counters = (await rollupsOf(check.id)).map(({ date, observedSeconds, downSeconds }) => ({ date, observedSeconds, downSeconds }));
+    expect(counters).toEqual([{ date: '2026-03-01', observedSeconds: 900, downSeconds: 300 }]);
+  });
+
   it('maintenance on the project excuses down time and never lowers the day', async () => {
     const page = await createPage(t, user);
     const { check } = await checkComponent(t, user, page.id);

@@ -21,11 +21,17 @@ export async function maintenanceSpans(deps: Deps, projectId: number | null | un
 
 /**
  * One check moved from `from` to `to` at `at`: the interval that began at the cursor closes and
- * its seconds are added to the day rollups, then the cursor moves to `at`. Idempotent under
+ * its seconds are added to the day rollups, then the cursor moves to `at`. A move within one
+ * observed state closes nothing (a check with no cursor yet starts it at its first change of
+ * observed state, not at a LATE). Idempotent under
  * redelivery: each day's `ADD` is conditional on the interval's start not being recorded there
  * yet, and a message at or before the cursor is already in.
  */
 export async function recordStatusInterval(deps: Deps, change: { checkId: number; projectId: number | null; from: CheckStatus; to: CheckStatus; at: string }): Promise<boolean> {
+  // Observed the same before and after (OK -> LATE, LATE -> OK: a late job still counts as up): the
+  // open interval goes on and nothing closes. Closing and reopening it added the same seconds in two
+  // parts, for a cursor get, a day's add and a cursor move: three requests of every LATE.
+  if (observedState(change.from) === observedState(change.to)) return false;
   const { uptimeCursor } = deps.store.entities;
   const cursor = (await uptimeCursor.get({ checkId: change.checkId }).go({ consistent: true })).data;
   const nextState = observedState(change.to);

@@ -3,9 +3,11 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 export const INCIDENT_EVENT_TYPES = ['OPENED', 'SEVERITY_CHANGED', 'ALERT_SENT', 'ESCALATED', 'ACKNOWLEDGED', 'MONITORING', 'RESOLVED'] as const;
 
 /**
- * The immutable timeline: written once with attribute_not_exists under a key that names the
- * logical event (`opened`, `acknowledged`, `alert#<dispatch>` ...), never updated or deleted, so
- * a redelivered message cannot write an event twice.
+ * The timeline: written once with attribute_not_exists under a key that names the logical event
+ * (`opened`, `acknowledged`, `alert#<dispatch>` ...), so a redelivered message cannot write an
+ * event twice. One exception: an incident alert's ALERT_SENT entry is written before its send with
+ * a `claim` on it (core/alerting/recordClaim.ts) and is on the timeline once the claim is removed
+ * after the send; a failed send deletes it again. Readers leave claimed entries out.
  */
 export const createIncidentEventEntity = (config: EntityConfiguration) =>
   new Entity(
@@ -23,6 +25,8 @@ export const createIncidentEventEntity = (config: EntityConfiguration) =>
         actorApiKeyId: { type: 'number' },
         /** The recipient a signed alert link was sent to, when a person acted through one (core/alerting/ackLinks.ts). */
         actorLink: { type: 'string' },
+        /** `<owner>@<lease end ms>` while the delivery this ALERT_SENT entry records is being sent: not on the timeline yet. */
+        claim: { type: 'string' },
         createdAt: { type: 'string', required: true },
       },
       indexes: {

@@ -14,6 +14,13 @@ export const createWorkspaceEntity = (config: EntityConfiguration) =>
         plan: { type: PLANS, required: true },
         createdAt: { type: 'string', required: true },
         updatedAt: { type: 'string', required: true },
+        /**
+         * Set when the workspace is made, removed before its first status page component is
+         * written: while set, no page can show any of its checks, and a status change skips the
+         * component queries (core/statuspages/hooks.ts). Absent on workspaces made before it: they
+         * query as before.
+         */
+        noStatusComponents: { type: 'boolean' },
       },
       indexes: {
         byId: { pk: { field: 'pk', composite: ['workspaceId'] }, sk: { field: 'sk', composite: [] } },
