@@ -171,44 +171,40 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
   const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
   // Whatever an earlier move still owed goes out with this one's.
   const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
-  if (known) {
-    const old = attributes as Partial<CheckItem>;
-    if (old.status === undefined) throw new Error('ping update returned no previous status');
-    // Object.assign rather than spread, here and below: see checkUpdateInput (core/signals/rawItems.ts).
-    const previous: PingPrevious = Object.assign({}, old, {
-      checkId: known.checkId,
-      workspaceId: known.workspaceId,
-      checkMode: guess.checkMode,
-      intervalSeconds: guess.intervalSeconds,
-      graceSeconds: guess.graceSeconds,
-      jobRules: guess.jobRules,
-      status: old.status,
-      complete: false,
-    });
-    return {
-      previous,
-      statusAfter: plan.status ?? old.status,
-      nextDueAt: plan.nextDueAt ?? old.nextDueAt,
-      projectId: known.projectId,
-      pending,
-      raw: undefined,
-      verdict: undefined,
-      signalId: id,
-    };
-  }
-  const parsed = checkFromItem(attributes);
-  if (!parsed) throw new Error('ping update returned no previous item');
-  const previous: PingPrevious = Object.assign({}, parsed, { complete: true });
+  // Known from the plan, the update returned only the old values of what it wrote; otherwise the whole item.
+  const previous = known ? previousOfKnown(attributes, known, guess) : previousOfWhole(attributes);
   return {
     previous,
     statusAfter: plan.status ?? previous.status,
     nextDueAt: plan.nextDueAt ?? previous.nextDueAt,
-    projectId: previous.projectId,
+    projectId: known ? known.projectId : previous.projectId,
     pending,
-    raw: attributes,
-    verdict: judged?.verdict,
+    raw: known ? undefined : attributes,
+    verdict: known ? undefined : judged?.verdict,
     signalId: id,
   };
+}
+
+// Object.assign rather than spread, in both: see checkUpdateInput (core/signals/rawItems.ts).
+function previousOfKnown(attributes: Record<string, unknown>, known: NonNullable<PingUpdatePlan['known']>, guess: PingUpdatePlan['guess']): PingPrevious {
+  const old = attributes as Partial<CheckItem>;
+  if (old.status === undefined) throw new Error('ping update returned no previous status');
+  return Object.assign({}, old, {
+    checkId: known.checkId,
+    workspaceId: known.workspaceId,
+    checkMode: guess.checkMode,
+    intervalSeconds: guess.intervalSeconds,
+    graceSeconds: guess.graceSeconds,
+    jobRules: guess.jobRules,
+    status: old.status,
+    complete: false,
+  });
+}
+
+function previousOfWhole(attributes: Record<string, unknown>): PingPrevious {
+  const parsed = checkFromItem(attributes);
+  if (!parsed) throw new Error('ping update returned no previous item');
+  return Object.assign({}, parsed, { complete: true });
 }
 
 /** The whole check, for the rare ping that reports dependencies (the message names the project). */
