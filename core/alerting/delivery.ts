@@ -7,7 +7,6 @@ import { isConditionalFailure } from '../store/conditional.js';
 import { webhookIdFor } from './alertContent.js';
 import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDelivery.js';
 import { awaitingConfirmation } from './emailConfirm.js';
-import { claimDelivery } from './deliveryClaim.js';
 import type { RecordClaim } from './recordClaim.js';
 
 export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
@@ -22,8 +21,8 @@ export type ChannelOutcome = {
 
 /**
  * One (notification, channel) delivery. `key` names it everywhere (the lasting sent record, the
- * in-flight claim, the webhook-id); `sent` reads and writes the lasting record, which lives
- * wherever the notification's kind keeps it (an incident's timeline, or an alertSent marker).
+ * in-flight claim, the webhook-id); `claim` takes it for a send and records it, wherever the
+ * notification's kind keeps the record (an incident's timeline, or an alertSent marker).
  */
 export type Delivery = {
   key: string;
@@ -31,12 +30,8 @@ export type Delivery = {
   event: string;
   /** May sign (an incident alert's links, core/alerting/ackLinks.ts), hence async. */
   compose: (webhookId: string) => ChannelMessage | Promise<ChannelMessage>;
-  sent: {
-    isRecorded: () => Promise<boolean>;
-    record: (summary: string) => Promise<void>;
-  };
-  /** A record that is its own claim (an incident's ALERT_SENT entry): taken instead of a lock, `sent` unused. */
-  recordClaim?: RecordClaim;
+  /** core/alerting/recordClaim.ts: the timeline entry that is its own claim, or a lock beside a marker. */
+  claim: RecordClaim;
 };
 
 /**
@@ -53,32 +48,16 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
   // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
   if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
   const summary = `Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`;
-  if (delivery.recordClaim) {
-    // The record is the claim: written before the send, confirmed after it (core/alerting/recordClaim.ts).
-    const claim = await delivery.recordClaim.take(now, summary);
-    if (claim.outcome !== 'taken') return claim.outcome === 'sent' ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');
-    const { confirm, release } = claim;
-    let confirmed = false;
-    try {
-      return await send(deps, channel, delivery, now, options, outcome, async () => {
-        await confirm();
-        confirmed = true;
-      });
-    } finally {
-      if (!confirmed) await release();
-    }
-  }
-  // The claim first, then the record: asked only under the claim, "already sent?" is one read per
-  // delivery instead of one before and one after (in a mass outage every delivery is new). A claim
-  // held by another worker is the rare case, and only it asks the record first.
-  const release = await claimDelivery(deps, delivery.key, now);
-  if (!release) return (await delivery.sent.isRecorded()) ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');
+  const claim = await delivery.claim.take(now, summary);
+  if (claim.outcome !== 'taken') return claim.outcome === 'sent' ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');
+  let confirmed = false;
   try {
-    // Under the claim: a worker that finished this very delivery has recorded it before releasing.
-    if (await delivery.sent.isRecorded()) return outcome('ALREADY_SENT', 'already delivered');
-    return await send(deps, channel, delivery, now, options, outcome, () => delivery.sent.record(summary));
+    return await send(deps, channel, delivery, now, options, outcome, async () => {
+      await claim.confirm();
+      confirmed = true;
+    });
   } finally {
-    await release();
+    if (!confirmed) await claim.release();
   }
 }
 

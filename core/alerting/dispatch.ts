@@ -122,13 +122,6 @@ function incidentDelivery(deps: Deps, context: AlertContext, channel: AlertChann
     key,
     event: context.notification.event,
     compose: async (webhookId) => composeAlert(context, webhookId, await alertActions(deps, incident, context.notification.event, channel, now)),
-    sent: UNUSED_RECORD,
-    recordClaim: timelineRecordClaim(deps, incident, key),
+    claim: timelineRecordClaim(deps, incident, key),
   };
 }
-
-/** A delivery with a record claim never asks `sent` (core/alerting/delivery.ts). */
-export const UNUSED_RECORD: Delivery['sent'] = {
-  isRecorded: () => Promise.reject(new Error('a record claim is asked instead')),
-  record: () => Promise.reject(new Error('a record claim is confirmed instead')),
-};

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { IncidentStamp } from '../signals/streamEvents.js';
 import { broadcast, incidentEvent } from '../signals/streamEvents.js';
 import { isConditionalFailure } from '../store/conditional.js';
-import { claimOwner, isClaimLive } from './deliveryClaim.js';
+import { claimDelivery, claimOwner, isClaimLive } from './deliveryClaim.js';
 
 /**
  * A delivery whose lasting record is its own claim: an incident alert's ALERT_SENT entry, written
@@ -81,6 +81,50 @@ export function timelineRecordClaim(deps: Pick<Deps, 'store' | 'storeOwnedSince'
         }
       }
       return { outcome: 'held' };
+    },
+  };
+}
+
+/**
+ * A delivery whose lasting record lives apart from its claim (a warning's alertSent marker): the
+ * claim is a lock item for the length of the send (core/alerting/deliveryClaim.ts), and the record
+ * is asked and written under it. Asked only under the claim, "already sent?" is one read per
+ * delivery instead of one before and one after; a claim held by another worker is the rare case,
+ * and only it asks the record first.
+ */
+export function lockedRecordClaim(
+  deps: Pick<Deps, 'store' | 'storeOwnedSince'>,
+  key: string,
+  record: { isRecorded: () => Promise<boolean>; write: (summary: string) => Promise<void> },
+): RecordClaim {
+  return {
+    async take(now, summary) {
+      const unlock = await claimDelivery(deps, key, now);
+      if (!unlock) return { outcome: (await record.isRecorded()) ? 'sent' : 'held' };
+      let locked = true;
+      const release = async () => {
+        if (!locked) return;
+        locked = false;
+        await unlock();
+      };
+      try {
+        // Under the claim: a worker that finished this very delivery has recorded it before releasing.
+        if (await record.isRecorded()) {
+          await release();
+          return { outcome: 'sent' };
+        }
+      } catch (err) {
+        await release();
+        throw err;
+      }
+      const confirm = async () => {
+        try {
+          await record.write(summary);
+        } finally {
+          await release();
+        }
+      };
+      return { outcome: 'taken', confirm, release };
     },
   };
 }

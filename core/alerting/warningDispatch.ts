@@ -7,6 +7,7 @@ import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { composeWarningAlert, warningDeliveryKey, type WarningAlertMessage } from './alertContent.js';
 import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
+import { lockedRecordClaim } from './recordClaim.js';
 
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
@@ -76,13 +77,13 @@ function warningDelivery(deps: Deps, warning: WarningAlertMessage, check: { chec
     key,
     event: warning.type,
     compose: (webhookId) => composeWarningAlert(warning, check, webhookId),
-    sent: {
+    claim: lockedRecordClaim(deps, key, {
       isRecorded: async () => {
         const existing = (await marker.get({ deliveryKey: key }).go({ consistent: true })).data;
         // TTL deletion is lazy; an expired marker is past any redelivery, so it still counts.
         return existing !== null;
       },
-      record: async () => {
+      write: async () => {
         try {
           await marker
             .create({
@@ -98,6 +99,6 @@ function warningDelivery(deps: Deps, warning: WarningAlertMessage, check: { chec
           if (!isConditionalFailure(err)) throw err;
         }
       },
-    },
+    }),
   };
 }

@@ -1,7 +1,7 @@
 import { alertActions } from '../alerting/ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
 import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
-import { alertHandlers, dispatchIncidentAlert, UNUSED_RECORD, unfinishedOf, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
+import { alertHandlers, dispatchIncidentAlert, unfinishedOf, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
 import { timelineRecordClaim } from '../alerting/recordClaim.js';
 import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
@@ -91,8 +91,7 @@ function stepDelivery(deps: Deps, context: AlertContext, channel: AlertChannelIt
     event: context.notification.event,
     // Each recipient's links name that recipient (a channel, or a person paged by the step).
     compose: async (webhookId) => composeAlert(context, webhookId, await alertActions(deps, incident, context.notification.event, channel, now)),
-    sent: UNUSED_RECORD,
-    recordClaim: timelineRecordClaim(deps, incident, key, recorded),
+    claim: timelineRecordClaim(deps, incident, key, recorded),
   };
 }
 
