@@ -158,8 +158,8 @@ describe.skipIf(!hasBrowser)('the dashboard in Chromium: maintenance windows and
     // Cancelled from the list (after confirming): suppression stops at once.
     freshRateWindow(t);
     await page.goto(`${site.origin}/windows`, { waitUntil: 'domcontentloaded' });
-    const cancel = await page.waitForSelector('.windows-table tr:has([data-state=ACTIVE]) button::-p-text(Cancel window)');
-    await cancel?.click();
+    // A locator, not a handle: the list may draw again (a live update) between finding and clicking.
+    await page.locator('.windows-table tr:has([data-state=ACTIVE]) button::-p-text(Cancel window)').click();
     await clickText(page, '.windows-table button', 'Cancel “Backup disk swap” now');
     await toast(page, 'Cancelled “Backup disk swap”');
     await page.waitForSelector('.windows-table tr:has([data-state=CANCELLED])');
