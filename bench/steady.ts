@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +17,7 @@ import { processCpuMs } from './proc.js';
 import { profilePhase } from './profile.js';
 import { seedChecks } from './seed.js';
 import { meterSteps } from './stepMeter.js';
+import type { ReceiverCounts } from './alertReceiver.js';
 import type { SteadyJob, WindowResult } from './steadyLoad.js';
 
 /**
@@ -28,7 +27,7 @@ import type { SteadyJob, WindowResult } from './steadyLoad.js';
  * process. Then 1% of the jobs go silent (the sweep's reads must follow them only), then all of
  * them at once (a partition: the mass outage), then all ping again within one interval (the mass
  * recovery). CPU is every process of the tree (server with its sweep, store, queue store), read
- * from /proc; the load generator runs apart and is not counted.
+ * from /proc; the load generator and the alerts' webhook receiver run apart and are not counted.
  */
 const JOBS = Number(process.env.BENCH_STEADY_JOBS ?? 4_000);
 const INTERVAL_S = 20;
@@ -81,6 +80,28 @@ async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
   }
 }
 
+/**
+ * The webhook receiver the bench's escalation policy pages, in a process of its own
+ * (bench/alertReceiver.ts): not counted, as the load generator is not. `counts` asks it how many
+ * checks it has heard of (one answer at a time: the bench polls in turn).
+ */
+async function startReceiver(): Promise<{ port: number; counts: () => Promise<ReceiverCounts>; stop: () => void }> {
+  const child = fork(new URL('./alertReceiver.ts', import.meta.url).pathname, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the alert receiver exited (${code ?? 'signal'})`)));
+  });
+  return {
+    port,
+    counts: () =>
+      new Promise<ReceiverCounts>((resolve) => {
+        child.once('message', (message: ReceiverCounts) => resolve(message));
+        child.send({ count: true });
+      }),
+    stop: () => child.disconnect(),
+  };
+}
+
 /** The sweep every 10 s, as `npm start` runs it, each one timed and its reads counted apart, step by step. */
 function sweepLoop(deps: LocalDeps, meter: ReturnType<Meter>) {
   const sweeps: { at: number; ms: number; itemsRead: number; byStep: Map<string, number>; heartbeats: HeartbeatSweepReport | undefined }[] = [];
@@ -120,20 +141,8 @@ function sweepLoop(deps: LocalDeps, meter: ReturnType<Meter>) {
 }
 
 export async function steadyBenchmark(endpoint: string, queueEndpoint: string, pids: Pids, dataDir: string, meter: Meter, print: Print): Promise<void> {
-  const alerts = { opened: new Set<number>(), resolved: new Set<number>() };
-  const receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const parsed = JSON.parse(body) as { type: string; data: { check: { id: number } | null } };
-      const id = parsed.data.check?.id;
-      if (id !== undefined && parsed.type === 'incident.opened') alerts.opened.add(id);
-      if (id !== undefined && parsed.type === 'incident.resolved') alerts.resolved.add(id);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const receiver = await startReceiver();
+  const hook = `http://127.0.0.1:${receiver.port}/hook`;
   // The server's own sweep timer is pushed out of the way: the bench runs the same sweep on the
   // same schedule in this process, through deps of its own so that its reads are counted apart.
   const settings = { VIGIL_TABLE_NAME: 'bench_steady', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir, VIGIL_PROBE_ALLOW_PRIVATE: '1', VIGIL_SWEEP_SECONDS: '3600' };
@@ -314,7 +323,7 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
         dataDir,
         statuses,
         activeIncidents,
-        alerts,
+        alerts: receiver.counts,
         origin,
         print,
         failures,
@@ -323,7 +332,7 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
   } finally {
     await loop?.stop();
     await server.stop();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    receiver.stop();
   }
 }
 
@@ -339,7 +348,7 @@ type OutageInput = {
   dataDir: string;
   statuses: () => Promise<Record<string, number>>;
   activeIncidents: () => Promise<number>;
-  alerts: { opened: Set<number>; resolved: Set<number> };
+  alerts: () => Promise<ReceiverCounts>;
   origin: string;
   print: Print;
   failures: string[];
@@ -363,7 +372,7 @@ async function massOutage(input: OutageInput): Promise<void> {
     await sleep(2_000);
     if (Date.now() < lastDue + 2 * GRACE_S * 1000) continue;
     // Cheapest first: the poll's own reads must not weigh on the figure.
-    if (alerts.opened.size < jobs || (await activeIncidents()) !== jobs) continue;
+    if ((await alerts()).opened < jobs || (await activeIncidents()) !== jobs) continue;
     if (((await statuses()).DOWN ?? 0) === jobs) {
       done = Date.now();
       break;
@@ -383,9 +392,10 @@ async function massOutage(input: OutageInput): Promise<void> {
   print('mass_outage_seconds', done === undefined ? Number.POSITIVE_INFINITY : (done - lastDue) / 1000, 1);
   print('mass_outage_cpu_ms_per_check', cpu / jobs, 2);
   print('mass_outage_data_kb_per_check', grown / 1024 / jobs, 2);
-  print('mass_outage_alerts_received', alerts.opened.size);
+  const told = await alerts();
+  print('mass_outage_alerts_received', told.opened);
   if (done === undefined) {
-    failures.push(`mass outage not over after ${OUTAGE_LIMIT_S} s: ${JSON.stringify(await statuses())}, ${alerts.opened.size} alerts`);
+    failures.push(`mass outage not over after ${OUTAGE_LIMIT_S} s: ${JSON.stringify(await statuses())}, ${told.opened} alerts`);
     return;
   }
 
@@ -420,7 +430,7 @@ async function massOutage(input: OutageInput): Promise<void> {
   print('mass_recovery_ping_errors', recovery?.failed ?? Number.NaN);
   // Until the last incident resolved, the recovering jobs' pings included.
   print('mass_recovery_cpu_ms_per_check', ((cpuResolved ?? cpuNow(pids)) - cpu1) / jobs, 2);
-  print('mass_recovery_resolved_alerts_received', alerts.resolved.size);
+  print('mass_recovery_resolved_alerts_received', (await alerts()).resolved);
   if (resolved === undefined) failures.push('mass recovery: incidents still open');
   if ((recovery?.failed ?? 1) > 0) failures.push(`${recovery?.failed ?? '?'} recovery pings failed`);
 }
