@@ -10,6 +10,8 @@ import { createDynamoClient, ensureTable } from './store/client.js';
 import { createStore } from './store/service.js';
 import { handleIncidentMessages } from './incidents/worker.js';
 import { handleAlertMessages } from './escalation/dispatch.js';
+import { alertHandOff } from './escalation/handOff.js';
+import type { QueueConsumer } from './ports/index.js';
 
 export type LocalDeps = Deps & {
   queue: LocalQueue;
@@ -42,6 +44,8 @@ export async function createLocalDeps(options: {
    * leases a batch at a time, and its leases found at boot belong to a process that died.
    */
   ownsQueueStore?: boolean;
+  /** The incidents consumer sends the alerts of the incidents it writes (`consumeIncidentsAndAlerts`); on unless false. */
+  handOffAlerts?: boolean;
 }): Promise<LocalDeps> {
   const client = createDynamoClient({ endpoint: options.endpoint });
   await ensureTable(client, options.config.tableName);
@@ -61,9 +65,26 @@ export async function createLocalDeps(options: {
     sms: new OutboxSms({ log: options.logMail ?? false, clock }),
     ...(options.ownsStore ? { storeOwnedSince: clock.now() } : {}),
   };
-  deps.queue.consume('incidents', (messages) => handleIncidentMessages(deps, messages));
-  deps.queue.consume('alerts', (messages) => handleAlertMessages(deps, messages));
+  consumeIncidentsAndAlerts(deps, { handOffAlerts: options.handOffAlerts ?? true });
   return deps;
+}
+
+/**
+ * The two queue consumers. With `handOffAlerts`, the incidents consumer sends the alerts its
+ * incident writes owe itself (core/escalation/handOff.ts), as the alerts consumer registered here
+ * would, saving each its queue message; only while that consumer is the registered one: a caller
+ * that registers its own (a test with its own outbound options) gets every alert through it, as
+ * before. On AWS the two are separate Lambdas and the incidents one keeps publishing
+ * (functions/incidentWorker.ts): it has neither the alert senders' permissions and secrets nor a
+ * timeout that fits a batch of webhooks (docs/adr/0015-a-flip-reads-nothing-twice.md).
+ */
+export function consumeIncidentsAndAlerts(deps: LocalDeps, options: { handOffAlerts: boolean }): void {
+  const alerts: QueueConsumer = (messages) => handleAlertMessages(deps, messages);
+  const handOff = alertHandOff({});
+  deps.queue.consume('alerts', alerts);
+  deps.queue.consume('incidents', (messages) =>
+    handleIncidentMessages(deps, messages, options.handOffAlerts && deps.queue.consumerOf('alerts') === alerts ? { alertHandOff: handOff } : {}),
+  );
 }
 
 /** The same table, on the queue lanes' own endpoint (only the queue's entity is used there). */

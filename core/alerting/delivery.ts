@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { RETRY_BACKOFF } from '../ports/retry.js';
 import { readOncePerBatch } from '../store/batchReads.js';
 import { readCheckOfId } from '../store/checkTokens.js';
 import { isConditionalFailure } from '../store/conditional.js';
@@ -9,12 +10,24 @@ import { deliverToChannel, lastErrorOf, type ChannelMessage } from './channelsDe
 import { awaitingConfirmation } from './emailConfirm.js';
 import type { RecordClaim } from './recordClaim.js';
 
-export type AlertDispatchOptions = { outbound?: GuardedRequestDeps };
+export type AlertDispatchOptions = {
+  outbound?: GuardedRequestDeps;
+  /**
+   * The incidents consumer's own send (core/escalation/handOff.ts): a channel that failed within
+   * `RECENT_FAILURE_MS` is not tried there but DEFERRED to the alerts queue, whose retries back off.
+   * So a channel that hangs costs incident processing one delivery timeout when its failure is
+   * found, not one at every incident of a mass outage.
+   */
+  deferRecentlyFailed?: boolean;
+};
 
-/** What happened to one channel. FAILED and IN_FLIGHT make the message fail (the queue retries it). */
+/** As long as the alerts queue's retries may still be backing off (core/ports/retry.ts). */
+const RECENT_FAILURE_MS = RETRY_BACKOFF.capSeconds * 1000;
+
+/** What happened to one channel. FAILED, IN_FLIGHT and DEFERRED make the message fail (the queue retries it). */
 export type ChannelOutcome = {
   channelId: number;
-  status: 'SENT' | 'ALREADY_SENT' | 'IN_FLIGHT' | 'DISABLED' | 'FAILED';
+  status: 'SENT' | 'ALREADY_SENT' | 'IN_FLIGHT' | 'DEFERRED' | 'DISABLED' | 'FAILED';
   message: string;
   retryAfterSeconds: number | null;
 };
@@ -47,6 +60,9 @@ export async function deliverOnce(deps: Deps, channel: AlertChannelItem, deliver
   });
   // Not a failure to retry: the address has not said yes yet (alerting/emailConfirm.ts).
   if (awaitingConfirmation(channel)) return outcome('DISABLED', 'the e-mail address has not confirmed yet');
+  if (options.deferRecentlyFailed && channel.lastErrorAt !== undefined && now.getTime() - Date.parse(channel.lastErrorAt) < RECENT_FAILURE_MS) {
+    return outcome('DEFERRED', 'left to the alerts queue: the channel failed recently');
+  }
   const summary = `Alert sent to ${channel.type} channel "${channel.name}" (${delivery.event})`;
   const claim = await delivery.claim.take(now, summary);
   if (claim.outcome !== 'taken') return claim.outcome === 'sent' ? outcome('ALREADY_SENT', 'already delivered') : outcome('IN_FLIGHT', 'another worker is delivering it now');

@@ -19,7 +19,7 @@ export type { AlertDispatchOptions, ChannelOutcome } from './delivery.js';
 
 const id = z.number().int().positive();
 
-const IncidentAlert = z.object({
+export const IncidentAlert = z.object({
   type: z.enum(['incident.opened', 'incident.severity_changed', 'incident.acknowledged', 'incident.monitoring', 'incident.resolved']),
   incidentId: id,
   workspaceId: id,
@@ -64,7 +64,7 @@ export function alertHandlers(deps: Deps, options: AlertHandlerOptions, dispatch
 /** A dispatch with an unfinished delivery is retried, held back as long as a receiver asked. */
 export function unfinishedOf(outcome: { status: 'SKIPPED' } | { status: 'DISPATCHED'; channels: ChannelOutcome[] }): Unfinished | undefined {
   if (outcome.status === 'SKIPPED') return undefined;
-  const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT');
+  const unfinished = outcome.channels.filter((c) => c.status === 'FAILED' || c.status === 'IN_FLIGHT' || c.status === 'DEFERRED');
   if (unfinished.length === 0) return undefined;
   const waits = unfinished.map((c) => c.retryAfterSeconds).filter((s): s is number => s !== null);
   return {

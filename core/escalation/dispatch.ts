@@ -178,10 +178,24 @@ async function noteUnreached(deps: Deps, incident: IncidentItem, slot: { epoch: 
   }
 }
 
+/**
+ * The incident as the write that owed the alert left it, from a writer that sends its own alerts
+ * (core/escalation/handOff.ts): not read again; and `later`, which takes the incident writes this
+ * dispatch makes (the escalation's plan, or its hold) to run after that writer's outbox is cleared.
+ */
+export type HandedIncident = { incident: IncidentItem; later(write: () => Promise<void>): void };
+
 /** An incident change, routed: every channel as before, or the policy's / rules' recipients. */
-export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentAlertMessage, now: Date, options: AlertHandlerOptions = {}): Promise<DispatchOutcome> {
-  const incident = await readIncident(deps, message.incidentId);
+export async function dispatchRoutedIncidentAlert(
+  deps: Deps,
+  message: IncidentAlertMessage,
+  now: Date,
+  options: AlertHandlerOptions = {},
+  handed?: HandedIncident,
+): Promise<DispatchOutcome> {
+  const incident = handed ? handed.incident : await readIncident(deps, message.incidentId);
   const ours = incident && incident.workspaceId === message.workspaceId ? incident : undefined;
+  const write = async (change: () => Promise<void>): Promise<void> => (handed ? handed.later(change) : change());
   // One round of reads at once: the first alert is on the clock (bench: first_alert_ms_p99).
   const [routing, check, effects] = ours
     ? await Promise.all([
@@ -192,14 +206,14 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
     : [undefined, undefined, undefined];
   // After the opening's own step, the steps after it are planned here, with what was just read.
   const planned = async <T>(outcome: T, muted: boolean): Promise<T> => {
-    if (ours && routing && message.type === 'incident.opened') await planOpenedEscalation(deps, ours, now, { plan: planOf(routing), muted, suppressed: false });
+    if (ours && routing && message.type === 'incident.opened') await write(() => planOpenedEscalation(deps, ours, now, { plan: planOf(routing), muted, suppressed: false }));
     return outcome;
   };
   if (!ours || !routing || routing.kind === 'channels') {
     // What was just read for this message is passed on: one get each of the incident and its check per alert, not two.
     const outcome = await dispatchIncidentAlert(deps, message, now, options, { incident: ours, check });
     if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') {
-      await markHeld(deps, ours.incidentId, now);
+      await write(() => markHeld(deps, ours.incidentId, now));
       return outcome;
     }
     return planned(outcome, check?.muteNotifications === true);
@@ -208,7 +222,7 @@ export async function dispatchRoutedIncidentAlert(deps: Deps, message: IncidentA
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
   if (check?.muteNotifications) return planned({ status: 'SKIPPED', reason: 'MUTED' }, true);
   if (effects?.suppressAlerts) {
-    if (message.type === 'incident.opened') await markHeld(deps, ours.incidentId, now);
+    if (message.type === 'incident.opened') await write(() => markHeld(deps, ours.incidentId, now));
     return { status: 'SKIPPED', reason: 'MAINTENANCE' };
   }
   if (message.type === 'incident.opened') {

@@ -11,7 +11,10 @@ import { sweepHeartbeats } from '../sweep/index.js';
  * does, bench/stepMeter.ts): a job goes LATE, then DOWN, its incident opens and is raised, and the
  * policy's step 0 webhook hears the opening and the raise. A mass outage is thousands of these at
  * once, and each request costs the store client and the embedded store most of a millisecond of
- * CPU, so a read that only repeats what the handler already holds is a cost worth a test.
+ * CPU, so a read that only repeats what the handler already holds is a cost worth a test. So is a
+ * queue message: a publish, a lease and an acknowledgement in the queue store, and its consumer's
+ * reads. The embedded runtime's incidents consumer sends the alerts of the incidents it writes
+ * itself (core/escalation/handOff.ts), so a flip publishes only its two status changes.
  */
 let t: TestContext;
 let receiver: Receiver;
@@ -82,6 +85,9 @@ const tableRows = (counts: Map<string, number>): Record<string, number> => {
   return rows;
 };
 
+/** The queue lanes' rows only: a publish (BatchWriteItem), the receive (Query) and lease, the acknowledgement. */
+const queueRows = (counts: Map<string, number>): Record<string, number> => Object.fromEntries(Object.entries(table(counts)).filter(([row]) => row.endsWith(' queuemessage')));
+
 /** A job in a workspace whose policy's step 0 pages one webhook; pinged once, so OK. */
 async function pagedJob(name: string) {
   const user = await t.signup(name);
@@ -138,27 +144,30 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     expect((await timeline(t, user, incident?.id ?? 0)).map((e) => e.type)).toEqual(['OPENED', 'ALERT_SENT', 'SEVERITY_CHANGED', 'ALERT_SENT']);
 
     const count = (row: string) => requests.counts.get(row) ?? 0;
-    // The raise starts from the incident its episode read; each alert reads it once.
-    expect(count('GetItem incident')).toBe(3);
+    // The raise starts from the incident its episode read; each alert is sent by the incidents
+    // consumer with the incident its write left (before, each alert's consumer read it: 3).
+    expect(count('GetItem incident')).toBe(1);
     // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
     expect(count('GetItem check')).toBe(2);
     // A delivery's ALERT_SENT entry is its claim (core/alerting/recordClaim.ts): nobody asks "already
     // sent?" when the put of the claim succeeds; the raise's detail comes from the timeline it lists.
     expect(count('GetItem incidentevent')).toBe(0);
-    // A project's window holds: by each sweep, and once per message (the incident worker's uptime rollup reuses its read).
-    expect(count('Query windowhold')).toBe(6);
+    // A project's window holds: by each sweep, and once per message (the incident worker's uptime
+    // rollup reuses its read, and so does the alert it sends: 6 when the alerts were messages).
+    expect(count('Query windowhold')).toBe(4);
 
     // The whole table, every request of the flip and why it is made. Per sweep: its due query
     // (`Query check`), the old wake entries' query (`Query signal`), its commit (`setting`), and the
     // project's window holds when a check is about to move. Per status change (LATE, DOWN): the
     // check's conditional write and its outbox clear (`UpdateItem check` x2), the sweep's FAIL
-    // signal, the incident worker's episode get, its window holds, and whether the workspace has
+    // signal, the incident worker's episode get, its window holds (its alert's too), and whether the workspace has
     // any status page component (a get shared by a batch, where two component queries were, the
     // check's and its project's: core/statuspages/hooks.ts); at DOWN only (LATE is still observed up, so no interval
     // closes: core/statuspages/store/rollups.ts), the uptime cursor get, day rollup and move. The
     // opening: the incident id (counter), the episode's claim, the incident put, its OPENED entry,
     // its outbox clear. The raise: its write, its SEVERITY_CHANGED entry, its outbox clear. Each
-    // alert: the incident and the check (mute), routing (policies, rules), windows, channels, and its
+    // alert, sent by the incidents consumer before its write's outbox clear: the check (mute),
+    // routing (policies, rules), channels, and its
     // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
     // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
     // escalation after step 0 (one incident write), the raise's lists the timeline for who was told.
@@ -166,7 +175,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'BatchGetItem alertchannel': 2,
       'GetItem check': 2,
       'GetItem checkref': 1,
-      'GetItem incident': 3,
+      'GetItem incident': 1,
       'GetItem incidentepisode': 2,
       'GetItem setting': 2,
       'GetItem uptimecursor': 1,
@@ -180,7 +189,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query escalationrule': 2,
       'Query incidentevent': 1,
       'Query signal': 2,
-      'Query windowhold': 6,
+      'Query windowhold': 4,
       'UpdateItem check': 4,
       'UpdateItem counter': 2,
       'UpdateItem incident': 4,
@@ -190,7 +199,10 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem uptimerollup': 1,
       'GetItem workspace': 2,
     });
-    expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.opened', 'incidents check.status_changed', 'alerts incident.severity_changed']);
+    // Two messages, where four were: the opening's and the raise's alerts left the outbox unpublished.
+    expect(messages.types).toEqual(['incidents check.status_changed', 'incidents check.status_changed']);
+    // And the queue lanes' own requests for them (the test's queue lanes are in the main table): 24 with four messages.
+    expect(queueRows(requests.counts)).toEqual({ 'BatchWriteItem queuemessage': 4, 'Query queuemessage': 8, 'UpdateItem queuemessage': 2 });
   });
 
   it('a recovery: the DOWN job pings over HTTP, its incident resolves and step 0 hears it', async () => {
@@ -226,12 +238,13 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // three requests for every job of a mass recovery), its signal, and its outbox clear. The
     // incident worker: the episode and the incident (consistent), the resolve, its RESOLVED entry
     // and outbox clear, the episode's release; the uptime cursor get, the day rollup and the cursor
-    // move; whether the workspace has status components. The alert: the incident, the check (mute), routing, windows,
-    // channels, the timeline (who was told), the delivery.
+    // move; whether the workspace has status components. The alert, sent by the incidents consumer
+    // with the incident its resolve left and the window holds its batch read: the check (mute),
+    // routing, channels, the timeline (who was told), the delivery.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 1,
       'GetItem check': 1,
-      'GetItem incident': 2,
+      'GetItem incident': 1,
       'GetItem incidentepisode': 1,
       'GetItem uptimecursor': 1,
       'PutItem incidentevent': 2,
@@ -240,7 +253,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query escalationpolicy': 1,
       'Query escalationrule': 1,
       'Query incidentevent': 1,
-      'Query windowhold': 2,
+      'Query windowhold': 1,
       'UpdateItem check': 2,
       'UpdateItem incident': 2,
       'UpdateItem incidentepisode': 1,
@@ -249,7 +262,8 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'UpdateItem uptimerollup': 1,
       'GetItem workspace': 1,
     });
-    expect(messages.types).toEqual(['incidents check.status_changed', 'alerts incident.resolved']);
+    expect(messages.types).toEqual(['incidents check.status_changed']);
+    expect(queueRows(requests.counts)).toEqual({ 'BatchWriteItem queuemessage': 2, 'Query queuemessage': 4, 'UpdateItem queuemessage': 1 });
   });
 
   it('a guess of the sweep it did not make (no sweep ran) costs one read and a retry, and the ping lands', async () => {

@@ -4,10 +4,11 @@ import { conflict, notFound } from '../http/errors.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
-import { itemKey, outboxWrite, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
+import { itemKey, outboxWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
+import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
 import { incidentWrite, toState } from './write.js';
@@ -158,7 +159,8 @@ const isTimelineEntry = (entry: OutboxEntry): boolean => entry.queue === 'incide
  * After the write: the timeline (appended here, so it reads back at once; the owed copy of this
  * write is then cleared unpublished), one stream event for the write and its timeline together
  * (for `timeline`: one per entry this call wrote), then the owed alerts through the relay's fast
- * path (their ALERT_SENT entries announce themselves).
+ * path, or sent here where the runtime hands them off (core/incidents/handOff.ts; their
+ * ALERT_SENT entries announce themselves).
  */
 async function recordEffects(
   deps: Deps,
@@ -175,7 +177,7 @@ async function recordEffects(
   }
   if (change !== 'timeline') await broadcast(deps, [incidentEvent(incident, change)]);
   const appended = new Set(owed?.entries.filter(isTimelineEntry).map((entry) => entry.id));
-  await relayAfterWrite(deps, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, appended);
+  await relayOrHandOff(deps, incident, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, owed?.entries ?? [], appended);
 }
 
 /**

@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from '../../test/harness.js';
 import { putHolds } from '../windows/holdStore.js';
 import { createCheck, deliver, incidentsOf, reported, statusChanged, type User } from '../../test/support/incidents.js';
 import { handleIncidentMessages } from './worker.js';
+import { consumeIncidentsAndAlerts } from '../runtime.js';
 
 let t: TestContext;
 let user: User;
@@ -26,7 +27,9 @@ async function incidentsOfCheck(checkId: number) {
 describe('incident worker: check status changes', () => {
   it('opens at LATE with lateSeverity, raises at DOWN, resolves on recovery with recoveredAt', async () => {
     const check = await createCheck(t, user, { lateSeverity: 'P3', downSeverity: 'P1' });
-    // The alerts queue has its own consumer now, so watch what is published rather than what waits.
+    // The alerts queue has its own consumer now, so watch what is published rather than what waits;
+    // and publish them, as on AWS (the embedded runtime sends them from here: core/escalation/handOff.test.ts).
+    consumeIncidentsAndAlerts(t.deps, { handOffAlerts: false });
     const published = vi.spyOn(t.deps.queue, 'publish');
     const lateAt = later(1);
     await deliver(t, statusChanged(check, 'OK', 'LATE', lateAt));
@@ -46,6 +49,7 @@ describe('incident worker: check status changes', () => {
     expect((await timeline(all[0]!.id)).map((e) => e.type)).toEqual(['OPENED', 'SEVERITY_CHANGED', 'RESOLVED']);
     const alerts = published.mock.calls.filter(([queue]) => queue === 'alerts').flatMap(([, bodies]) => bodies);
     published.mockRestore();
+    consumeIncidentsAndAlerts(t.deps, { handOffAlerts: true });
     expect(alerts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'incident.opened', incidentId: all[0]!.id }),

@@ -1,7 +1,7 @@
 import { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
 import { readCheckById } from '../checks/repository.js';
 import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../checks/dependencyRegistry.js';
-import type { Deps } from '../deps.js';
+import type { AlertHandOff, Deps } from '../deps.js';
 import { consumeMessages, handler, type HandlerTable } from '../outbox/consumer.js';
 import type { QueueMessage } from '../ports/index.js';
 import { newBatchReads } from '../store/batchReads.js';
@@ -35,10 +35,12 @@ async function streamProbeFlip(deps: Deps, change: CheckStatusChanged): Promise<
  * latency and SSL-expiry warnings published here before they moved to the `alerts` queue, are
  * acknowledged without a word.
  */
-export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[]): Promise<{ failedIds: string[] }> {
+export async function handleIncidentMessages(deps: Deps, messages: QueueMessage[], options: { alertHandOff?: AlertHandOff | undefined } = {}): Promise<{ failedIds: string[] }> {
   // No handler here asks for a delay (only alert receivers send Retry-After).
-  // One batch's messages share their configuration reads (core/store/batchReads.ts).
-  const { failedIds } = await consumeMessages('incidents', incidentHandlers({ ...deps, batchReads: newBatchReads() }), messages);
+  // One batch's messages share their configuration reads (core/store/batchReads.ts), and the
+  // alerts the incidents they write owe are sent here where the runtime says so (core/runtime.ts).
+  const batchDeps: Deps = { ...deps, batchReads: newBatchReads(), ...(options.alertHandOff ? { alertHandOff: options.alertHandOff } : {}) };
+  const { failedIds } = await consumeMessages('incidents', incidentHandlers(batchDeps), messages);
   return { failedIds };
 }
 

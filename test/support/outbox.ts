@@ -1,6 +1,9 @@
 import { vi } from 'vitest';
 import type { TestContext } from '../harness.js';
 import { handleAlertMessages } from '../../core/escalation/dispatch.js';
+import { alertHandOff } from '../../core/escalation/handOff.js';
+import { handleIncidentMessages } from '../../core/incidents/worker.js';
+import { consumeIncidentsAndAlerts } from '../../core/runtime.js';
 import { runSweep } from '../../core/sweep/index.js';
 import { OUTBOX_GRACE_MS } from '../../core/outbox/sweep.js';
 
@@ -15,7 +18,7 @@ export type Crash = { crashed(): boolean; stop(): void };
  * A process dying right after its `after`-th store write, counted from the first write that
  * records owed messages (the state change itself): every write before landed, and the next store
  * request or queue publish throws, once. Both store clients (the ping path's too) and the queue.
- * Alert delivery is left out: its one window (a crash between a send and its record, which sends
+ * Alert delivery (by the alerts consumer, or by the incidents consumer for its own incidents) is left out: its one window (a crash between a send and its record, which sends
  * again) is the delivery rules' business, and receivers drop that duplicate by its webhook-id.
  */
 export function crashAfterWrites(t: TestContext, after: number): Crash {
@@ -56,12 +59,27 @@ export function crashAfterWrites(t: TestContext, after: number): Crash {
       delivering = false;
     }
   });
+  // The incidents consumer sends the alerts of the incidents it writes (core/runtime.ts): those sends
+  // are deliveries too. What follows them is not: the outbox clear, and the escalation's plan.
+  const handOff = alertHandOff({});
+  t.deps.queue.consume('incidents', (messages) =>
+    handleIncidentMessages(t.deps, messages, {
+      alertHandOff: async (...args) => {
+        delivering = true;
+        try {
+          return await handOff(...args);
+        } finally {
+          delivering = false;
+        }
+      },
+    }),
+  );
   return {
     crashed: () => fired,
     stop: () => {
       for (const stack of stacks) stack.remove(name);
       spy.mockRestore();
-      t.deps.queue.consume('alerts', (messages) => handleAlertMessages(t.deps, messages));
+      consumeIncidentsAndAlerts(t.deps, { handOffAlerts: true });
     },
   };
 }

@@ -94,6 +94,11 @@ export class LocalQueue implements Queue {
     this.consumers.set(queue, consumer);
   }
 
+  /** The consumer registered for `queue` (core/runtime.ts hands alerts off only to its own). */
+  consumerOf(queue: QueueName): QueueConsumer | undefined {
+    return this.consumers.get(queue);
+  }
+
   /** Resolves once the store holds every message, so a caller that answers 200 afterwards loses nothing. */
   async publish(queue: QueueName, bodies: unknown[]): Promise<void> {
     if (bodies.length === 0) return;
