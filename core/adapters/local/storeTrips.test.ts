@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BatchGetCommand, BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
@@ -81,5 +82,34 @@ describe('the embedded store under a steady ping', () => {
     // The update moves the check's due entry and rewrites the check; the signal is an item of no
     // index. No delete of a pre-patch short key: the store moved those entries when it was opened.
     expect(batches).toEqual([['del index-global~vigil~gsi2', 'put index-global~vigil~gsi2', 'put item-vigil'], ['put item-vigil']]);
+  });
+});
+
+describe('writes started together', () => {
+  const table = () => server.deps.config.tableName;
+  const reset = () => {
+    for (const name of Object.keys(calls) as (keyof typeof calls)[]) calls[name] = 0;
+    batches = [];
+  };
+
+  it('reach LevelDB as one batch: a BatchWriteItem of 25 items is one native call, and each item is there when it answers', async () => {
+    const keys = Array.from({ length: 25 }, (_, i) => ({ pk: `trips#batch#${i}`, sk: 'item' }));
+    reset();
+    await server.deps.store.client.send(new BatchWriteCommand({ RequestItems: { [table()]: keys.map((key, i) => ({ PutRequest: { Item: { ...key, n: i } } })) } }));
+    expect(calls._batch).toBe(1);
+    expect(batches).toEqual([keys.map(() => 'put item-vigil')]);
+    const read = await server.deps.store.client.send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }));
+    expect((read.Responses?.[table()] ?? []).map((item) => item.n).sort((a, b) => a - b)).toEqual(keys.map((_, i) => i));
+  });
+
+  it('are each still answered on their own: a failed condition refuses its write only', async () => {
+    const put = (pk: string, condition?: string) =>
+      server.deps.store.client.send(new PutCommand({ TableName: table(), Item: { pk, sk: 'item', v: 1 }, ...(condition ? { ConditionExpression: condition } : {}) }));
+    await put('trips#taken');
+    reset();
+    const results = await Promise.allSettled([put('trips#a'), put('trips#taken', 'attribute_not_exists(pk)'), put('trips#b')]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(batches).toEqual([['put item-vigil', 'put item-vigil']]);
   });
 });
