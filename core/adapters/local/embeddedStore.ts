@@ -9,7 +9,23 @@ import { join } from 'node:path';
 import { registerLocalTransport } from '../../store/localTransports.js';
 import { inProcessTransport } from './inProcessTransport.js';
 
-type DynaliteFactory = (options: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }) => Server;
+type DynaliteFactory = (options: {
+  path?: string;
+  createTableMs?: number;
+  deleteTableMs?: number;
+  updateTableMs?: number;
+  /** Passed to LevelDB (classic-level) by patches/dynalite+4.0.0.patch. */
+  levelOptions?: typeof STORE_LEVEL_OPTIONS;
+}) => Server;
+
+/**
+ * LevelDB's options for a store on disk. A write buffer of 16 MB instead of LevelDB's 4 MB: each
+ * full buffer becomes a level-0 file, and every fourth one is merged with the level-1 files it
+ * overlaps, which with items keyed by hash is nearly all of them, so the compaction thread's CPU
+ * per write falls with the buffer's size (measured: half at 16 MB, steady pings into 4,000 checks;
+ * docs/adr/0010-embedded-store-patch.md). The cost is memory: up to two buffers per busy store.
+ */
+const STORE_LEVEL_OPTIONS = { writeBufferSize: 16 << 20 };
 
 /**
  * Where the embedded runtime keeps its queue lanes: a store of their own inside the data directory
@@ -33,7 +49,7 @@ export async function startEmbeddedStore(
   const dynalite = require('dynalite') as DynaliteFactory;
   const inMemory = dataDir === ':memory:';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const server = dynalite({ ...(inMemory ? {} : { path: dataDir }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const server = dynalite({ ...(inMemory ? {} : { path: dataDir, levelOptions: STORE_LEVEL_OPTIONS }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -58,7 +74,7 @@ export async function startEmbeddedStore(
 const CHILD_SCRIPT = `
 const dynalite = require(process.env.VIGIL_DYNALITE);
 const dir = process.env.VIGIL_STORE_DIR;
-const server = dynalite({ ...(dir === ':memory:' ? {} : { path: dir }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+const server = dynalite({ ...(dir === ':memory:' ? {} : { path: dir, levelOptions: JSON.parse(process.env.VIGIL_STORE_LEVEL) }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.listen(Number(process.env.VIGIL_STORE_PORT), '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
 process.stdin.on('end', () => server.close(() => process.exit(0)));
 process.stdin.resume();
@@ -79,7 +95,13 @@ export const STORE_NODE_FLAGS = ['--max-semi-space-size=64'];
 async function startInChild(dataDir: string, port: number, nodeFlags: readonly string[]): Promise<EmbeddedStore> {
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
   const child = spawn(process.execPath, [...STORE_NODE_FLAGS, ...nodeFlags, '-e', CHILD_SCRIPT], {
-    env: { ...process.env, VIGIL_DYNALITE: createRequire(import.meta.url).resolve('dynalite'), VIGIL_STORE_DIR: dataDir, VIGIL_STORE_PORT: String(port) },
+    env: {
+      ...process.env,
+      VIGIL_DYNALITE: createRequire(import.meta.url).resolve('dynalite'),
+      VIGIL_STORE_DIR: dataDir,
+      VIGIL_STORE_PORT: String(port),
+      VIGIL_STORE_LEVEL: JSON.stringify(STORE_LEVEL_OPTIONS),
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });

@@ -11,7 +11,8 @@ import { startEmbeddedStore, type EmbeddedStore } from './embeddedStore.js';
  * the entry's index key plus a hash of the item's table key; it kept only the first six hex digits
  * of that hash, so two items with equal index keys whose table keys shared those 24 bits had one
  * entry between them (about k²/2²⁵ of k such items: 3% at 1,000 checks due at one instant). The
- * patch keeps the whole hash, and a write removes an entry the item still has under the short key.
+ * patch keeps the whole hash, and moves the entries of a store written before it to their whole
+ * keys when the store is opened.
  */
 
 type Level = {
@@ -31,6 +32,8 @@ const { hashPrefix } = dynaliteRequire('./db') as { hashPrefix(hashKey: string, 
 const TABLE = 'index_keys';
 const INDEX = 'byDue';
 const ENTRY_PREFIX = `index-global~${TABLE}~${INDEX}~`;
+/** Where the patched store records that its index entries are all under their whole key. */
+const UPGRADED = 'vigil~index-keys';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** Two partition keys whose table keys dynalite's six-digit hash cannot tell apart (a deterministic search). */
@@ -151,28 +154,60 @@ describe('index entries of items with equal index keys', () => {
 });
 
 describe('a store written before the patch', () => {
-  it('still lists an entry under its short key, and the item keeps one entry once it is written again', async () => {
-    await put('old#1', 'before');
-    await put('old#2', 'before');
+  it('has its short-keyed entries moved to their whole keys when opened, stale ones dropped, and each item listed once', async () => {
+    const [a, b] = collidingKeys();
+    for (const pk of ['old#1', 'old#2', 'gone#3', 'moved#4', a, b]) await put(pk, 'before');
+    await client.send(
+      new UpdateItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: 'moved#4' }, sk: { S: 'check' } },
+        UpdateExpression: 'SET dueAt = :later',
+        ExpressionAttributeValues: { ':later': { S: '2026-03-01T14:00:00.000Z' } },
+      }),
+    );
     await close();
 
-    // Move old#1's entry to the key dynalite gave it before the patch: the whole hash cut to six digits.
+    // Rewrite the index as dynalite left it before the patch: each entry under the whole hash cut
+    // to six digits, and no record that the store was upgraded. gone#3's item is deleted behind
+    // the index's back and moved#4 keeps an entry at its old due time (both stale), and of the two
+    // colliding items only b's entry is there (the later write had replaced a's).
     const level = new Level(dir, { valueEncoding: 'json' });
     await level.open();
-    const entries: string[] = [];
-    for await (const key of level.keys({ gte: ENTRY_PREFIX, lt: `${ENTRY_PREFIX}~` })) entries.push(key);
-    const full = await (async () => {
-      for (const key of entries) if (((await level.get(key)) as { pk?: { S?: string } }).pk?.S === 'old#1') return key;
-      throw new Error('no index entry for old#1');
-    })();
-    expect(full).toMatch(/[0-9a-f]{32}$/);
-    const short = full.slice(0, -26);
-    await level.put(short, await level.get(full));
-    await level.del(full);
+    expect(await level.get(UPGRADED)).toBeDefined();
+    await level.del(UPGRADED);
+    const pkOf = (entry: unknown) => (entry as { pk?: { S?: string } }).pk?.S;
+    const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
+    const entries = new Map<string, unknown>();
+    for await (const key of level.keys({ gte: ENTRY_PREFIX, lt: `${ENTRY_PREFIX}~` })) entries.set(key, await level.get(key));
+    expect(entries.size).toBe(6);
+    for (const [key, entry] of entries) {
+      expect(key).toMatch(/[0-9a-f]{32}$/);
+      await level.del(key);
+      if (pkOf(entry) !== a) await level.put(key.slice(0, -26), entry);
+      if (pkOf(entry) === 'moved#4') {
+        const stale = key.replace(hex('2026-03-01T14:00:00.000Z'), hex('2026-03-01T13:00:00.000Z')).slice(0, -26);
+        await level.put(stale, { ...(entry as Record<string, unknown>), dueAt: { S: '2026-03-01T13:00:00.000Z' } });
+      }
+    }
+    for await (const key of level.keys({ gte: `item-${TABLE}~`, lt: `item-${TABLE}~~` })) if (pkOf(await level.get(key)) === 'gone#3') await level.del(key);
     await level.close();
 
     await open();
-    expect((await listed()).sort()).toEqual(['old#1:before', 'old#2:before']);
+    expect((await listed()).sort()).toEqual(['old#1:before', 'old#2:before', `${b}:before`].sort());
+
+    // Every entry is now under its whole key, and the store records it.
+    await close();
+    const after = new Level(dir, { valueEncoding: 'json' });
+    await after.open();
+    const keys: string[] = [];
+    for await (const key of after.keys({ gte: ENTRY_PREFIX, lt: `${ENTRY_PREFIX}~` })) keys.push(key);
+    expect(await after.get(UPGRADED)).toBeDefined();
+    await after.close();
+    expect(keys).toHaveLength(4);
+    for (const key of keys) expect(key).toMatch(/[0-9a-f]{32}$/);
+    await open();
+
+    // Written again, each item keeps one entry; a is back in the index at its next write.
     await client.send(
       new UpdateItemCommand({
         TableName: TABLE,
@@ -181,8 +216,9 @@ describe('a store written before the patch', () => {
         ExpressionAttributeValues: { ':n': { S: 'after' } },
       }),
     );
-    expect((await listed()).sort()).toEqual(['old#1:after', 'old#2:before']);
+    await put(a, 'after');
+    expect((await listed()).sort()).toEqual(['old#1:after', 'old#2:before', `${a}:after`, `${b}:before`].sort());
     await client.send(new DeleteItemCommand({ TableName: TABLE, Key: { pk: { S: 'old#1' }, sk: { S: 'check' } } }));
-    expect(await listed()).toEqual(['old#2:before']);
+    expect((await listed()).sort()).toEqual(['old#2:before', `${a}:after`, `${b}:before`].sort());
   });
 });
