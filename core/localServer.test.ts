@@ -101,6 +101,42 @@ describe('the embedded runtime (npm start)', () => {
     }
   });
 
+  it('answers token pings as the ping Lambda does and still counts them in /metrics', async () => {
+    const metricsToken = 'local-metrics-token-0123456789';
+    const server = await startLocalServer(loadConfig({ PORT: '0', VIGIL_DATA_DIR: join(dataDir, 'pings'), VIGIL_SWEEP_SECONDS: '3600', VIGIL_METRICS_TOKEN: metricsToken }), {
+      log: false,
+    });
+    try {
+      const signup = await post(`${server.baseUrl}/auth/signup`, { email: 'pings@example.com', password: 'correct horse battery' });
+      const job = await post(`${server.baseUrl}/checks`, { name: 'pinged', projectId: 1, intervalSeconds: 300, graceSeconds: 60 }, String(signup.body.access_token));
+      const answers = await Promise.all(
+        [
+          `/signals/ping/${String(job.body.token)}`,
+          '/signals/ping/no-such-token',
+          `/signals/ping/${String(job.body.token)}/256`,
+          `/signals/ping/${String(job.body.token)}/restart`,
+        ].map(async (path) => {
+          const res = await fetch(`${server.baseUrl}${path}`);
+          return [res.status, ((await res.json()) as { code?: string; message?: string }).code ?? 'OK'];
+        }),
+      );
+      expect(answers).toEqual([
+        [200, 'OK'],
+        [404, 'CHECK_NOT_FOUND'],
+        [400, 'VALIDATION_ERROR'],
+        [404, 'NOT_FOUND'],
+      ]);
+      // A method no ping route takes: the 405 names the methods the ping routes do.
+      const put = await fetch(`${server.baseUrl}/signals/ping/${String(job.body.token)}`, { method: 'PUT' });
+      expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST, HEAD']);
+      const metrics = await (await fetch(`${server.baseUrl.replace(/\/api$/, '')}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      expect(metrics).toContain('vigil_pings_total{outcome="accepted"} 1');
+      expect(metrics).toContain('vigil_pings_total{outcome="rejected"} 4');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('keeps the queue lanes in a store of their own in the data directory', async () => {
     const dir = join(dataDir, 'lanes');
     const laneConfig = loadConfig({ PORT: '0', VIGIL_DATA_DIR: dir, VIGIL_SWEEP_SECONDS: '3600' });

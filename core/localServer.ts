@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app.js';
+import type { Deps } from './deps.js';
+import { installCounters } from './metrics/install.js';
+import { createSignalApp, SIGNAL_APP_PREFIX } from './signalApp.js';
 import type { Config } from './config.js';
 import { queueDataDir, startEmbeddedStore, type EmbeddedStore } from './adapters/local/embeddedStore.js';
 import { createLocalDeps, type LocalDeps } from './runtime.js';
@@ -76,6 +79,34 @@ export function admittingPerTurn<Env>(fetch: Fetch<Env>, perTurn = ADMIT_PER_TUR
     });
 }
 
+const PING_PREFIX = `${SIGNAL_APP_PREFIX}/`;
+
+/**
+ * The app `npm start` serves: token pings (`/api/signals/ping/...`) through the ping Lambda's small
+ * app (core/signalApp.ts), as API Gateway routes them on AWS, and everything else through the whole
+ * app. Both answer a ping through the same answerPing and ingestPing, and functions/signals.test.ts
+ * holds their answers to each other; the whole app's router (hundreds of routes), its middleware
+ * and its zod validation of the ping's path and query cost every steady ping about 25 us of CPU
+ * that the small app does not (docs/adr/0011-one-update-per-ping.md). The install's ping counter
+ * (core/metrics/routes.ts) counts these pings here, as the whole app counts the others.
+ */
+export function localApp(deps: Deps): Fetch<unknown> {
+  const app = createApp(deps);
+  const pings = createSignalApp(deps);
+  const counted = installCounters(deps).pings;
+  const count = (response: Response): Response => {
+    counted[response.status < 400 ? 'accepted' : 'rejected']++;
+    return response;
+  };
+  return (request, env) => {
+    const url = request.url;
+    // The path starts at the first slash after the scheme's `://`, as Hono finds it.
+    if (!url.startsWith(PING_PREFIX, url.indexOf('/', url.indexOf(':') + 3))) return app.fetch(request, env);
+    const answer = pings.fetch(request, env);
+    return answer instanceof Promise ? answer.then(count) : count(answer);
+  };
+}
+
 /** The fetch handler `npm start` serves (the benches serve the same). */
 export const localFetch = <Env>(fetch: Fetch<Env>): Fetch<Env> => admittingPerTurn(closingAfterOversized(fetch));
 
@@ -129,9 +160,8 @@ export async function startLocalServer(
   // The embedded store is this process's alone: leases found now belong to a process that died.
   if (ownsQueueStore) await deps.queue.reclaimLeases();
   deps.queue.start();
-  const app = createApp(deps);
   const server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: localFetch(withDashboard(app.fetch)), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
+    const started: ServerType = serve({ fetch: localFetch(withDashboard(localApp(deps))), port: config.port, hostname: '0.0.0.0' }, () => resolve(started));
   });
   const streams = attachLocalStreams(server, deps);
   const port = (server.address() as AddressInfo).port;

@@ -1,5 +1,5 @@
 import { UpdateItemCommand, type UpdateItemCommandOutput } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { conflict } from '../http/httpError.js';
 import type { DependenciesReported } from '../checks/events.js';
 import { exceedsOpenRuns, judgedBeforeWrite, judgeRun, openRuns, RUN_DUE_SHARD, runAllowanceMs, runAttribute, type RunState, type RunVerdict } from '../checks/runs.js';
@@ -7,6 +7,7 @@ import { nextCheckStatus, PING_OBSERVATIONS, type PingKind, type PingState, type
 import type { CheckItem } from '../store/entities/check.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
+import { unmarshallItem } from '../store/flatItems.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, sweptStatus, type PingHint, type PingHints } from './hints.js';
@@ -168,7 +169,7 @@ async function sendPingUpdate(deps: PingDeps, plan: PingUpdatePlan, judged: Judg
   } finally {
     landed();
   }
-  const attributes = result.Attributes ? unmarshall(result.Attributes) : {};
+  const attributes = result.Attributes ? unmarshallItem(result.Attributes) : {};
   // Whatever an earlier move still owed goes out with this one's.
   const pending = owed ? [...((attributes.outbox as OutboxEntry[] | undefined) ?? []), ...owed.entries] : undefined;
   // Known from the plan, the update returned only the old values of what it wrote; otherwise the whole item.

@@ -121,4 +121,28 @@ describe('compactPlaceholders', () => {
     }
     expect(compact.Key).toEqual(input.Key);
   });
+
+  it('renames a shape seen before the same way, with each request keeping its own values and names', () => {
+    const request = (status: 'OK' | 'LATE' | 'DOWN', run: string, names: Record<string, string>) =>
+      checkUpdateInput(
+        'table',
+        'abc',
+        { set: { lastPingAt: status, status }, remove: [] },
+        { expression: '#run = :was', names: { '#run': run, ...names }, values: { ':was': status } },
+        {},
+      );
+    // The same placeholders in another order are another shape: each is renamed on its own terms.
+    const requests = [request('OK', 'run_a', {}), request('LATE', 'run_b', {}), request('DOWN', 'run_c', { '#pk': 'pk' })];
+    for (const input of requests) {
+      const compact = compactPlaceholders(input);
+      for (const field of ['UpdateExpression', 'ConditionExpression'] as const) {
+        expect(expand(compact[field], compact.ExpressionAttributeNames ?? {}, compact.ExpressionAttributeValues ?? {})).toBe(
+          expand(input[field], input.ExpressionAttributeNames ?? {}, input.ExpressionAttributeValues ?? {}),
+        );
+      }
+    }
+    const [first, second] = requests.map((input) => compactPlaceholders(input));
+    expect(second?.UpdateExpression).toBe(first?.UpdateExpression);
+    expect(Object.values(second?.ExpressionAttributeNames ?? {})).toContain('run_b');
+  });
 });

@@ -1,6 +1,6 @@
 import { BatchWriteItemCommand, PutItemCommand, type AttributeValue, type BatchWriteItemCommandOutput } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
 import { untilProcessed } from '../store/batch.js';
+import { marshallItem } from '../store/flatItems.js';
 import type { Store } from '../store/service.js';
 
 type StoredItem = Record<string, AttributeValue>;
@@ -39,7 +39,7 @@ export class SignalWriter {
 
   /** Stores `item` (as the document client would write it); settles once it is stored. */
   write(item: Record<string, unknown>): Promise<void> {
-    const stored = marshall(item, { removeUndefinedValues: true });
+    const stored = marshallItem(item);
     return new Promise<void>((resolve, reject) => {
       // Puts queued behind a request in flight go when it ends: they have waited already.
       if (this.inFlight === 0 && this.queue.length === 0 && this.updates.size > 0) this.awaited = new Set(this.updates);
