@@ -64,7 +64,8 @@ export function incidentUpdateInput(
     ConditionExpression: 'attribute_exists(#pk) AND #revision = :was',
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: marshall(values, { removeUndefinedValues: true }),
-    // The outbox as it now stands (what the relay publishes and clears), and nothing else.
-    ReturnValues: 'UPDATED_NEW',
+    // Its caller reads only the outbox as it now stands (what the relay publishes and clears),
+    // entries an earlier write left unrelayed included, so the whole item, as the patch returned.
+    ReturnValues: 'ALL_NEW',
   };
 }

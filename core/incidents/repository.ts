@@ -113,7 +113,8 @@ export async function applyIncidentInput(
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed(write.item, result.effects, result.steps ?? [], now);
       const written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision)));
-      const pending = written.Attributes?.outbox ? (unmarshall(written.Attributes).outbox as OutboxEntry[]) : undefined;
+      const outbox = written.Attributes?.outbox;
+      const pending = outbox ? (unmarshall({ outbox }).outbox as OutboxEntry[]) : undefined;
       return { incident: write.item, result, effects: result.effects, pending, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
