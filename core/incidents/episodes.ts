@@ -27,6 +27,46 @@ export class IncidentStillOpening extends Error {
 const MAX_ATTEMPTS = 8;
 
 /**
+ * The incident each episode had open when this process last saw it. A flip's DOWN and its recovery
+ * each read the episode, then its incident; with the incident remembered, one consistent read of
+ * the incident does. Found open, it is still the episode's: the episode lets go of an incident only
+ * after it is resolved (`releaseEpisode` is called on resolved incidents alone, and is conditional
+ * on the id), an incident never reopens, and the claim came before the incident was written.
+ * Anything else (resolved, absent) reads the episode as before.
+ */
+const openByStore = new WeakMap<Deps['store'], Map<string, number>>();
+/** A bound on what one process remembers (a key and an id per open incident: a few MB). */
+const REMEMBERED = 50_000;
+const episodeName = (episode: EpisodeRef): string => `${episode.checkId}#${episode.episodeKey}`;
+
+function openIncidents(deps: Deps): Map<string, number> {
+  let open = openByStore.get(deps.store);
+  if (!open) {
+    open = new Map();
+    openByStore.set(deps.store, open);
+  }
+  return open;
+}
+
+function rememberOpen(deps: Deps, episode: EpisodeRef, incidentId: number): void {
+  const open = openIncidents(deps);
+  if (open.size >= REMEMBERED) open.clear();
+  open.set(episodeName(episode), incidentId);
+}
+
+/** The episode's open incident, read consistently, when this process remembers it and it is still open. */
+async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<IncidentItem | undefined> {
+  const open = openIncidents(deps);
+  const name = episodeName(episode);
+  const incidentId = open.get(name);
+  if (incidentId === undefined) return undefined;
+  const incident = await readIncident(deps, incidentId);
+  if (incident && incident.state !== 'RESOLVED') return incident;
+  open.delete(name);
+  return undefined;
+}
+
+/**
  * "The check (or its dependency) went down at `at`": opens the episode's incident, or raises the
  * open one to `severity` (and, with `retitle`, gives it `fields.title`). Exactly one incident per episode however many workers deliver the news
  * at once: the episode item's `openIncidentId` is claimed with a conditional write, and whoever
@@ -44,6 +84,11 @@ export async function openOrRaiseEpisode(
 ): Promise<IncidentItem | undefined> {
   const entity = deps.store.entities.incidentEpisode;
   let candidateId: number | undefined;
+  const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
+  const known = await rememberedOpen(deps, episode);
+  // The incident was read consistently just now: the raise starts from it, not from a second get
+  // (its write is conditional on the revision read, so a change in between reads again).
+  if (known) return (await applyIncidentInput(deps, known.incidentId, raise, now, known)).incident;
   return retryOnConflict(
     async () => {
       const current = (await entity.get(episode).go({ consistent: true })).data;
@@ -60,9 +105,7 @@ export async function openOrRaiseEpisode(
           await releaseResolvedEpisode(deps, episode, incident, now);
           throw new StaleRead('released a resolved episode');
         }
-        const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
-        // The incident was read consistently just now: the raise starts from it, not from a second get
-        // (its write is conditional on the revision read, so a change in between reads again).
+        rememberOpen(deps, episode, claimed);
         return (await applyIncidentInput(deps, claimed, raise, now, incident)).incident;
       }
       if (current?.awaitingRecoverySince !== undefined) return undefined;
@@ -78,8 +121,9 @@ export async function openOrRaiseEpisode(
         )
         .go();
       const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
-      if (created) return created;
-      throw new StaleRead('another worker wrote the incident just claimed');
+      if (!created) throw new StaleRead('another worker wrote the incident just claimed');
+      rememberOpen(deps, episode, incidentId);
+      return created;
     },
     {
       attempts: MAX_ATTEMPTS,
@@ -94,15 +138,17 @@ export async function openOrRaiseEpisode(
  * open a new one. With nothing open, a recovery ends a wait for recovery after a manual resolve.
  */
 export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: { cause: ResolveCause; at: string }, now: Date): Promise<IncidentItem | undefined> {
-  const current = (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
-  const claimed = current?.openIncidentId;
+  const known = await rememberedOpen(deps, episode);
+  const current = known ? undefined : (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
+  const claimed = known?.incidentId ?? current?.openIncidentId;
   let resolved: IncidentItem | undefined;
   if (claimed !== undefined) {
-    const incident = await readIncident(deps, claimed);
+    const incident = known ?? (await readIncident(deps, claimed));
     // Claimed but not written yet: the opener is in flight (or crashed and will be redelivered).
     if (!incident) throw new IncidentStillOpening(claimed, episode.checkId);
     if (incident.startedAt > resolve.at) return undefined; // the recovery predates this episode
     resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now, incident)).incident;
+    openIncidents(deps).delete(episodeName(episode));
     await releaseEpisode(deps, episode, claimed, resolve.at);
   } else {
     await raiseWatermark(deps, episode, resolve.at);

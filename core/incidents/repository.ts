@@ -1,3 +1,5 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { newUlid } from '../ids.js';
 import type { Deps } from '../deps.js';
 import { conflict, notFound } from '../http/errors.js';
@@ -11,6 +13,7 @@ import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } fro
 import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
+import { incidentUpdateInput } from './incidentUpdate.js';
 import { incidentWrite, toState } from './write.js';
 
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
@@ -110,11 +113,10 @@ export async function applyIncidentInput(
       const write = incidentWrite(current, result.state, title, now);
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed(write.item, result.effects, result.steps ?? [], now);
-      let update = deps.store.entities.incident.patch({ incidentId }).set({ ...write.set, ...owed?.set });
-      if (owed) update = update.append({ outbox: owed.entries });
-      if (write.remove.length > 0) update = update.remove(write.remove);
-      const written = await update.where((attr, op) => op.eq(attr.revision, current.revision)).go({ response: 'all_new' });
-      return { incident: write.item, result, effects: result.effects, pending: written.data.outbox, owed };
+      const written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision)));
+      const outbox = written.Attributes?.outbox;
+      const pending = outbox ? (unmarshall({ outbox }).outbox as OutboxEntry[]) : undefined;
+      return { incident: write.item, result, effects: result.effects, pending, owed };
     },
     { attempts: MAX_ATTEMPTS, onExhausted: () => conflict('The incident changed while it was being updated; try again') },
   );

@@ -11,6 +11,7 @@ import { unmarshallItem } from '../store/flatItems.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { relayAfterWrite } from '../outbox/relay.js';
 import { hintOf, sweptStatus, type PingHint, type PingHints } from './hints.js';
+import { rememberCheckToken } from '../store/checkTokens.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
 import { checkFromItem, readCheck, readCheckWithRuns, restoreField, restoreIfAbsent, type PingDeps } from './pingStore.js';
 import { DEDUP_FIELD, deduplicates, planPingUpdate, type Judged, type PingUpdatePlan } from './pingUpdate.js';
@@ -128,6 +129,7 @@ async function takePing(deps: PingDeps, hints: PingHints, input: PingInput, wind
     }
     hint = hintOf(current);
     hints.set(token, hint);
+    rememberCheckToken(deps.store, current.checkId, current.token);
     if (refusal) return refusal;
     if (judgedBeforeWrite(current.jobRules, kind)) {
       const state = runStateOf(current, raw);

@@ -52,7 +52,7 @@ export function checkUpdateInput(
   changes: StatusChanges,
   guard: Guard,
   counters: { set?: Record<string, number>; add?: Record<string, number> },
-  returnValues: 'ALL_OLD' | 'UPDATED_OLD' = 'ALL_OLD',
+  returnValues: 'ALL_OLD' | 'UPDATED_OLD' | 'ALL_NEW' = 'ALL_OLD',
   extras: PingExtras = {},
 ): UpdateCommandInput {
   // Copied with Object.assign, not spread: V8 gives a spread copy a map that shares no

@@ -4,6 +4,7 @@ import { createCheck, expectStatus, inboundBody, LONG_SESSIONS, type User } from
 import type { DashboardCheck } from '../checks/schema.js';
 import { readCheckById } from '../checks/repository.js';
 import { readCheckEvenDeleted } from '../alerting/delivery.js';
+import { createJob } from '../../test/support/signals.js';
 
 let t: TestContext;
 let owner: User;
@@ -40,5 +41,11 @@ describe('a check read by id', () => {
     const tombstone = await readCheckEvenDeleted(t.deps, check.id);
     expect([tombstone?.token, tombstone?.deletedAt !== undefined]).toEqual([rotated.token, true]);
     expect(await readCheckById(t.deps, 987_654_321)).toBeUndefined();
+  });
+
+  it("is remembered from the ping path's read of a job it had no hint for: its next flip reads no ref", async () => {
+    const job = await createJob(t, owner, await t.apiKey(owner));
+    expectStatus(await t.request('GET', `/signals/ping/${job.token}`), 200);
+    expect(await refGets(async () => expect((await readCheckById(t.deps, job.id))?.token).toBe(job.token))).toBe(0);
   });
 });

@@ -25,6 +25,19 @@ function tokensOf(store: Pick<Store, 'entities'>): Map<number, string> {
   return tokens;
 }
 
+/**
+ * A check this process has just read by its token (the ping path's read of a job it has no hint
+ * for): the alert dispatch of the job's next flip then reads it by id without its ref. The same
+ * trust as a ref read, since a remembered token only ever answers with a live item of that id. A
+ * store with no entities (the ping Lambda's) reads nothing by id, so it remembers nothing.
+ */
+export function rememberCheckToken(store: object, checkId: number, token: string): void {
+  if (!('entities' in store)) return;
+  const tokens = tokensOf(store as Pick<Store, 'entities'>);
+  if (tokens.size >= REMEMBERED) tokens.clear();
+  tokens.set(checkId, token);
+}
+
 /** The check with this id, deleted ones included (a tombstone keeps its token). */
 export async function readCheckOfId(store: Pick<Store, 'entities'>, checkId: number): Promise<CheckItem | undefined> {
   const tokens = tokensOf(store);

@@ -1,20 +1,55 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** Integer ids from a per-entity atomic counter: one conditional-free ADD, never a collision. */
-export async function nextId(client: DynamoDBDocumentClient, table: string, entity: string): Promise<number> {
+/** One conditional-free ADD of `n` to an entity's counter: the last of the `n` ids it reserves. */
+async function add(client: DynamoDBDocumentClient, table: string, entity: string, n: number): Promise<number> {
   const result = await client.send(
     new UpdateCommand({
       TableName: table,
       Key: { pk: `counter#${entity}`, sk: 'counter' },
-      UpdateExpression: 'ADD #value :one',
+      UpdateExpression: 'ADD #value :n',
       ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':n': n },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
   const value = result.Attributes?.value;
   if (typeof value !== 'number') throw new Error(`counter ${entity} returned no value`);
   return value;
+}
+
+/**
+ * Integer ids from a per-entity atomic counter, never a collision. Callers that ask while this
+ * process's update of the same counter is in flight share the next one: it adds their number and
+ * hands its ids out in the order they asked. A queue batch that opens 25 incidents at once (a mass
+ * outage) took 25 counter updates, now two. Each id is still reserved when asked for and used at
+ * once, never held for later, so ids keep increasing in the order things are created, across
+ * processes as well as one counter update each did (incident lists sort newest first by id).
+ */
+export function sequentialIds(client: DynamoDBDocumentClient, table: string): (entity: string) => Promise<number> {
+  type Taker = { resolve(id: number): void; reject(err: unknown): void };
+  const waiting = new Map<string, Taker[]>();
+  const serve = async (entity: string, takers: Taker[]): Promise<void> => {
+    for (let batch = takers; batch.length > 0; batch = waiting.get(entity)?.splice(0) ?? []) {
+      try {
+        const last = await add(client, table, entity, batch.length);
+        batch.forEach((taker, i) => taker.resolve(last - batch.length + 1 + i));
+      } catch (err) {
+        for (const taker of batch) taker.reject(err);
+      }
+    }
+    waiting.delete(entity);
+  };
+  return (entity) =>
+    new Promise<number>((resolve, reject) => {
+      const queued = waiting.get(entity);
+      if (queued) {
+        queued.push({ resolve, reject });
+        return;
+      }
+      // This caller's update goes now; whoever asks meanwhile waits in `queued` for the next one.
+      waiting.set(entity, []);
+      void serve(entity, [{ resolve, reject }]);
+    });
 }
 
 /** The last id handed out for an entity (0 before the first): ids 1..n name every item, no Scan needed. */
@@ -40,18 +75,7 @@ export function idBlocks(client: DynamoDBDocumentClient, table: string): (entity
   // One reservation at a time per entity: callers that arrive meanwhile wait for it instead of reserving their own.
   const reserving = new Map<string, Promise<void>>();
   const reserve = async (entity: string): Promise<void> => {
-    const result = await client.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: `counter#${entity}`, sk: 'counter' },
-        UpdateExpression: 'ADD #value :n',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':n': BLOCK_SIZE },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const last = result.Attributes?.value;
-    if (typeof last !== 'number') throw new Error(`counter ${entity} returned no value`);
+    const last = await add(client, table, entity, BLOCK_SIZE);
     blocks.set(entity, { next: last - BLOCK_SIZE + 1, last });
   };
   return async (entity) => {

@@ -42,7 +42,7 @@ import { createAnnouncementEntryEntity } from './entities/announcementEntry.js';
 import { createStatusPageSnapshotEntity } from './entities/statusPageSnapshot.js';
 import { createStatusSubscriberEntity } from './entities/statusSubscriber.js';
 import { createUptimeCursorEntity, createUptimeRollupEntity } from './entities/uptimeRollup.js';
-import { currentId, idBlocks, nextId } from './counters.js';
+import { currentId, idBlocks, sequentialIds } from './counters.js';
 import { hotPathClient } from './client.js';
 
 const ENTITY_FACTORIES = {
@@ -127,7 +127,8 @@ export function createStore(client: DynamoDBDocumentClient, table: string) {
     hot: hotPathClient(client),
     table,
     entities: lazyEntities({ client, table }),
-    nextId: (entity: string) => nextId(client, table, entity),
+    /** Ids in the order asked for; concurrent callers share one counter update (core/store/counters.ts `sequentialIds`). */
+    nextId: sequentialIds(client, table),
     currentId: (entity: string) => currentId(client, table, entity),
     /** Unique ids drawn from blocks this process reserves (core/store/counters.ts `idBlocks`): not dense, not ordered across processes. */
     nextIdFromBlock: idBlocks(client, table),

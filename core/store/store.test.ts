@@ -33,10 +33,20 @@ describe('counters', () => {
     expect(await store.nextId(`other-${ulid()}`)).toBe(1);
   });
 
-  it('never hands out the same id twice under concurrency', async () => {
+  it('never hands out the same id twice under concurrency, and callers that ask at once share a counter update', async () => {
     const entity = `e-${ulid()}`;
-    const ids = await Promise.all(Array.from({ length: 25 }, () => store.nextId(entity)));
-    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    // Two stores on one table stand for two processes.
+    const other = createStore(store.client, store.table);
+    const send = vi.spyOn(store.client, 'send');
+    const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : other).nextId(entity)));
+    const updates = send.mock.calls.length;
+    send.mockRestore();
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    // Per process: the first caller's update, then one for the 24 who asked while it was in flight,
+    // in the order they asked (an incident list sorts newest first by id).
+    expect(updates).toBe(4);
+    const ours = ids.filter((_, i) => i % 2 === 0);
+    expect(ours).toEqual([...ours].sort((a, b) => a - b));
   });
 
   it('hands out ids from blocks: unique across two processes at once, one counter update per 64 ids', async () => {
