@@ -129,9 +129,21 @@ describe('the embedded runtime (npm start)', () => {
       // A method no ping route takes: the 405 names the methods the ping routes do.
       const put = await fetch(`${server.baseUrl}/signals/ping/${String(job.body.token)}`, { method: 'PUT' });
       expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST, HEAD']);
+      // Healthchecks' paths go through their own small app (core/localServer.ts localApp), with Healthchecks' plain-text answers.
+      const hc = await Promise.all(
+        [`/ping/${String(job.body.token)}`, `/ping/${String(job.body.token)}/fail`, '/ping/not-a-uuid-or-key/x/y/z'].map(async (path) => {
+          const res = await fetch(`${server.baseUrl}${path}`);
+          return [res.status, await res.text()];
+        }),
+      );
+      expect(hc.slice(0, 2)).toEqual([
+        [200, 'OK'],
+        [200, 'OK'],
+      ]);
+      expect(hc[2]?.[0]).toBe(404);
       const metrics = await (await fetch(`${server.baseUrl.replace(/\/api$/, '')}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-      expect(metrics).toContain('vigil_pings_total{outcome="accepted"} 1');
-      expect(metrics).toContain('vigil_pings_total{outcome="rejected"} 4');
+      expect(metrics).toContain('vigil_pings_total{outcome="accepted"} 3');
+      expect(metrics).toContain('vigil_pings_total{outcome="rejected"} 5');
     } finally {
       await server.stop();
     }
