@@ -33,7 +33,8 @@ let template: (stack: FunctionalStack<unknown>) => Template;
 let t: Template;
 let config: DistributionConfig;
 beforeAll(async () => {
-  template = await buildApp('us-east-1');
+  // A stage of its own: stacks/home.test.ts builds the same region at the same time (test/support/stacks.ts).
+  template = await buildApp('us-east-1', {}, 'dash');
   t = template(DashboardStack);
   const id = logicalId(t, 'AWS::CloudFront::Distribution', 'DashboardDistribution');
   config = (t.toJSON().Resources[id] as { Properties: { DistributionConfig: DistributionConfig } }).Properties.DistributionConfig;
@@ -77,7 +78,7 @@ describe('DashboardStack', () => {
     // The HTTP API of ApiStack, by its id, at its execute-api host.
     const apiExport = JSON.stringify(origin.DomainName);
     const httpApi = logicalId(template(ApiStack), 'AWS::ApiGatewayV2::Api', 'Api');
-    expect(apiExport).toContain(`"test-vigil-ApiStack:ExportsOutputRef${httpApi}`);
+    expect(apiExport).toContain(`"dash-vigil-ApiStack:ExportsOutputRef${httpApi}`);
     expect(apiExport).toContain('.execute-api.us-east-1.');
   });
 
@@ -114,7 +115,7 @@ describe('DashboardStack', () => {
     const streamApi = logicalId(template(StreamStack), 'AWS::ApiGatewayV2::Api', 'Streams');
     const metadata = JSON.stringify(t.toJSON().Outputs.SSTMetadata);
     expect(metadata).toContain('VITE_STREAM_URL');
-    expect(metadata).toContain(`test-vigil-StreamStack:ExportsOutputRef${streamApi}`);
+    expect(metadata).toContain(`dash-vigil-StreamStack:ExportsOutputRef${streamApi}`);
     expect(t.toJSON().Outputs.DashboardUrl.Value).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(t, 'AWS::CloudFront::Distribution', 'DashboardDistribution'), 'DomainName'] }]],
     });

@@ -10,17 +10,19 @@ import { ACCOUNT, buildApp, json, policyStatements } from '../test/support/stack
 
 describe('a probe region other than home (sst deploy --region eu-west-1)', () => {
   it('deploys only its ProbeStack: a probe writing to the home region, the schedule group, no scheduler role', async () => {
-    const template = await buildApp('eu-west-1', { VIGIL_HOME_REGION: 'us-east-1' });
+    // A stage of its own: stacks/home.test.ts builds a ProbeStack at the same construct address under
+    // stage `test` at the same time (test/support/stacks.ts).
+    const template = await buildApp('eu-west-1', { VIGIL_HOME_REGION: 'us-east-1' }, 'probe');
     const probe = template(ProbeStack);
-    probe.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'test-vigil-probes' });
+    probe.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'probe-vigil-probes' });
     probe.hasResourceProperties('AWS::Lambda::Function', {
-      FunctionName: 'test-vigil-probe',
+      FunctionName: 'probe-vigil-probe',
       Runtime: 'nodejs22.x',
       Environment: {
         Variables: Match.objectLike({
           VIGIL_HOME_REGION: 'us-east-1',
-          VIGIL_TABLE_NAME: 'test-vigil-table',
-          VIGIL_QUEUE_URL_INCIDENTS: { 'Fn::Join': ['', ['https://sqs.us-east-1.', { Ref: 'AWS::URLSuffix' }, `/${ACCOUNT}/test-vigil-incidents`]] },
+          VIGIL_TABLE_NAME: 'probe-vigil-table',
+          VIGIL_QUEUE_URL_INCIDENTS: { 'Fn::Join': ['', ['https://sqs.us-east-1.', { Ref: 'AWS::URLSuffix' }, `/${ACCOUNT}/probe-vigil-incidents`]] },
         }),
       },
     });
@@ -28,9 +30,9 @@ describe('a probe region other than home (sst deploy --region eu-west-1)', () =>
     // Flips stream from the home region's incidents worker: a probe region posts to no WebSocket API.
     expect(statements).not.toContain('execute-api');
     expect(json(probe.toJSON())).not.toContain('VIGIL_STREAM_ENDPOINT');
-    expect(statements).toContain(`:dynamodb:us-east-1:${ACCOUNT}:table/test-vigil-table`);
-    expect(statements).toContain(`:sqs:us-east-1:${ACCOUNT}:test-vigil-incidents`);
-    probe.resourcePropertiesCountIs('AWS::IAM::Role', { RoleName: 'test-vigil-probe-scheduler' }, 0);
+    expect(statements).toContain(`:dynamodb:us-east-1:${ACCOUNT}:table/probe-vigil-table`);
+    expect(statements).toContain(`:sqs:us-east-1:${ACCOUNT}:probe-vigil-incidents`);
+    probe.resourcePropertiesCountIs('AWS::IAM::Role', { RoleName: 'probe-vigil-probe-scheduler' }, 0);
     probe.resourceCountIs('AWS::DynamoDB::Table', 0);
     expect(getStack(ProbeStack).region).toBe('eu-west-1');
     expect(() => getStack(StorageStack)).toThrow();

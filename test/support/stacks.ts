@@ -5,9 +5,15 @@ import { OFFLINE_ACCOUNT, offlineApp } from '../../stacks/offline.js';
 
 export const ACCOUNT = OFFLINE_ACCOUNT;
 
-/** Builds the app offline (stacks/offline.ts) and returns a template getter. */
-export async function buildApp(region: string, env: Record<string, string> = {}): Promise<(stack: FunctionalStack<unknown>) => Template> {
-  await offlineApp(region, env);
+/**
+ * Builds the app offline (stacks/offline.ts) and returns a template getter. Files that build the
+ * same region at once need stages of their own: SST bundles each function into
+ * `.sst/artifacts/<its construct address>`, which includes the stage, and removes the bundle's
+ * source map after reading it, so two builds of one address in two test workers race (ENOENT on
+ * the `.map`, seen in a full run).
+ */
+export async function buildApp(region: string, env: Record<string, string> = {}, stage?: string): Promise<(stack: FunctionalStack<unknown>) => Template> {
+  await offlineApp(region, env, stage);
   const templates = new Map<FunctionalStack<unknown>, Template>();
   return (stack) => {
     let template = templates.get(stack);
