@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { alertsSent, createChannel, startReceiver, type Receiver } from '../../test/support/alerting.js';
-import { sweepAndDeliver } from '../../test/support/outbox.js';
+import { publishedTypes, sweepAndDeliver } from '../../test/support/outbox.js';
 import { createJob } from '../../test/support/signals.js';
 import { consumeIncidentsAndAlerts } from '../runtime.js';
 import { handleAlertMessages } from './dispatch.js';
@@ -40,17 +40,6 @@ const fail = (job: { token: string }) => t.request('GET', `/signals/ping/${job.t
 const typesAt = (path: string) => receiver.at(path).map((r) => (JSON.parse(r.body) as { type: string }).type);
 const incidentOf = async (user: Awaited<ReturnType<typeof watchedJob>>['user']) =>
   (await t.request<{ items: { id: number }[] }>('GET', `/incidents?workspaceId=${user.workspaceId}`, { token: user.token })).body.items[0]?.id ?? 0;
-
-/** Every message published from now on, as `<queue> <type>`. */
-function published(): { types: string[]; stop(): void } {
-  const types: string[] = [];
-  const publish = t.deps.queue.publish.bind(t.deps.queue);
-  const spy = vi.spyOn(t.deps.queue, 'publish').mockImplementation(async (queue, bodies) => {
-    for (const body of bodies) types.push(`${queue} ${(body as { type?: string }).type ?? '?'}`);
-    return publish(queue, bodies);
-  });
-  return { types, stop: () => spy.mockRestore() };
-}
 
 /**
  * The process dies at the first store request `at` matches: that request and every later one, and
@@ -100,7 +89,7 @@ async function crashedFlip(name: string, at: (command: string, input: string) =>
   }
   expect(crash.died()).toBe(true);
   const before = typesAt(path);
-  const sweep = published();
+  const sweep = publishedTypes(t);
   try {
     await sweepAndDeliver(t);
   } finally {
@@ -114,7 +103,7 @@ async function crashedFlip(name: string, at: (command: string, input: string) =>
 describe('the incidents consumer sends the alerts of the incidents it writes', { timeout: 60_000 }, () => {
   it('a flip publishes no alert and its webhook hears it; an acknowledgement over HTTP still publishes its own', async () => {
     const { user, key, job, path } = await watchedJob('handed');
-    const messages = published();
+    const messages = publishedTypes(t);
     try {
       expect((await fail(job)).status).toBe(200);
       await t.deps.queue.drain();
@@ -151,7 +140,7 @@ describe('the incidents consumer sends the alerts of the incidents it writes', {
     const first = await watchedJob('failing');
     const { job } = await createJobIn(first);
     receiver.answer(first.path, { status: 500 }, { status: 500 });
-    const messages = published();
+    const messages = publishedTypes(t);
     try {
       await fail(first.job);
       // Delays honoured: the incidents consumer's attempt, then the alerts queue's first, both failed.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { createChannel, startReceiver, timeline, type Receiver } from '../../test/support/alerting.js';
 import { LONG_SESSIONS } from '../../test/support/checks.js';
+import { publishedTypes } from '../../test/support/outbox.js';
 import { createJob } from '../../test/support/signals.js';
 import type { Store } from '../store/service.js';
 import { sweepHeartbeats } from '../sweep/index.js';
@@ -67,17 +68,6 @@ function meter(store: Pick<Store, 'client' | 'hot'>): { counts: Map<string, numb
 /** The table of a flip, largest first: the queue lanes' own requests (publish, lease, ack) apart, as the bench's queue store is. */
 const table = (counts: Map<string, number>): Record<string, number> => Object.fromEntries([...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
 
-/** The bodies published to each queue from now on, by type (each costs the queue store a publish, a lease and an acknowledgement). */
-function published(t: TestContext): { types: string[]; stop(): void } {
-  const types: string[] = [];
-  const publish = t.deps.queue.publish.bind(t.deps.queue);
-  const spy = vi.spyOn(t.deps.queue, 'publish').mockImplementation(async (queue, bodies) => {
-    for (const body of bodies) types.push(`${queue} ${(body as { type?: string }).type ?? '?'}`);
-    return publish(queue, bodies);
-  });
-  return { types, stop: () => spy.mockRestore() };
-}
-
 /** The main table's rows only: the queue lanes' own requests are the local queue's (core/adapters/local/queue.ts). */
 const tableRows = (counts: Map<string, number>): Record<string, number> => {
   const rows = table(counts);
@@ -127,7 +117,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
   it('LATE, DOWN, the incident and its step 0 alerts read nothing twice', async () => {
     const { user, path } = await pagedJob('flip');
     const requests = meter(t.deps.store);
-    const messages = published(t);
+    const messages = publishedTypes(t);
     try {
       await lateThenDown();
     } finally {
@@ -213,7 +203,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // It pings again a minute after its DOWN instant (core/signals/hints.ts SWEPT_AFTER_MS).
     t.clock.advanceSeconds(60);
     const requests = meter(t.deps.store);
-    const messages = published(t);
+    const messages = publishedTypes(t);
     try {
       expect((await t.request('GET', `/signals/ping/${job.token}`)).status).toBe(200);
       await t.deps.queue.drain();

@@ -118,3 +118,14 @@ export async function atEveryCrashPoint<S>(
   }
   throw new Error('the state change never ran through without a crash');
 }
+
+/** Every body published from now on, as `<queue> <type>` (each costs the queue lane a publish, a lease and an acknowledgement). */
+export function publishedTypes(t: TestContext): { types: string[]; stop(): void } {
+  const types: string[] = [];
+  const publish = t.deps.queue.publish.bind(t.deps.queue);
+  const spy = vi.spyOn(t.deps.queue, 'publish').mockImplementation(async (queue, bodies) => {
+    for (const body of bodies) types.push(`${queue} ${(body as { type?: string }).type ?? '?'}`);
+    return publish(queue, bodies);
+  });
+  return { types, stop: () => spy.mockRestore() };
+}
