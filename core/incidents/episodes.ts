@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
+import { storeMemo } from '../store/storeMemo.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import { isRecovery, type ResolveCause, type Severity } from './transition.js';
 
@@ -32,37 +33,24 @@ const MAX_ATTEMPTS = 8;
  * the incident does. Found open, it is still the episode's: the episode lets go of an incident only
  * after it is resolved (`releaseEpisode` is called on resolved incidents alone, and is conditional
  * on the id), an incident never reopens, and the claim came before the incident was written.
- * Anything else (resolved, absent) reads the episode as before.
+ * Anything else (resolved, absent) reads the episode as before. At most 50,000 (a key and an id
+ * per open incident: a few MB).
  */
-const openByStore = new WeakMap<Deps['store'], Map<string, number>>();
-/** A bound on what one process remembers (a key and an id per open incident: a few MB). */
-const REMEMBERED = 50_000;
+const openIncidents = storeMemo<string, number>(50_000);
 const episodeName = (episode: EpisodeRef): string => `${episode.checkId}#${episode.episodeKey}`;
 
-function openIncidents(deps: Deps): Map<string, number> {
-  let open = openByStore.get(deps.store);
-  if (!open) {
-    open = new Map();
-    openByStore.set(deps.store, open);
-  }
-  return open;
-}
-
 function rememberOpen(deps: Deps, episode: EpisodeRef, incidentId: number): void {
-  const open = openIncidents(deps);
-  if (open.size >= REMEMBERED) open.clear();
-  open.set(episodeName(episode), incidentId);
+  openIncidents.set(deps.store, episodeName(episode), incidentId);
 }
 
 /** The episode's open incident, read consistently, when this process remembers it and it is still open. */
 async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<IncidentItem | undefined> {
-  const open = openIncidents(deps);
   const name = episodeName(episode);
-  const incidentId = open.get(name);
+  const incidentId = openIncidents.get(deps.store, name);
   if (incidentId === undefined) return undefined;
   const incident = await readIncident(deps, incidentId);
   if (incident && incident.state !== 'RESOLVED') return incident;
-  open.delete(name);
+  openIncidents.delete(deps.store, name);
   return undefined;
 }
 
@@ -148,7 +136,7 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
     if (!incident) throw new IncidentStillOpening(claimed, episode.checkId);
     if (incident.startedAt > resolve.at) return undefined; // the recovery predates this episode
     resolved = (await applyIncidentInput(deps, claimed, { type: 'resolve', ...resolve }, now, incident)).incident;
-    openIncidents(deps).delete(episodeName(episode));
+    openIncidents.delete(deps.store, episodeName(episode));
     await releaseEpisode(deps, episode, claimed, resolve.at);
   } else {
     await raiseWatermark(deps, episode, resolve.at);

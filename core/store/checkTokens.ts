@@ -1,5 +1,6 @@
 import type { CheckItem } from './entities/check.js';
 import type { Store } from './service.js';
+import { storeMemo } from './storeMemo.js';
 
 /**
  * A check by id: the id's ref names the token, the token keys the check. Every flip reads its
@@ -11,19 +12,8 @@ import type { Store } from './service.js';
  * Anything else (no item, a tombstone, another check's item) reads the ref again, as before, so a
  * stale token costs one get more and never answers wrongly.
  */
-const tokensByStore = new WeakMap<Pick<Store, 'entities'>, Map<number, string>>();
-
 /** A bound on what one process remembers (ids are 16 digits and tokens 36 characters: a few MB). */
-const REMEMBERED = 50_000;
-
-function tokensOf(store: Pick<Store, 'entities'>): Map<number, string> {
-  let tokens = tokensByStore.get(store);
-  if (!tokens) {
-    tokens = new Map();
-    tokensByStore.set(store, tokens);
-  }
-  return tokens;
-}
+const tokens = storeMemo<number, string>(50_000);
 
 /**
  * A check this process has just read by its token (the ping path's read of a job it has no hint
@@ -33,15 +23,12 @@ function tokensOf(store: Pick<Store, 'entities'>): Map<number, string> {
  */
 export function rememberCheckToken(store: object, checkId: number, token: string): void {
   if (!('entities' in store)) return;
-  const tokens = tokensOf(store as Pick<Store, 'entities'>);
-  if (tokens.size >= REMEMBERED) tokens.clear();
-  tokens.set(checkId, token);
+  tokens.set(store, checkId, token);
 }
 
 /** The check with this id, deleted ones included (a tombstone keeps its token). */
 export async function readCheckOfId(store: Pick<Store, 'entities'>, checkId: number): Promise<CheckItem | undefined> {
-  const tokens = tokensOf(store);
-  const known = tokens.get(checkId);
+  const known = tokens.get(store, checkId);
   let underKnown: CheckItem | undefined;
   if (known !== undefined) {
     underKnown = (await store.entities.check.get({ token: known }).go()).data ?? undefined;
@@ -49,11 +36,10 @@ export async function readCheckOfId(store: Pick<Store, 'entities'>, checkId: num
   }
   const ref = (await store.entities.checkRef.get({ checkId }).go()).data;
   if (!ref) {
-    tokens.delete(checkId);
+    tokens.delete(store, checkId);
     return undefined;
   }
-  if (tokens.size >= REMEMBERED) tokens.clear();
-  tokens.set(checkId, ref.token);
+  tokens.set(store, checkId, ref.token);
   if (ref.token === known) return underKnown;
   return (await store.entities.check.get({ token: ref.token }).go()).data ?? undefined;
 }
