@@ -66,7 +66,11 @@ const p99 = (values: number[]) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
 };
 
-async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
+/** The steady state's pace: the ping section's paced leg (bench/run.ts) pings at the same one. */
+export const STEADY_PACE = { intervalMs: INTERVAL_S * 1000, jitterMs: JITTER_MS, connections: CONNECTIONS } as const;
+
+/** Runs bench/steadyLoad.ts in a process of its own: the load generator's CPU is not the server's. */
+export async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-steady-'));
   try {
     const file = join(dir, 'job.json');
