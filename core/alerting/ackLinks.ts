@@ -1,6 +1,6 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { randomToken, sha256Hex } from '../auth/secrets.js';
-import { signingSecret } from '../auth/tokens.js';
+import { jwtKey } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
@@ -54,7 +54,7 @@ export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date):
     .setAudience(AUDIENCE)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + deps.config.ackLinkTtlSeconds)
-    .sign(await signingSecret(deps.store, now));
+    .sign(await jwtKey(deps.store, now));
 }
 
 /** 16 random bytes in base64url: 22 characters, never a compact JWS (which has dots). */
@@ -91,7 +91,7 @@ export const ackLinkUrl = (deps: Deps, token: string): string => `${deps.config.
 /** Expired: 401 TOKEN_EXPIRED; tampered, `alg: none`, another audience or a malformed claim: 401. Never a 5xx. */
 export async function verifyAckLink(deps: Deps, token: string, now: Date): Promise<AckLinkClaims> {
   if (SHORT_LINK_ID.test(token)) return readShortAckLink(deps, token, now);
-  const secret = await signingSecret(deps.store, now);
+  const secret = await jwtKey(deps.store, now);
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, currentDate: now });
     const incidentId = Number(payload.sub);

@@ -25,6 +25,24 @@ export function signingSecret(store: Store, now: Date): Promise<Uint8Array> {
   return cached;
 }
 
+const jwtKeyCache = new WeakMap<Store, Promise<CryptoKey>>();
+
+/**
+ * The signing secret as the HMAC key every JWT of this install is signed and verified with. Handed
+ * the secret's bytes, jose imports them as a WebCrypto key on every sign and every verify (a
+ * session's every request, every alert's acknowledgement links: about 1% of a mass outage's CPU);
+ * imported once, the key is the same for all of them.
+ */
+export function jwtKey(store: Store, now: Date): Promise<CryptoKey> {
+  let cached = jwtKeyCache.get(store);
+  if (!cached) {
+    cached = signingSecret(store, now).then((secret) => crypto.subtle.importKey('raw', new Uint8Array(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+    cached.catch(() => jwtKeyCache.delete(store));
+    jwtKeyCache.set(store, cached);
+  }
+  return cached;
+}
+
 async function loadOrCreateSecret(store: Store, now: Date): Promise<Uint8Array> {
   const { setting } = store.entities;
   const existing = await setting.get({ name: SECRET_SETTING }).go({ consistent: true });
@@ -46,7 +64,7 @@ async function loadOrCreateSecret(store: Store, now: Date): Promise<Uint8Array> 
 export type AccessClaims = { userId: number; email: string; epoch: number; familyId?: string | undefined };
 
 export async function issueAccessToken(deps: Deps, claims: AccessClaims, now: Date): Promise<string> {
-  const secret = await signingSecret(deps.store, now);
+  const secret = await jwtKey(deps.store, now);
   const issuedAt = Math.floor(now.getTime() / 1000);
   return new SignJWT({ email: claims.email, sep: claims.epoch, ...(claims.familyId ? { fid: claims.familyId } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -60,7 +78,7 @@ export async function issueAccessToken(deps: Deps, claims: AccessClaims, now: Da
 
 /** Expired, tampered, `alg: none` or otherwise wrong tokens are all a 401, never a 5xx. */
 export async function verifyAccessToken(deps: Deps, token: string, now: Date): Promise<AccessClaims> {
-  const secret = await signingSecret(deps.store, now);
+  const secret = await jwtKey(deps.store, now);
   try {
     const { payload } = await jwtVerify(token, secret, {
       algorithms: ['HS256'],

@@ -4,7 +4,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { bearerToken, requireCurrentSession } from '../../auth/middleware.js';
 import { requireFreeHashSlot, withHashSlot } from '../../auth/hashSlots.js';
 import { dummyHash, verifyPassword } from '../../auth/secrets.js';
-import { signingSecret, verifyAccessToken } from '../../auth/tokens.js';
+import { jwtKey, verifyAccessToken } from '../../auth/tokens.js';
 import type { Deps } from '../../deps.js';
 import { clientIp } from '../../http/clientIp.js';
 import { HttpError, notFound, unauthorized } from '../../http/errors.js';
@@ -90,7 +90,7 @@ export async function snapshotByDomain(deps: Deps, host: string): Promise<PageSn
 }
 
 export async function issuePageSession(deps: Deps, snapshot: PageSnapshot, now: Date): Promise<string> {
-  const secret = await signingSecret(deps.store, now);
+  const secret = await jwtKey(deps.store, now);
   const issuedAt = Math.floor(now.getTime() / 1000);
   return new SignJWT({ pv: snapshot.page.passwordVersion })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -104,7 +104,7 @@ export async function issuePageSession(deps: Deps, snapshot: PageSnapshot, now: 
 async function validPageSession(deps: Deps, snapshot: PageSnapshot, token: string | undefined, now: Date): Promise<boolean> {
   if (!token) return false;
   try {
-    const { payload } = await jwtVerify(token, await signingSecret(deps.store, now), { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now });
+    const { payload } = await jwtVerify(token, await jwtKey(deps.store, now), { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now });
     return payload.sub === String(snapshot.page.id) && payload.pv === snapshot.page.passwordVersion;
   } catch (err) {
     if (err instanceof joseErrors.JOSEError) return false;
