@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import type { GuardedRequestDeps } from '../outbound/index.js';
+import { alertConnect, type GuardedRequestDeps } from '../outbound/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { RETRY_BACKOFF } from '../ports/retry.js';
 import { readOncePerBatch } from '../store/batchReads.js';
@@ -88,7 +88,9 @@ async function send(
   record: () => Promise<void>,
 ): Promise<ChannelOutcome> {
   try {
-    const result = await deliverToChannel(deps, channel, await delivery.compose(webhookIdFor(delivery.key)), options.outbound);
+    // Kept-alive sockets per approved destination unless the caller brings its own connector: a
+    // mass outage sends thousands of alerts to a handful of receivers (core/outbound/pool.ts).
+    const result = await deliverToChannel(deps, channel, await delivery.compose(webhookIdFor(delivery.key)), { connect: alertConnect, ...options.outbound });
     // The crash window: a worker that dies here, after the send and before the record, leaves the
     // message to come back (after the visibility timeout) and send again. No store write can close
     // it, since the receiver is not ours; the retry carries the same webhook-id, so the receiver

@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { createHash } from 'node:crypto';
+import { DestinationPools } from './pool.js';
 import type { Connect, ConnectRequest, ConnectResponse } from './types.js';
 
 /**
@@ -29,7 +31,16 @@ export function pinnedLookup(hostname: string, address: string, family: 4 | 6): 
 export type NodeConnectOptions = {
   /** Extra trust anchors (PEM), for self-hosted endpoints and for tests; system roots otherwise. */
   readonly ca?: string | readonly string[];
+  /**
+   * Keeps sockets alive between requests to the same approved destination (pool.ts says how that
+   * keeps the guard's guarantee). For alert deliveries only; none for probes, which measure a
+   * fresh connection.
+   */
+  readonly pools?: DestinationPools;
 };
+
+/** A request on a kept-alive socket that the server closed meanwhile fails with one of these before any answer. */
+const STALE_SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
 
 function peerCertificateValidTo(socket: unknown): Date | undefined {
   const tlsSocket = socket as Partial<TLSSocket> | null;
@@ -45,7 +56,10 @@ function isIpLiteral(request: ConnectRequest): boolean {
 }
 
 export function createNodeConnect(options: NodeConnectOptions = {}): Connect {
-  return (request) =>
+  const { pools } = options;
+  // Part of every pooled socket's key: a socket verified against one set of anchors is never lent to a request that trusts another.
+  const anchors = options.ca === undefined ? 'system' : createHash('sha256').update([options.ca].flat().join('\n')).digest('hex');
+  const connect = (request: ConnectRequest, pooled: boolean): Promise<ConnectResponse> =>
     new Promise<ConnectResponse>((resolve, reject) => {
       const secure = request.url.protocol === 'https:';
       const requestOptions: https.RequestOptions = {
@@ -55,8 +69,9 @@ export function createNodeConnect(options: NodeConnectOptions = {}): Connect {
         method: request.method,
         headers: { host: request.url.host, ...request.headers },
         lookup: pinnedLookup(request.hostname, request.address, request.family),
-        // No pooling: a kept-alive socket would outlive the decision that approved it.
-        agent: false,
+        // Without pools, none: a kept-alive socket would outlive the decision that approved it.
+        // With them, only the pool of this request's own decision (pool.ts).
+        agent: pooled && pools ? pools.agentFor(request, anchors) : false,
         signal: request.signal,
       };
       if (secure) {
@@ -65,7 +80,9 @@ export function createNodeConnect(options: NodeConnectOptions = {}): Connect {
         if (options.ca !== undefined) requestOptions.ca = [...(typeof options.ca === 'string' ? [options.ca] : options.ca)];
       }
 
+      let answered = false;
       const onResponse = (response: http.IncomingMessage): void => {
+        answered = true;
         // Errors surface through the body iterator; this keeps an unread, discarded body quiet.
         response.on('error', () => undefined);
         const abortBody = (): void => {
@@ -80,6 +97,8 @@ export function createNodeConnect(options: NodeConnectOptions = {}): Connect {
           body: response,
           ...(tlsCertValidTo === undefined ? {} : { tlsCertValidTo }),
           discard: () => {
+            // A body read to its end has already handed a pooled socket back to its pool.
+            if (pooled && response.readableEnded) return;
             response.destroy();
             outgoing.destroy();
           },
@@ -94,10 +113,20 @@ export function createNodeConnect(options: NodeConnectOptions = {}): Connect {
         return;
       }
       // Stays attached after the response too, so a late socket error cannot go unhandled.
-      outgoing.on('error', reject);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        // The server closed an idle socket as it was reused (the race every keep-alive client
+        // has): sent again once on a fresh connection, as Node's documentation advises. Nothing
+        // was answered, and a receiver that did see it dedupes on the stable webhook-id.
+        if (outgoing.reusedSocket && !answered && !request.signal.aborted && STALE_SOCKET_CODES.has(error.code ?? '')) connect(request, false).then(resolve, reject);
+        else reject(error);
+      });
       outgoing.end(request.body);
     });
+  return (request) => connect(request, pools !== undefined);
 }
 
-/** The connector used when none is injected. */
+/** The connector used when none is injected: a fresh connection per request (probes, verifications). */
 export const nodeConnect: Connect = createNodeConnect();
+
+/** Alert deliveries' connector: sockets kept alive per approved destination (pool.ts). */
+export const alertConnect: Connect = createNodeConnect({ pools: new DestinationPools() });

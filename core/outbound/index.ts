@@ -5,7 +5,7 @@
 export { classifyAddress } from './addresses.js';
 export { parseTargetUrl } from './url.js';
 export { decideTarget, systemResolver } from './guard.js';
-export { createNodeConnect } from './connect.js';
+export { alertConnect, createNodeConnect } from './connect.js';
 export { guardedRequest } from './request.js';
 export { retryAfterSeconds } from './retryAfter.js';
 export type { Connect, GuardedRequestDeps } from './types.js';

@@ -90,3 +90,32 @@ export async function meterClientReads<T>(store: Pick<Store, 'client'>, run: () 
     store.client.middlewareStack.remove(name);
   }
 }
+
+/**
+ * Makes the first request to either of the store's clients that `matches` picks fail, once (a
+ * crash-point test's injected crash), then runs `after`. `input` is the request's input as JSON:
+ * marshalled (`{"S":...}`) for the plain client, native for the document client.
+ */
+export function failOnce(
+  store: Pick<Store, 'client' | 'hot'>,
+  matches: (command: string, input: string) => boolean,
+  after: () => void = () => undefined,
+): { fired: () => boolean; remove: () => void } {
+  const name = `fail-once-${Math.random().toString(36).slice(2)}`;
+  let fired = false;
+  const stacks = [store.client.middlewareStack, store.hot.middlewareStack];
+  for (const stack of stacks) {
+    stack.add(
+      (next, context) => async (args) => {
+        if (!fired && matches(context.commandName ?? '', JSON.stringify(args.input))) {
+          fired = true;
+          setImmediate(after);
+          throw new Error('injected store failure');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+  }
+  return { fired: () => fired, remove: () => stacks.forEach((stack) => stack.remove(name)) };
+}

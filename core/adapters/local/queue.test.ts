@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/harness.js';
+import { failOnce } from '../../../test/support/meter.js';
 import { MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_SECONDS, type QueueMessage } from '../../ports/index.js';
 import { ensureTable } from '../../store/client.js';
 import { createStore, type Store } from '../../store/service.js';
@@ -194,25 +195,6 @@ describe('the local queue keeps its messages in the store', () => {
   });
 });
 
-/** Makes the first store request `matches` picks fail (a crash-point test's injected crash), then run `after`. */
-function failOnce(matches: (command: string, input: string) => boolean, after: () => void = () => undefined): { fired: () => boolean; remove: () => void } {
-  const name = `fail-once-${Math.random().toString(36).slice(2)}`;
-  let fired = false;
-  const stack = t.deps.store.client.middlewareStack;
-  stack.add(
-    (next, context) => async (args) => {
-      if (!fired && matches(context.commandName ?? '', JSON.stringify(args.input))) {
-        fired = true;
-        setImmediate(after);
-        throw new Error('injected store failure');
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return { fired: () => fired, remove: () => stack.remove(name) };
-}
-
 describe('a store failure in one part of a delivery pass', () => {
   // Lanes of their own: what earlier tests left in the shared ones (lapsed leases, a runtime still
   // delivering) would join or take these passes' messages.
@@ -240,7 +222,7 @@ describe('a store failure in one part of a delivery pass', () => {
     await queue.publish('alerts', [{ marker: 'held' }]);
     await queue.publish('incidents', [{ marker: 'acked' }]);
     // The incidents part's acknowledgement fails while the alerts consumer is still at work; it finishes a moment later.
-    const failure = failOnce((command, input) => command === 'BatchWriteItemCommand' && input.includes('DeleteRequest') && input.includes('incidents'), openGate);
+    const failure = failOnce(lanes, (command, input) => command === 'BatchWriteItemCommand' && input.includes('DeleteRequest') && input.includes('incidents'), openGate);
     try {
       await expect(queue.drain()).rejects.toThrow('injected store failure');
     } finally {
@@ -257,7 +239,7 @@ describe('a store failure in one part of a delivery pass', () => {
     const { seen, consumer } = recorder();
     queue.consume('incidents', consumer);
     await queue.publish('incidents', [{ marker: 'lease' }, { marker: 'lease' }]);
-    const failure = failOnce((command, input) => command === 'UpdateItemCommand' && input.includes('incidents') && input.includes('leased'));
+    const failure = failOnce(lanes, (command, input) => command === 'UpdateItemCommand' && input.includes('incidents') && input.includes('leased'));
     try {
       await expect(queue.drain()).rejects.toThrow('injected store failure');
     } finally {

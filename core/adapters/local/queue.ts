@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { Clock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
@@ -6,6 +7,7 @@ import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 import { monotonicUlids } from '../../ids.js';
+import { messageOf, visibleBeforeInput } from './queueItems.js';
 import { deleteMessages, leaseEach, leaseTogether, PublishCommit } from './queueWrites.js';
 
 export type LocalQueueOptions = {
@@ -229,7 +231,9 @@ export class LocalQueue implements Queue {
     const justAfterNow = new Date(now.getTime() + 1).toISOString();
     const candidates =
       reach === 'due'
-        ? (await queueMessage.query.visible({ lane: queue }).lt({ visibleAt: justAfterNow }).go({ limit: batchSize })).data
+        ? ((await this.options.store.hot.send(new QueryCommand(visibleBeforeInput(this.options.store.table, queue, justAfterNow, batchSize)))).Items ?? []).flatMap(
+            (stored) => messageOf(stored) ?? [],
+          )
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
     const taking = candidates.slice(0, batchSize);

@@ -5,6 +5,7 @@ import { createDynamoClient, ensureTable } from '../../store/client.js';
 import { createStore, type Store } from '../../store/service.js';
 import { startEmbeddedStore, type EmbeddedStore } from './embeddedStore.js';
 import { LocalQueue } from './queue.js';
+import { failOnce, meterStore } from '../../../test/support/meter.js';
 
 /**
  * What the local queue costs in store requests. In the embedded runtime each request costs the one
@@ -25,36 +26,10 @@ afterAll(() => lanesStore.close());
 
 const queueOf = (ownsStore: boolean) => new LocalQueue({ store, clock, autoDrain: false, batchSize: 25, random: () => 0, ownsStore });
 
-/** The store requests made from now on, by command (`BatchWriteItem`, `UpdateItem`, ...). */
+/** The store requests made from now on, by command (`BatchWriteItem`, `UpdateItem`, ...), to either of its clients. */
 function meter(): { count: (command: string) => number; stop(): void } {
-  const name = `meter-${Math.random().toString(36).slice(2)}`;
-  const counts = new Map<string, number>();
-  store.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = context.commandName?.replace(/Command$/, '') ?? '?';
-      counts.set(command, (counts.get(command) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return { count: (command) => counts.get(command) ?? 0, stop: () => store.client.middlewareStack.remove(name) };
-}
-
-/** Makes the first store request `matches` picks fail, once. */
-function failOnce(matches: (command: string, input: string) => boolean): { remove(): void } {
-  const name = `fail-${Math.random().toString(36).slice(2)}`;
-  let fired = false;
-  store.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!fired && matches(context.commandName ?? '', JSON.stringify(args.input))) {
-        fired = true;
-        throw new Error('injected store failure');
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return { remove: () => store.client.middlewareStack.remove(name) };
+  const metered = meterStore(store);
+  return { count: (command) => metered.requests.filter((request) => request.command === command).length, stop: metered.stop };
 }
 
 const bodies = (count: number, marker: string) => Array.from({ length: count }, (_, i) => ({ marker, i }));
@@ -122,7 +97,7 @@ describe('the store requests of the local queue', () => {
   it('rejects only the publishes whose shared request failed; the others are stored', async () => {
     const queue = queueOf(true);
     // The first publish finds the writer idle and goes alone; the rest wait and share the request that fails.
-    const failure = failOnce((command, input) => command === 'BatchWriteItemCommand' && input.includes('\\"i\\":1}'));
+    const failure = failOnce(store, (command, input) => command === 'BatchWriteItemCommand' && input.includes('\\"i\\":1}'));
     let outcomes: PromiseSettledResult<void>[];
     try {
       outcomes = await Promise.allSettled(bodies(4, 'rejected').map((body) => queue.publish('alerts', [body])));
@@ -141,7 +116,7 @@ describe('the store requests of the local queue', () => {
     const seen: QueueMessage[] = [];
     queue.consume('incidents', handled(seen));
     await queue.publish('incidents', bodies(3, 'lease'));
-    const failure = failOnce((command, input) => command === 'BatchWriteItemCommand' && input.includes('"leased":true'));
+    const failure = failOnce(store, (command, input) => command === 'BatchWriteItemCommand' && input.includes('"leased":{"BOOL":true}'));
     try {
       await expect(queue.drain()).rejects.toThrow('injected store failure');
     } finally {

@@ -1,20 +1,22 @@
+import { BatchWriteItemCommand, UpdateItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { untilProcessed } from '../../store/batch.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
+import { deleteRequest, itemId, leaseInput, messageOf, putRequest, requestId } from './queueItems.js';
 
 /*
  * The local queue's writes of messages (core/adapters/local/queue.ts). In the embedded runtime every
  * store request costs the one busy thread most of a millisecond of CPU (the SDK client's and
  * dynalite's, whatever the request carries), so messages that move together are written together:
- * published ones in a group commit, leased and acknowledged ones a batch at a time.
+ * published ones in a group commit, leased and acknowledged ones a batch at a time. All of them
+ * are plain requests on the store's plain client, built by queueItems.ts.
  */
 
 /** DynamoDB's bound on one BatchWriteItem. */
 const BATCH_WRITE_LIMIT = 25;
 
 type MessageKey = Pick<QueueMessageItem, 'lane' | 'messageId'>;
-const idOf = (key: MessageKey): string => `${key.lane}\u0000${key.messageId}`;
 
 function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -29,13 +31,17 @@ function chunks<T>(items: readonly T[]): T[][] {
  */
 async function putMessages(store: Store, items: readonly QueueMessageItem[], what: string, stored: (item: QueueMessageItem) => void = () => undefined): Promise<void> {
   for (const chunk of chunks(items)) {
+    const byId = new Map(chunk.map((item) => [itemId(item), item]));
     await untilProcessed(
-      chunk,
+      chunk.map(putRequest),
       async (pending) => {
-        const left = new Set((await store.entities.queueMessage.put(pending).go()).unprocessed.map(idOf));
-        const again = pending.filter((item) => left.has(idOf(item)));
-        for (const item of pending) if (!left.has(idOf(item))) stored(item);
-        return again;
+        const left = await writeBatch(store, pending);
+        const again = new Set(left.map(requestId));
+        for (const request of pending) {
+          const item = byId.get(requestId(request));
+          if (item && !again.has(requestId(request))) stored(item);
+        }
+        return left;
       },
       what,
       { pause: store.pause },
@@ -43,15 +49,16 @@ async function putMessages(store: Store, items: readonly QueueMessageItem[], wha
   }
 }
 
+/** One BatchWriteItem; answers what the store left unprocessed. */
+async function writeBatch(store: Store, requests: WriteRequest[]): Promise<WriteRequest[]> {
+  const answer = await store.hot.send(new BatchWriteItemCommand({ RequestItems: { [store.table]: requests } }));
+  return answer.UnprocessedItems?.[store.table] ?? [];
+}
+
 /** Deletes messages in BatchWriteItems of 25, unconditionally (see `LocalQueue.acknowledgeAll` for why that is safe). */
 export async function deleteMessages(store: Store, keys: readonly MessageKey[], what: string): Promise<void> {
   for (const chunk of chunks(keys)) {
-    await untilProcessed(
-      chunk.map((key) => ({ lane: key.lane, messageId: key.messageId })),
-      async (pending) => (await store.entities.queueMessage.delete(pending).go()).unprocessed.map((key) => ({ lane: key.lane, messageId: key.messageId })),
-      what,
-      { pause: store.pause },
-    );
+    await untilProcessed(chunk.map(deleteRequest), (pending) => writeBatch(store, pending), what, { pause: store.pause });
   }
 }
 
@@ -60,13 +67,8 @@ export async function leaseEach(store: Store, queue: string, candidates: QueueMe
   const claims = await Promise.allSettled(
     candidates.map(async (candidate): Promise<QueueMessageItem | undefined> => {
       try {
-        const taken = await store.entities.queueMessage
-          .patch({ lane: queue, messageId: candidate.messageId })
-          .set({ visibleAt: leaseEnd, leased: true })
-          .add({ receiveCount: 1 })
-          .where((attr, op) => op.eq(attr.receiveCount, candidate.receiveCount))
-          .go({ response: 'all_new' });
-        return { ...candidate, ...taken.data };
+        const taken = await store.hot.send(new UpdateItemCommand(leaseInput(store.table, queue, candidate.messageId, candidate.receiveCount, leaseEnd)));
+        return { ...candidate, ...(taken.Attributes && messageOf(taken.Attributes)) };
       } catch (err) {
         // Acknowledged or taken by another receiver since the query: not ours.
         if (!isConditionalFailure(err)) throw err;
@@ -134,15 +136,15 @@ export class PublishCommit {
   }
 
   private async flush(batch: Waiting[]): Promise<void> {
-    const byId = new Map(batch.map((waiting) => [idOf(waiting.item), waiting]));
+    const byId = new Map(batch.map((waiting) => [itemId(waiting.item), waiting]));
     try {
       await putMessages(
         this.store,
         batch.map((waiting) => waiting.item),
         'messages of the local queue',
         (item) => {
-          byId.get(idOf(item))?.resolve();
-          byId.delete(idOf(item));
+          byId.get(itemId(item))?.resolve();
+          byId.delete(itemId(item));
         },
       );
     } catch (err) {
