@@ -167,8 +167,8 @@ describe('a store written before the patch', () => {
     );
     await close();
 
-    // Rewrite the index as dynalite left it before the patch: each entry under the whole hash cut
-    // to six digits, and no record that the store was upgraded. gone#3's item is deleted behind
+    // Rewrite the index as dynalite left it before the patch: each entry a copy of its item under
+    // the whole hash cut to six digits, and no record that the store was upgraded. gone#3's item is deleted behind
     // the index's back and moved#4 keeps an entry at its old due time (both stale), and of the two
     // colliding items only b's entry is there (the later write had replaced a's).
     const level = new Level(dir, { valueEncoding: 'json' });
@@ -178,7 +178,11 @@ describe('a store written before the patch', () => {
     const pkOf = (entry: unknown) => (entry as { pk?: { S?: string } }).pk?.S;
     const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
     const entries = new Map<string, unknown>();
-    for await (const key of level.keys({ gte: ENTRY_PREFIX, lt: `${ENTRY_PREFIX}~` })) entries.set(key, await level.get(key));
+    // Entries are now references to their items (the item's key); before the patch each was a copy.
+    for await (const key of level.keys({ gte: ENTRY_PREFIX, lt: `${ENTRY_PREFIX}~` })) {
+      const entry = await level.get(key);
+      entries.set(key, typeof entry === 'string' ? await level.get(`item-${TABLE}~${entry}`) : entry);
+    }
     expect(entries.size).toBe(6);
     for (const [key, entry] of entries) {
       expect(key).toMatch(/[0-9a-f]{32}$/);

@@ -20,6 +20,8 @@ type LevelClass = { prototype: { values(options: unknown): Iterator; keys(option
 const dynaliteRequire = createRequire(createRequire(import.meta.url).resolve('dynalite'));
 /** The LevelDB class dynalite itself stores through (in-process here, so its prototype can be watched). */
 const { Level } = dynaliteRequire('level') as { Level: LevelClass };
+/** classic-level's native binding: each `iterator_nextv` is a trip to LevelDB's thread pool. */
+const binding = createRequire(dynaliteRequire.resolve('level'))('classic-level/binding') as Record<'iterator_nextv', (...args: unknown[]) => unknown>;
 
 const TABLE = 'iterators';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -120,5 +122,40 @@ describe('the embedded store closes its iterators', () => {
     await client.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'none' } } }));
     await new Promise((resolve) => setImmediate(resolve));
     expect(open.count - before).toBe(0);
+  });
+});
+
+describe('the embedded store reads a query in as few trips as it can', () => {
+  // Each trip to LevelDB's thread pool wakes a thread and then the event loop, which costs more
+  // than reading a few entries. classic-level's iterator fetched one entry, then up to 1,000: two
+  // trips for any query; the patched store asks for what the query may return (its Limit + 1) or
+  // 1,000 at once.
+  it('makes one trip for a query of a few items, of its limit, or of a whole partition', async () => {
+    const nextv = binding.iterator_nextv;
+    let trips = 0;
+    binding.iterator_nextv = (...args: unknown[]) => {
+      trips++;
+      return nextv(...args);
+    };
+    try {
+      const tripsOf = async (input: Partial<ConstructorParameters<typeof QueryCommand>[0]>) => {
+        const before = trips;
+        const answer = await client.send(
+          new QueryCommand({
+            TableName: TABLE,
+            KeyConditionExpression: 'pk = :pk AND sk < :sk',
+            ExpressionAttributeValues: { ':pk': { S: 'lane' }, ':sk': { S: '999' } },
+            ...input,
+          }),
+        );
+        return [answer.Count, trips - before];
+      };
+      expect(await tripsOf({ ExpressionAttributeValues: { ':pk': { S: 'lane' }, ':sk': { S: '003' } } })).toEqual([3, 1]);
+      expect(await tripsOf({ Limit: 5 })).toEqual([5, 1]);
+      expect(await tripsOf({ Limit: 1, ScanIndexForward: false })).toEqual([1, 1]);
+      expect(await tripsOf({})).toEqual([30, 1]);
+    } finally {
+      binding.iterator_nextv = nextv;
+    }
   });
 });
