@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../core/config.js';
 import { startLocalServer } from '../core/localServer.js';
 import { createLocalDeps, type LocalDeps } from '../core/runtime.js';
-import { checkKey } from '../core/signals/rawItems.js';
+import { checkKey } from '../core/store/checkKeys.js';
 import type { CheckItem } from '../core/store/entities/check.js';
 import { getItems } from '../core/store/batch.js';
 import type { Store } from '../core/store/service.js';

@@ -1,4 +1,6 @@
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../deps.js';
+import { claimConfirmInput, incidentEventPutInput } from '../incidents/timelineItems.js';
 import type { IncidentStamp } from '../signals/streamEvents.js';
 import { broadcast, incidentEvent } from '../signals/streamEvents.js';
 import { isConditionalFailure } from '../store/conditional.js';
@@ -26,11 +28,7 @@ export function timelineRecordClaim(deps: Pick<Deps, 'store' | 'storeOwnedSince'
     outcome: 'taken' as const,
     confirm: async () => {
       try {
-        await entity
-          .patch(address)
-          .remove(['claim'])
-          .where((attr, op) => op.eq(attr.claim, owner))
-          .go();
+        await deps.store.hot.send(new UpdateItemCommand(claimConfirmInput(deps.store.table, incident.incidentId, key, owner)));
       } catch (err) {
         // Its lease ran out mid-send and another worker took it over: that one confirms.
         if (isConditionalFailure(err)) return;
@@ -58,7 +56,9 @@ export function timelineRecordClaim(deps: Pick<Deps, 'store' | 'storeOwnedSince'
       const eventId = await deps.store.nextIdFromBlock('incidentEvent');
       for (let attempt = 0; attempt < 3; attempt++) {
         try {
-          await entity.create({ ...address, eventId, workspaceId: incident.workspaceId, type: 'ALERT_SENT', message, occurredAt: at, claim: owner, createdAt: at }).go();
+          // The put and the confirm are every delivery's; they go as plain requests (core/incidents/timelineItems.ts).
+          const entry = { ...address, eventId, workspaceId: incident.workspaceId, type: 'ALERT_SENT' as const, message, occurredAt: at, claim: owner, createdAt: at };
+          await deps.store.hot.send(new PutItemCommand(incidentEventPutInput(deps.store.table, entry)));
           return owned(owner);
         } catch (err) {
           if (!isConditionalFailure(err)) throw err;

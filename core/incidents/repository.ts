@@ -1,4 +1,4 @@
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { newUlid } from '../ids.js';
 import type { Deps } from '../deps.js';
@@ -6,14 +6,15 @@ import { conflict, notFound } from '../http/errors.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
-import { itemKey, outboxWrite, type OutboxWrite } from '../outbox/index.js';
+import { outboxWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
 import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
-import { incidentUpdateInput } from './incidentUpdate.js';
+import { incidentKey, incidentUpdateInput } from './incidentUpdate.js';
+import { incidentEventPutInput, queryIncidentEvents } from './timelineItems.js';
 import { incidentWrite, toState } from './write.js';
 
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
@@ -179,7 +180,7 @@ async function recordEffects(
   }
   if (change !== 'timeline') await broadcast(deps, [incidentEvent(incident, change)]);
   const appended = new Set(owed?.entries.filter(isTimelineEntry).map((entry) => entry.id));
-  await relayOrHandOff(deps, incident, itemKey(deps.store.entities.incident.get({ incidentId: incident.incidentId })), pending, owed?.entries ?? [], appended);
+  await relayOrHandOff(deps, incident, incidentKey(incident.incidentId), pending, owed?.entries ?? [], appended);
 }
 
 /**
@@ -198,21 +199,23 @@ export async function writeIncidentEvent(deps: Deps, incident: { incidentId: num
   // Unique is enough: the timeline is ordered by time, the id only breaks ties (core/store/counters.ts idBlocks).
   const eventId = await deps.store.nextIdFromBlock('incidentEvent');
   try {
-    await deps.store.entities.incidentEvent
-      .create({
-        incidentId: incident.incidentId,
-        eventKey: effect.key,
-        eventId,
-        workspaceId: incident.workspaceId,
-        type: effect.type,
-        message: effect.message,
-        occurredAt: effect.occurredAt,
-        actorUserId: effect.actor.kind === 'user' ? effect.actor.userId : undefined,
-        actorApiKeyId: effect.actor.kind === 'apiKey' ? effect.actor.apiKeyId : undefined,
-        actorLink: effect.actor.kind === 'link' ? effect.actor.recipient : undefined,
-        createdAt: now.toISOString(),
-      })
-      .go();
+    await deps.store.hot.send(
+      new PutItemCommand(
+        incidentEventPutInput(deps.store.table, {
+          incidentId: incident.incidentId,
+          eventKey: effect.key,
+          eventId,
+          workspaceId: incident.workspaceId,
+          type: effect.type,
+          message: effect.message,
+          occurredAt: effect.occurredAt,
+          actorUserId: effect.actor.kind === 'user' ? effect.actor.userId : undefined,
+          actorApiKeyId: effect.actor.kind === 'apiKey' ? effect.actor.apiKeyId : undefined,
+          actorLink: effect.actor.kind === 'link' ? effect.actor.recipient : undefined,
+          createdAt: now.toISOString(),
+        }),
+      ),
+    );
     return true;
   } catch (err) {
     if (isConditionalFailure(err)) return false;
@@ -235,7 +238,7 @@ const TYPE_ORDER: Record<IncidentEventItem['type'], number> = {
  * ALERT_SENT entry still claimed is a send under way, not yet on it (core/alerting/recordClaim.ts).
  */
 export async function listIncidentEvents(deps: Deps, incidentId: number): Promise<IncidentEventItem[]> {
-  const events = (await deps.store.entities.incidentEvent.query.byIncident({ incidentId }).go({ pages: 'all' })).data.filter((event) => event.claim === undefined);
+  const events = (await queryIncidentEvents(deps.store, incidentId)).filter((event) => event.claim === undefined);
   return events.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || a.eventId - b.eventId);
 }
 

@@ -6,7 +6,7 @@ import type { CheckItem } from '../store/entities/check.js';
 import { OUTBOX_FIELDS } from '../store/outbox.js';
 import type { Store } from '../store/service.js';
 import { isConditionalFailure } from '../store/conditional.js';
-import { checkKey } from './rawItems.js';
+import { checkKey } from '../store/checkKeys.js';
 
 /**
  * What the ping path needs from the outside world, and nothing more: the clock, the table through

@@ -1,6 +1,7 @@
 import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StatusChanges } from '../checks/status.js';
+import { checkKey } from '../store/checkKeys.js';
 import type { SignalItem } from '../store/entities/signal.js';
 import { marshallItem } from '../store/flatItems.js';
 
@@ -11,8 +12,6 @@ import { marshallItem } from '../store/flatItems.js';
  * builds them here; every other read and write goes through the entities.
  */
 
-/** A check's table key, from its token (what the entity's byToken index writes). */
-export const checkKey = (token: string): { pk: string; sk: string } => ({ pk: `$vigil#token_${token.toLowerCase()}`, sk: '$check_1' });
 /** A check's own due-index keys (the check entity's byDue index). */
 export const checkDueKeys = (dueShard: string, dueAt: string): { gsi2pk: string; gsi2sk: string } => ({
   gsi2pk: `$vigil#dueshard_${dueShard.toLowerCase()}`,

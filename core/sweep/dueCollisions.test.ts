@@ -4,7 +4,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { DUE_SHARDS } from '../checks/timing.js';
-import { checkKey, signalKey } from '../signals/rawItems.js';
+import { checkKey } from '../store/checkKeys.js';
+import { signalKey } from '../signals/rawItems.js';
 import { sweepHeartbeats } from './heartbeats.js';
 import { dueWakes } from './wakes.js';
 

@@ -5,7 +5,8 @@ import { missedRunTransition, RUN_DUE_SHARDS, runAllowanceMs, runAttribute } fro
 import type { Deps } from '../deps.js';
 import { outboxFields, relayAfterWrite } from '../outbox/index.js';
 import { readCheckWithRuns } from '../signals/pingStore.js';
-import { checkKey, checkUpdateInput, lowLevelUpdate, runDueKeys, signalKey } from '../signals/rawItems.js';
+import { checkKey } from '../store/checkKeys.js';
+import { checkUpdateInput, lowLevelUpdate, runDueKeys, signalKey } from '../signals/rawItems.js';
 import { putSignal, signalItem } from '../signals/record.js';
 import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
