@@ -1,15 +1,17 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
+import type { IncidentEpisodeItem } from '../store/entities/incidentEpisode.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
+import { getStoredItem } from '../store/storedItems.js';
 import { storeMemo } from '../store/storeMemo.js';
+import { episodeClaimInput, episodeTableKey, type EpisodeRef } from './incidentItems.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import { isRecovery, type ResolveCause, type Severity } from './transition.js';
 
 /** `service` for SERVICE_DOWN; one key per reported dependency. */
 export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; dependencyId?: number | undefined }): string =>
   incident.reason === 'DEPENDENCY_DOWN' ? `dep#${incident.dependencyId ?? 0}` : 'service';
-
-type EpisodeRef = { checkId: number; episodeKey: string };
 
 /**
  * The episode's incident is claimed but not written yet: its opener is between its two writes (or
@@ -54,6 +56,10 @@ async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<Incident
   return undefined;
 }
 
+/** The episode, read consistently: a plain get, returned as the entity's get returns it (incidentItems.test.ts). */
+const readEpisode = (deps: Deps, episode: EpisodeRef): Promise<IncidentEpisodeItem | undefined> =>
+  getStoredItem<IncidentEpisodeItem>(deps.store, deps.store.entities.incidentEpisode, episodeTableKey(episode));
+
 /**
  * "The check (or its dependency) went down at `at`": opens the episode's incident, or raises the
  * open one to `severity` (and, with `retitle`, gives it `fields.title`). Exactly one incident per episode however many workers deliver the news
@@ -70,7 +76,6 @@ export async function openOrRaiseEpisode(
   open: { severity: Severity; at: string; message: string; retitle?: boolean },
   now: Date,
 ): Promise<IncidentItem | undefined> {
-  const entity = deps.store.entities.incidentEpisode;
   let candidateId: number | undefined;
   const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
   const known = await rememberedOpen(deps, episode);
@@ -79,7 +84,7 @@ export async function openOrRaiseEpisode(
   if (known) return (await applyIncidentInput(deps, known.incidentId, raise, now, known)).incident;
   return retryOnConflict(
     async () => {
-      const current = (await entity.get(episode).go({ consistent: true })).data;
+      const current = await readEpisode(deps, episode);
       const claimed = current?.openIncidentId;
       if (claimed !== undefined) {
         const incident = await readIncident(deps, claimed);
@@ -100,14 +105,8 @@ export async function openOrRaiseEpisode(
       if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
       candidateId ??= await deps.store.nextId('incident');
       const incidentId = candidateId;
-      await entity
-        .update(episode)
-        .set({ openIncidentId: incidentId, workspaceId: fields.workspaceId })
-        .where(
-          (attr, op) =>
-            `${op.notExists(attr.openIncidentId)} AND ${op.notExists(attr.awaitingRecoverySince)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`,
-        )
-        .go();
+      // The entity's update as a plain request (core/incidents/incidentItems.ts), on the same condition.
+      await deps.store.hot.send(new UpdateItemCommand(episodeClaimInput(deps.store.table, episode, incidentId, fields.workspaceId, open.at)));
       const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
       if (!created) throw new StaleRead('another worker wrote the incident just claimed');
       rememberOpen(deps, episode, incidentId);
@@ -127,7 +126,7 @@ export async function openOrRaiseEpisode(
  */
 export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: { cause: ResolveCause; at: string }, now: Date): Promise<IncidentItem | undefined> {
   const known = await rememberedOpen(deps, episode);
-  const current = known ? undefined : (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
+  const current = known ? undefined : await readEpisode(deps, episode);
   const claimed = known?.incidentId ?? current?.openIncidentId;
   let resolved: IncidentItem | undefined;
   if (claimed !== undefined) {
