@@ -68,6 +68,13 @@ const readEpisode = (deps: Deps, episode: EpisodeRef): Promise<IncidentEpisodeIt
  * crash between the two steps heals on redelivery. A message older than the last recovery
  * (`closedAt`) is stale and opens nothing, and so is any while the episode awaits recovery after
  * a manual resolve (`awaitingRecoverySince`): that outage has had its incident.
+ *
+ * `wasUp`: the check was up before this change (its worker holds the change's `from`), so its
+ * episode has, but for a reordered or repeated message, nothing open: the claim goes first, and
+ * the episode is read only when the claim is refused. The claim's condition is what the read would
+ * have checked (nothing claimed, no wait for recovery, no recovery at or after `at`), so an
+ * accepted claim opens exactly what the read's path would have; a refused one costs its request,
+ * and the incident id it took is left unused (a gap, as a lost race leaves).
  */
 export async function openOrRaiseEpisode(
   deps: Deps,
@@ -75,6 +82,7 @@ export async function openOrRaiseEpisode(
   fields: NewIncident,
   open: { severity: Severity; at: string; message: string; retitle?: boolean },
   now: Date,
+  { wasUp = false }: { wasUp?: boolean } = {},
 ): Promise<IncidentItem | undefined> {
   let candidateId: number | undefined;
   const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
@@ -82,8 +90,18 @@ export async function openOrRaiseEpisode(
   // The incident was read consistently just now: the raise starts from it, not from a second get
   // (its write is conditional on the revision read, so a change in between reads again).
   if (known) return (await applyIncidentInput(deps, known.incidentId, raise, now, known)).incident;
+  const claimAndOpen = async (incidentId: number): Promise<IncidentItem> => {
+    // The entity's update as a plain request (core/incidents/incidentItems.ts), on the same condition.
+    await deps.store.hot.send(new UpdateItemCommand(episodeClaimInput(deps.store.table, episode, incidentId, fields.workspaceId, open.at)));
+    const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
+    if (!created) throw new StaleRead('another worker wrote the incident just claimed');
+    rememberOpen(deps, episode, incidentId);
+    return created;
+  };
   return retryOnConflict(
-    async () => {
+    async (attempt) => {
+      // Refused, the claim throws a conditional failure, and the next attempt reads the episode.
+      if (attempt === 1 && wasUp) return claimAndOpen((candidateId ??= await deps.store.nextId('incident')));
       const current = await readEpisode(deps, episode);
       const claimed = current?.openIncidentId;
       if (claimed !== undefined) {
@@ -104,13 +122,7 @@ export async function openOrRaiseEpisode(
       if (current?.awaitingRecoverySince !== undefined) return undefined;
       if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
       candidateId ??= await deps.store.nextId('incident');
-      const incidentId = candidateId;
-      // The entity's update as a plain request (core/incidents/incidentItems.ts), on the same condition.
-      await deps.store.hot.send(new UpdateItemCommand(episodeClaimInput(deps.store.table, episode, incidentId, fields.workspaceId, open.at)));
-      const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
-      if (!created) throw new StaleRead('another worker wrote the incident just claimed');
-      rememberOpen(deps, episode, incidentId);
-      return created;
+      return claimAndOpen(candidateId);
     },
     {
       attempts: MAX_ATTEMPTS,
