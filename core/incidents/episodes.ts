@@ -5,7 +5,7 @@ import type { IncidentEpisodeItem } from '../store/entities/incidentEpisode.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
 import { getStoredItem } from '../store/storedItems.js';
 import { storeMemo } from '../store/storeMemo.js';
-import { episodeClaimInput, episodeTableKey, type EpisodeRef } from './incidentItems.js';
+import { episodeClaimInput, episodeReleaseInput, episodeTableKey, type EpisodeRef } from './incidentItems.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import { isRecovery, type ResolveCause, type Severity } from './transition.js';
 
@@ -164,12 +164,8 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
  */
 export async function releaseEpisode(deps: Deps, episode: EpisodeRef, incidentId: number, closedAt: string, heldSince?: string): Promise<void> {
   try {
-    await deps.store.entities.incidentEpisode
-      .update(episode)
-      .set(heldSince !== undefined ? { closedAt, awaitingRecoverySince: heldSince } : { closedAt })
-      .remove(['openIncidentId'])
-      .where((attr, op) => op.eq(attr.openIncidentId, incidentId))
-      .go();
+    // The entity's update as a plain request (core/incidents/incidentItems.ts): one per recovery.
+    await deps.store.hot.send(new UpdateItemCommand(episodeReleaseInput(deps.store.table, episode, incidentId, closedAt, heldSince)));
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }

@@ -9,7 +9,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import { dueFields } from '../store/escalationDue.js';
 import { createStore } from '../store/service.js';
 import { storedItemOf } from '../store/storedItems.js';
-import { episodeClaimInput, episodeTableKey, incidentPutInput, storedIncident } from './incidentItems.js';
+import { episodeClaimInput, episodeReleaseInput, episodeTableKey, incidentPutInput, storedIncident } from './incidentItems.js';
 import { incidentKey } from './incidentUpdate.js';
 
 // Only builds requests; nothing is sent.
@@ -133,6 +133,22 @@ describe("an episode's get and claim as plain requests", () => {
             (attr, op) =>
               `${op.notExists(attr.openIncidentId)} AND ${op.notExists(attr.awaitingRecoverySince)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, at)})`,
           )
+          .params() as { Key: unknown };
+        expect(unmarshall(raw.Key as Record<string, AttributeValue>)).toEqual(electro.Key);
+        expect(resolvedExpressions(raw, true)).toEqual(resolvedExpressions(electro, false));
+      }),
+    );
+  });
+
+  it("releases as the entity's update does, awaiting recovery or not, only while it names the incident", () => {
+    fc.assert(
+      fc.property(episode, id, iso, maybe(iso), (ref, incidentId, closedAt, heldSince) => {
+        const raw = episodeReleaseInput('table', ref, incidentId, closedAt, heldSince);
+        const electro = incidentEpisode
+          .update(ref)
+          .set(heldSince !== undefined ? { closedAt, awaitingRecoverySince: heldSince } : { closedAt })
+          .remove(['openIncidentId'])
+          .where((attr, op) => op.eq(attr.openIncidentId, incidentId))
           .params() as { Key: unknown };
         expect(unmarshall(raw.Key as Record<string, AttributeValue>)).toEqual(electro.Key);
         expect(resolvedExpressions(raw, true)).toEqual(resolvedExpressions(electro, false));

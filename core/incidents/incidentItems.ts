@@ -7,7 +7,8 @@ import { incidentDueKeys, incidentKey } from './incidentUpdate.js';
 /**
  * An opening's writes as plain requests, in exactly the form ElectroDB writes them
  * (incidentItems.test.ts holds the two together): the incident's put with every index key the
- * entity derives and its identity fields, and the episode's claim. In a mass outage each opening
+ * entity derives and its identity fields, and the episode's claim (and, at the recovery, its
+ * release). In a mass outage each opening
  * built these (and its gets) through ElectroDB's chains, which cost about as much CPU as the
  * embedded store's work on them.
  */
@@ -87,6 +88,39 @@ export function episodeClaimInput(table: string, episode: EpisodeRef, incidentId
       ':at': at,
       ':open': incidentId,
       ':ws': workspaceId,
+      ':check': episode.checkId,
+      ':key': episode.episodeKey,
+      ':e': 'incidentEpisode',
+      ':v': '1',
+    }),
+  };
+}
+
+/**
+ * An episode let go of `incidentId` once it is resolved (the entity's update): closed at
+ * `closedAt`, awaiting recovery since `heldSince` when given, only while it still names that
+ * incident. Every recovery of a mass outage makes one.
+ */
+export function episodeReleaseInput(table: string, episode: EpisodeRef, incidentId: number, closedAt: string, heldSince?: string): UpdateItemCommandInput {
+  const held = heldSince !== undefined;
+  return {
+    TableName: table,
+    Key: marshallItem(episodeTableKey(episode)),
+    UpdateExpression: `SET #closed = :closed, ${held ? '#waiting = :waiting, ' : ''}#check = :check, #key = :key, #e = :e, #v = :v REMOVE #open`,
+    ConditionExpression: '#open = :open',
+    ExpressionAttributeNames: {
+      '#open': 'openIncidentId',
+      '#closed': 'closedAt',
+      ...(held ? { '#waiting': 'awaitingRecoverySince' } : {}),
+      '#check': 'checkId',
+      '#key': 'episodeKey',
+      '#e': '__edb_e__',
+      '#v': '__edb_v__',
+    },
+    ExpressionAttributeValues: marshallItem({
+      ':open': incidentId,
+      ':closed': closedAt,
+      ...(held ? { ':waiting': heldSince } : {}),
       ':check': episode.checkId,
       ':key': episode.episodeKey,
       ':e': 'incidentEpisode',
