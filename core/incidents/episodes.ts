@@ -1,15 +1,17 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../deps.js';
 import type { IncidentItem } from '../store/entities/incident.js';
+import type { IncidentEpisodeItem } from '../store/entities/incidentEpisode.js';
 import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/conditional.js';
+import { getStoredItem } from '../store/storedItems.js';
 import { storeMemo } from '../store/storeMemo.js';
+import { episodeClaimInput, episodeReleaseInput, episodeTableKey, type EpisodeRef } from './incidentItems.js';
 import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
 import { isRecovery, type ResolveCause, type Severity } from './transition.js';
 
 /** `service` for SERVICE_DOWN; one key per reported dependency. */
 export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; dependencyId?: number | undefined }): string =>
   incident.reason === 'DEPENDENCY_DOWN' ? `dep#${incident.dependencyId ?? 0}` : 'service';
-
-type EpisodeRef = { checkId: number; episodeKey: string };
 
 /**
  * The episode's incident is claimed but not written yet: its opener is between its two writes (or
@@ -54,6 +56,10 @@ async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<Incident
   return undefined;
 }
 
+/** The episode, read consistently: a plain get, returned as the entity's get returns it (incidentItems.test.ts). */
+const readEpisode = (deps: Deps, episode: EpisodeRef): Promise<IncidentEpisodeItem | undefined> =>
+  getStoredItem<IncidentEpisodeItem>(deps.store, deps.store.entities.incidentEpisode, episodeTableKey(episode));
+
 /**
  * "The check (or its dependency) went down at `at`": opens the episode's incident, or raises the
  * open one to `severity` (and, with `retitle`, gives it `fields.title`). Exactly one incident per episode however many workers deliver the news
@@ -62,6 +68,13 @@ async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<Incident
  * crash between the two steps heals on redelivery. A message older than the last recovery
  * (`closedAt`) is stale and opens nothing, and so is any while the episode awaits recovery after
  * a manual resolve (`awaitingRecoverySince`): that outage has had its incident.
+ *
+ * `wasUp`: the check was up before this change (its worker holds the change's `from`), so its
+ * episode has, but for a reordered or repeated message, nothing open: the claim goes first, and
+ * the episode is read only when the claim is refused. The claim's condition is what the read would
+ * have checked (nothing claimed, no wait for recovery, no recovery at or after `at`), so an
+ * accepted claim opens exactly what the read's path would have; a refused one costs its request,
+ * and the incident id it took is left unused (a gap, as a lost race leaves).
  */
 export async function openOrRaiseEpisode(
   deps: Deps,
@@ -69,17 +82,27 @@ export async function openOrRaiseEpisode(
   fields: NewIncident,
   open: { severity: Severity; at: string; message: string; retitle?: boolean },
   now: Date,
+  { wasUp = false }: { wasUp?: boolean } = {},
 ): Promise<IncidentItem | undefined> {
-  const entity = deps.store.entities.incidentEpisode;
   let candidateId: number | undefined;
   const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
   const known = await rememberedOpen(deps, episode);
   // The incident was read consistently just now: the raise starts from it, not from a second get
   // (its write is conditional on the revision read, so a change in between reads again).
   if (known) return (await applyIncidentInput(deps, known.incidentId, raise, now, known)).incident;
+  const claimAndOpen = async (incidentId: number): Promise<IncidentItem> => {
+    // The entity's update as a plain request (core/incidents/incidentItems.ts), on the same condition.
+    await deps.store.hot.send(new UpdateItemCommand(episodeClaimInput(deps.store.table, episode, incidentId, fields.workspaceId, open.at)));
+    const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
+    if (!created) throw new StaleRead('another worker wrote the incident just claimed');
+    rememberOpen(deps, episode, incidentId);
+    return created;
+  };
   return retryOnConflict(
-    async () => {
-      const current = (await entity.get(episode).go({ consistent: true })).data;
+    async (attempt) => {
+      // Refused, the claim throws a conditional failure, and the next attempt reads the episode.
+      if (attempt === 1 && wasUp) return claimAndOpen((candidateId ??= await deps.store.nextId('incident')));
+      const current = await readEpisode(deps, episode);
       const claimed = current?.openIncidentId;
       if (claimed !== undefined) {
         const incident = await readIncident(deps, claimed);
@@ -99,19 +122,7 @@ export async function openOrRaiseEpisode(
       if (current?.awaitingRecoverySince !== undefined) return undefined;
       if (current?.closedAt !== undefined && current.closedAt >= open.at) return undefined;
       candidateId ??= await deps.store.nextId('incident');
-      const incidentId = candidateId;
-      await entity
-        .update(episode)
-        .set({ openIncidentId: incidentId, workspaceId: fields.workspaceId })
-        .where(
-          (attr, op) =>
-            `${op.notExists(attr.openIncidentId)} AND ${op.notExists(attr.awaitingRecoverySince)} AND (${op.notExists(attr.closedAt)} OR ${op.lt(attr.closedAt, open.at)})`,
-        )
-        .go();
-      const created = await insertIncident(deps, incidentId, fields, { type: 'open', ...open }, now);
-      if (!created) throw new StaleRead('another worker wrote the incident just claimed');
-      rememberOpen(deps, episode, incidentId);
-      return created;
+      return claimAndOpen(candidateId);
     },
     {
       attempts: MAX_ATTEMPTS,
@@ -127,7 +138,7 @@ export async function openOrRaiseEpisode(
  */
 export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: { cause: ResolveCause; at: string }, now: Date): Promise<IncidentItem | undefined> {
   const known = await rememberedOpen(deps, episode);
-  const current = known ? undefined : (await deps.store.entities.incidentEpisode.get(episode).go({ consistent: true })).data;
+  const current = known ? undefined : await readEpisode(deps, episode);
   const claimed = known?.incidentId ?? current?.openIncidentId;
   let resolved: IncidentItem | undefined;
   if (claimed !== undefined) {
@@ -153,12 +164,8 @@ export async function resolveEpisode(deps: Deps, episode: EpisodeRef, resolve: {
  */
 export async function releaseEpisode(deps: Deps, episode: EpisodeRef, incidentId: number, closedAt: string, heldSince?: string): Promise<void> {
   try {
-    await deps.store.entities.incidentEpisode
-      .update(episode)
-      .set(heldSince !== undefined ? { closedAt, awaitingRecoverySince: heldSince } : { closedAt })
-      .remove(['openIncidentId'])
-      .where((attr, op) => op.eq(attr.openIncidentId, incidentId))
-      .go();
+    // The entity's update as a plain request (core/incidents/incidentItems.ts): one per recovery.
+    await deps.store.hot.send(new UpdateItemCommand(episodeReleaseInput(deps.store.table, episode, incidentId, closedAt, heldSince)));
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }

@@ -154,8 +154,10 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // any status page component (a get shared by a batch, where two component queries were, the
     // check's and its project's: core/statuspages/hooks.ts); at DOWN only (LATE is still observed up, so no interval
     // closes: core/statuspages/store/rollups.ts), the uptime cursor get, day rollup and move. The
-    // opening: the episode get, the incident id (counter; a batch's openings share one:
-    // core/store/counters.ts sequentialIds), the episode's claim, the incident put, its OPENED entry,
+    // opening: the incident id (counter; a batch's openings share one: core/store/counters.ts
+    // sequentialIds), the episode's claim, with no get before it (the check was OK until this
+    // change, so the episode has nothing open: core/incidents/episodes.ts wasUp; the claim's
+    // condition is what the get checked), the incident put, its OPENED entry,
     // its outbox clear. The raise: no episode get (the worker remembers the incident it opened,
     // core/incidents/episodes.ts rememberedOpen, and reads only that), its write, its SEVERITY_CHANGED
     // entry, its outbox clear. Each alert, sent by the incidents consumer before its write's outbox
@@ -168,7 +170,6 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'BatchGetItem alertchannel': 2,
       'GetItem check': 2,
       'GetItem incident': 1,
-      'GetItem incidentepisode': 1,
       'GetItem setting': 2,
       'GetItem uptimecursor': 1,
       'PutItem incident': 1,

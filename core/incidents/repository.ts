@@ -9,16 +9,19 @@ import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { outboxWrite, type OutboxWrite } from '../outbox/index.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
+import { getStoredItem, storedItemOf } from '../store/storedItems.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
 import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
 import { transitionIncident, type FiredStep, type IncidentInput, type TimelineEffect, type TransitionResult } from './transition.js';
 import { incidentKey, incidentUpdateInput } from './incidentUpdate.js';
 import { incidentEventPutInput, queryIncidentEvents } from './timelineItems.js';
+import { incidentPutInput, storedIncident } from './incidentItems.js';
 import { incidentWrite, toState } from './write.js';
 
+/** The incident, read consistently: a plain get, returned as the entity's get returns it (incidentItems.test.ts). */
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
-  return (await deps.store.entities.incident.get({ incidentId }).go({ consistent: true })).data ?? undefined;
+  return getStoredItem<IncidentItem>(deps.store, deps.store.entities.incident, incidentKey(incidentId));
 }
 
 export type NewIncident = {
@@ -51,33 +54,34 @@ export async function insertIncident(
   const owed = effectsOwed({ incidentId, ...fields, severity: result.state.severity }, result.effects, [], now);
   const escalation = result.state.escalation;
   if (!escalation?.dueAt) throw new Error('an incident opens due for escalation');
-  let created: IncidentItem;
+  const opened: IncidentItem = {
+    incidentId,
+    publicId: newUlid(now.getTime()).toLowerCase(),
+    ...fields,
+    state: result.state.state,
+    severity: result.state.severity,
+    startedAt: result.state.startedAt,
+    revision: 1,
+    escalationEpoch: escalation.cursor.epoch,
+    escalationCycle: escalation.cursor.cycle,
+    escalationStep: escalation.cursor.step,
+    escalationAnchor: escalation.cursor.anchor,
+    ...dueFields(incidentId, new Date(escalation.dueAt)),
+    ...(owed ? { outbox: owed.entries, ...owed.set } : {}),
+    createdAt: iso,
+    updatedAt: iso,
+  };
+  // The entity's create as a plain put (core/incidents/incidentItems.ts): the same item, index keys
+  // and identity, refused when the id exists; what it returns is the item put, as ElectroDB's did.
+  const stored = storedIncident(opened);
   try {
-    created = (
-      await deps.store.entities.incident
-        .create({
-          incidentId,
-          publicId: newUlid(now.getTime()).toLowerCase(),
-          ...fields,
-          state: result.state.state,
-          severity: result.state.severity,
-          startedAt: result.state.startedAt,
-          revision: 1,
-          escalationEpoch: escalation.cursor.epoch,
-          escalationCycle: escalation.cursor.cycle,
-          escalationStep: escalation.cursor.step,
-          escalationAnchor: escalation.cursor.anchor,
-          ...dueFields(incidentId, new Date(escalation.dueAt)),
-          ...(owed ? { outbox: owed.entries, ...owed.set } : {}),
-          createdAt: iso,
-          updatedAt: iso,
-        })
-        .go()
-    ).data;
+    await deps.store.hot.send(new PutItemCommand(incidentPutInput(deps.store.table, stored)));
   } catch (err) {
     if (isConditionalFailure(err)) return undefined;
     throw err;
   }
+  const created = storedItemOf<IncidentItem>(deps.store.entities.incident, stored);
+  if (!created) throw new Error('an incident put reads back as an incident');
   await recordEffects(deps, created, result.effects, now, created.outbox, owed, 'opened');
   return created;
 }

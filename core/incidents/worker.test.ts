@@ -115,6 +115,18 @@ describe('incident worker: check status changes', () => {
     expect((await incidentsOfCheck(check.id)).map((i) => i.state)).toEqual(['ACTIVE', 'RESOLVED']);
   });
 
+  it('raises the incident another process opened when a flip from OK finds its episode open: the unread claim is refused, the episode read', async () => {
+    const check = await createCheck(t, user, { lateSeverity: 'P3', downSeverity: 'P1' });
+    await deliver(t, statusChanged(check, 'OK', 'LATE', later(1)));
+    // Its own store object: none of this process's memory of the incident it opened (core/store/storeMemo.ts).
+    const elsewhere = { ...t.deps, store: { ...t.deps.store } };
+    const reordered = { id: 'down', body: statusChanged(check, 'OK', 'DOWN', later(2), 'FAIL_PING') };
+    expect(await handleIncidentMessages(elsewhere, [reordered])).toEqual({ failedIds: [] });
+    const incidents = await incidentsOfCheck(check.id);
+    expect(incidents.map((i) => [i.state, i.severity])).toEqual([['ACTIVE', 'P1']]);
+    expect((await timeline(incidents[0]!.id)).map((e) => e.type)).toEqual(['OPENED', 'SEVERITY_CHANGED']);
+  });
+
   it('resolves open incidents when the check is deleted or paused by a deployment, not by a user pause', async () => {
     const deleted = await createCheck(t, user);
     await deliver(t, statusChanged(deleted, 'OK', 'DOWN', later(1)), reported(deleted, later(2), [{ name: 'redis-del', status: 'down' }]));

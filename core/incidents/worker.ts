@@ -99,6 +99,8 @@ async function onStatusChanged(deps: Deps, message: CheckStatusChanged, now: Dat
       retitle: down,
     },
     now,
+    // Up until this change: its episode most likely has nothing open, so it is claimed unread.
+    { wasUp: message.from === 'OK' || message.from === 'NEW' },
   );
 }
 

@@ -1,9 +1,12 @@
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Deps } from '../../deps.js';
 import type { CheckItem } from '../../store/entities/check.js';
 import { readOncePerBatch } from '../../store/batchReads.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { UptimeCursorItem } from '../../store/entities/uptimeRollup.js';
+import { getStoredItem } from '../../store/storedItems.js';
 import { DAY_MS, observedState, rollupDayStart, rollupDeltas, uptimeDates, type DayRollup, type MaintenanceSpan, type ObservedState } from '../uptime.js';
+import { cursorKey, cursorMoveInput, cursorPutInput, dayAddInput } from './uptimeItems.js';
 
 type CheckStatus = CheckItem['status'];
 const KEEP_DAYS = 400;
@@ -32,11 +35,11 @@ export async function recordStatusInterval(deps: Deps, change: { checkId: number
   // open interval goes on and nothing closes. Closing and reopening it added the same seconds in two
   // parts, for a cursor get, a day's add and a cursor move: three requests of every LATE.
   if (observedState(change.from) === observedState(change.to)) return false;
-  const { uptimeCursor } = deps.store.entities;
-  const cursor = (await uptimeCursor.get({ checkId: change.checkId }).go({ consistent: true })).data;
+  // Its three requests are plain ones in the entities' form (./uptimeItems.ts).
+  const cursor = await getStoredItem<UptimeCursorItem>(deps.store, deps.store.entities.uptimeCursor, cursorKey(change.checkId));
   const nextState = observedState(change.to);
-  if (cursor === null) {
-    await moveCursor(deps, change.checkId, null, nextState, change.at);
+  if (cursor === undefined) {
+    await moveCursor(deps, change.checkId, undefined, nextState, change.at);
     return true;
   }
   if (Date.parse(change.at) <= Date.parse(cursor.since)) return false;
@@ -46,16 +49,11 @@ export async function recordStatusInterval(deps: Deps, change: { checkId: number
   return true;
 }
 
-async function moveCursor(deps: Deps, checkId: number, previous: UptimeCursorItem | null, state: ObservedState, since: string): Promise<void> {
-  const { uptimeCursor } = deps.store.entities;
+async function moveCursor(deps: Deps, checkId: number, previous: UptimeCursorItem | undefined, state: ObservedState, since: string): Promise<void> {
+  const { hot, table } = deps.store;
   try {
-    if (previous === null) await uptimeCursor.create({ checkId, state, since }).go();
-    else
-      await uptimeCursor
-        .patch({ checkId })
-        .set({ state, since })
-        .where((attr, op) => op.eq(attr.since, previous.since))
-        .go();
+    if (previous === undefined) await hot.send(new PutItemCommand(cursorPutInput(table, checkId, state, since)));
+    else await hot.send(new UpdateItemCommand(cursorMoveInput(table, checkId, previous.since, state, since)));
   } catch (err) {
     // Another delivery of the same change (or a later one) moved it first: its interval is in.
     if (!isConditionalFailure(err)) throw err;
@@ -63,20 +61,9 @@ async function moveCursor(deps: Deps, checkId: number, previous: UptimeCursorIte
 }
 
 async function addToDay(deps: Deps, checkId: number, intervalStart: string, delta: DayRollup): Promise<void> {
-  const { uptimeRollup } = deps.store.entities;
+  const expiresAt = Math.floor((rollupDayStart(delta.date) + KEEP_DAYS * DAY_MS) / 1000);
   try {
-    await uptimeRollup
-      .update({ checkId, date: delta.date })
-      .add({
-        observedSeconds: delta.observedSeconds,
-        downSeconds: delta.downSeconds,
-        maintenanceSeconds: delta.maintenanceSeconds,
-        maintenanceDownSeconds: delta.maintenanceDownSeconds,
-        intervals: [intervalStart],
-      })
-      .set({ expiresAt: Math.floor((rollupDayStart(delta.date) + KEEP_DAYS * DAY_MS) / 1000) })
-      .where((attr, op) => op.notContains(attr.intervals, intervalStart))
-      .go();
+    await deps.store.hot.send(new UpdateItemCommand(dayAddInput(deps.store.table, checkId, intervalStart, delta, expiresAt)));
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }

@@ -1,4 +1,4 @@
-import { Entity, type EntityConfiguration } from 'electrodb';
+import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 /**
  * The outage-episode pointer of one check: `service` for SERVICE_DOWN, `dep#<dependencyId>` for a
@@ -29,3 +29,5 @@ export const createIncidentEpisodeEntity = (config: EntityConfiguration) =>
     },
     config,
   );
+
+export type IncidentEpisodeItem = EntityItem<ReturnType<typeof createIncidentEpisodeEntity>>;
