@@ -20,7 +20,7 @@ import { passwordFloodBenchmark } from './passwordFlood.js';
 import { seedChecks, signUp } from './seed.js';
 import { SectionRunner, selectSections } from './sections.js';
 import { statusPageBenchmark } from './statusPage.js';
-import { runLoad, STEADY_PACE, steadyBenchmark } from './steady.js';
+import { steadyBenchmark } from './steady.js';
 import { streamBenchmark } from './streams.js';
 
 /**
@@ -40,8 +40,6 @@ const SWEEP_CHECKS = 10_000;
 const DUE_SHARE = 0.01;
 /** Alternating legs of native and Healthchecks-compatible pings after the main ping load. */
 const HC_LEGS = 4;
-/** Intervals of the paced leg after the ping run (the steady state measures three). */
-const PACED_INTERVALS = 2;
 const SCALE_CHECKS = Number(process.env.BENCH_SCALE_CHECKS ?? 10_000);
 const sections = new SectionRunner(selectSections(process.env.BENCH_ONLY), process.env.BENCH_BUDGET_SECONDS ? Number(process.env.BENCH_BUDGET_SECONDS) : undefined);
 
@@ -80,12 +78,7 @@ function meterQueue(deps: LocalDeps) {
   return counts;
 }
 
-/** Every figure printed so far, for the ratios of figures from two sections. */
-const printed = new Map<string, number>();
-const print = (name: string, value: number, digits = 2) => {
-  printed.set(name, value);
-  console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
-};
+const print = (name: string, value: number, digits = 2) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(digits)}`);
 
 async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: number | undefined, dataDir: string): Promise<void> {
   // What `npm start` runs, against the stores started above (it would start the same two itself).
@@ -163,39 +156,6 @@ async function pingBenchmark(endpoint: string, queueEndpoint: string, storePid: 
       print('hc_ping_errors', totals.hc.failed);
       print('native_ping_per_second_alternated', rate(totals.native), 0);
       print('hc_to_native_ping_ratio', rate(totals.hc) / rate(totals.native), 3);
-
-      // The same checks pinged at the steady section's pace instead of flooded: each once per
-      // 20 s interval at its own phase, with up to a second of jitter, 200 a second for 4,000.
-      // Their intervals are an hour long, so nothing falls due and no sweep runs: this is what
-      // pings alone cost at that pace, against which `steady_cpu_ms_per_ping` (the same pings
-      // plus the due times they keep moving and the sweep behind them) is compared. A flood
-      // shares each event-loop wake-up, store batch and socket write among the pings in flight;
-      // pings 5 ms apart pay each alone, so the flood's figure is not that comparison.
-      const pacedFrom = Date.now() + 2_000;
-      const pacedTo = pacedFrom + PACED_INTERVALS * STEADY_PACE.intervalMs;
-      const pacedCpu = new Map<number, number>();
-      for (const at of [pacedFrom, pacedTo])
-        setTimeout(() => {
-          const used = process.cpuUsage();
-          // A store in this process (no pid) is already in this process's own figure.
-          pacedCpu.set(at, (used.user + used.system) / 1000 + (storePid === undefined ? 0 : processCpuMs(storePid)));
-        }, at - Date.now()).unref();
-      const [paced] = await runLoad({
-        origin,
-        tokens,
-        offsetsMs: tokens.map((_, i) => Math.floor((i * STEADY_PACE.intervalMs) / tokens.length)),
-        intervalMs: STEADY_PACE.intervalMs,
-        jitterMs: STEADY_PACE.jitterMs,
-        connections: STEADY_PACE.connections,
-        segments: [{ from: pacedFrom, to: pacedTo, firstToken: 0, endToken: tokens.length }],
-        windows: [{ name: 'paced', from: pacedFrom, to: pacedTo }],
-      });
-      if (!paced) throw new Error('the paced leg reported no window');
-      const pacedPings = paced.completed + paced.failed;
-      print('paced_pings_per_second', (paced.completed / (pacedTo - pacedFrom)) * 1000, 0);
-      print('paced_cpu_ms_per_ping', ((pacedCpu.get(pacedTo) ?? Number.NaN) - (pacedCpu.get(pacedFrom) ?? Number.NaN)) / pacedPings, 3);
-      print('paced_ping_p99_ms', paced.p99);
-      print('paced_ping_errors', paced.failed);
     });
     await sections.run('scale', async () => {
       const scale = await checkScale(deps, target.actor, { count: SCALE_CHECKS, clients: 4, listPages: 200 });
@@ -269,11 +229,6 @@ async function main(): Promise<void> {
       await sections.run('password', () => passwordFloodBenchmark(store.endpoint, queueStore.endpoint, dataDir, print));
       // The steady state users live in, 1% silent, a mass outage and recovery (bench/steady.ts).
       await sections.run('steady', () => steadyBenchmark(store.endpoint, queueStore.endpoint, { store: store.pid, queueStore: queueStore.pid }, dataDir, meter, print));
-      // What the steady state's bookkeeping (the due times its pings move, the sweep behind them)
-      // adds to the same pings at the same pace: with both sections run, `BENCH_ONLY=pings,steady`.
-      const steadyCpu = printed.get('steady_cpu_ms_per_ping');
-      const pacedCpu = printed.get('paced_cpu_ms_per_ping');
-      if (steadyCpu !== undefined && pacedCpu !== undefined) print('steady_to_paced_cpu_ratio', steadyCpu / pacedCpu, 3);
       // The dashboard in Chromium: initial JS, first page of 10,000 checks, ping -> row (bench/dashboard.ts).
       await sections.run('dashboard', () => dashboardBenchmark(store.endpoint, print));
       // `vigil apply` of 1,000 checks to an empty workspace, then again as a no-op (bench/apply.ts).

@@ -35,6 +35,8 @@ const GRACE_S = 10;
 const JITTER_MS = 1_000;
 const SWEEP_MS = 10_000;
 const MEASURED_INTERVALS = 3;
+/** Intervals of pings alone measured before the steady state (after one that warms). */
+const PACED_INTERVALS = 2;
 const SILENT_SHARE = 0.01;
 const CONNECTIONS = 64;
 const OUTAGE_LIMIT_S = 300;
@@ -66,11 +68,8 @@ const p99 = (values: number[]) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
 };
 
-/** The steady state's pace: the ping section's paced leg (bench/run.ts) pings at the same one. */
-export const STEADY_PACE = { intervalMs: INTERVAL_S * 1000, jitterMs: JITTER_MS, connections: CONNECTIONS } as const;
-
 /** Runs bench/steadyLoad.ts in a process of its own: the load generator's CPU is not the server's. */
-export async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
+async function runLoad(job: SteadyJob): Promise<WindowResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-steady-'));
   try {
     const file = join(dir, 'job.json');
@@ -191,9 +190,15 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     });
     const activeIncidents = async () => (await call<{ total: number }>('GET', `/incidents?workspaceId=${workspaceId}&state=ACTIVE&limit=1`)).total;
 
+    const intervalMs = INTERVAL_S * 1000;
+    const paced = await pacedPings(server.deps, { workspaceId, projectId: project.id }, origin, pids, intervalMs);
+    print('paced_pings', paced.pings);
+    print('paced_cpu_ms_per_ping', paced.cpuMs / paced.pings, 3);
+    print('paced_ping_p99_ms', paced.p99);
+    print('paced_ping_errors', paced.failed);
+
     // Jobs spread evenly over the interval, each already pinged once (its first ping's cold path
     // is not the steady state): due at its phase, LATE 10 s later.
-    const intervalMs = INTERVAL_S * 1000;
     const start = Date.now() + 15_000;
     const offsetsMs = Array.from({ length: JOBS }, (_, i) => Math.floor((i * intervalMs) / JOBS));
     const checks = await seedChecks(server.deps, { workspaceId, projectId: project.id }, JOBS, (i) => {
@@ -273,6 +278,8 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     print('steady_pings', steady.completed);
     print('steady_pings_per_second', steady.completed / (MEASURED_INTERVALS * INTERVAL_S), 0);
     print('steady_cpu_ms_per_ping', steadyCpu / steadyPings, 3);
+    // What the due times a steady ping moves and the sweep behind them add to the pings themselves.
+    print('steady_to_paced_cpu_ratio', steadyCpu / steadyPings / (paced.cpuMs / paced.pings), 3);
     print('steady_ddb_requests_per_ping', serverMeter.requests / steadyPings, 3);
     print('steady_sweep_items_read_per_ping', steadyRead / steadyPings, 4);
     print('steady_sweeps', steadySweeps.length);
@@ -338,6 +345,48 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
     await server.stop();
     receiver.stop();
   }
+}
+
+/**
+ * Pings alone at the steady state's pace, the figure the steady state is compared with: as many
+ * checks of their own, each pinged once per interval at its phase with the same jitter, over the
+ * same connections to the same server, but with hour-long intervals and no sweep running, so that
+ * nothing falls due and nothing is swept. The first interval warms the ping path's per-process
+ * hints, as the steady state's does; the next two are measured. A flood (the ping section) shares
+ * each event-loop wake-up, store batch and socket write among the pings in flight, which pings
+ * 5 ms apart cannot, so its figure is not this comparison.
+ */
+async function pacedPings(deps: LocalDeps, target: { workspaceId: number; projectId: number }, origin: string, pids: Pids, intervalMs: number) {
+  const now = Date.now();
+  const hour = (at: number) => new Date(at + 3_600_000).toISOString();
+  const checks = await seedChecks(deps, target, JOBS, () => ({
+    status: 'OK',
+    intervalSeconds: 3600,
+    graceSeconds: GRACE_S,
+    lastPingAt: new Date(now).toISOString(),
+    nextDueAt: hour(now),
+    dueAt: hour(now + GRACE_S * 1000),
+    dueShard: '0',
+  }));
+  const from = Date.now() + 2_000;
+  const measuredFrom = from + intervalMs;
+  const to = measuredFrom + PACED_INTERVALS * intervalMs;
+  const cpuAt = new Map<number, number>();
+  for (const at of [measuredFrom, to]) setTimeout(() => cpuAt.set(at, cpuNow(pids)), at - Date.now()).unref();
+  const [window] = await runLoad({
+    origin,
+    tokens: checks.map((check) => check.token),
+    offsetsMs: checks.map((_, i) => Math.floor((i * intervalMs) / JOBS)),
+    intervalMs,
+    jitterMs: JITTER_MS,
+    connections: CONNECTIONS,
+    segments: [{ from, to, firstToken: 0, endToken: JOBS }],
+    windows: [{ name: 'paced', from: measuredFrom, to }],
+  });
+  if (!window) throw new Error('the paced pings reported no window');
+  // The window's CPU is read by a timer at its end, which the last ping's answer may come before.
+  await sleep(Math.max(0, to + 500 - Date.now()));
+  return { pings: window.completed + window.failed, failed: window.failed, p99: window.p99, cpuMs: (cpuAt.get(to) ?? Number.NaN) - (cpuAt.get(measuredFrom) ?? Number.NaN) };
 }
 
 type OutageInput = {
