@@ -50,6 +50,12 @@ describe('every tool, called by a read_write key', () => {
     expect(all.text).toMatch(/^checks 1-2 of 2\./);
     expect((await ok<Page<Check>>(a, 'list_checks', { type: 'HEARTBEAT' })).data.items.map((c) => c.id)).toEqual([job.data.check.id]);
     expect((await ok<Page<Check>>(a, 'list_checks', { status: 'DOWN' })).data.total).toBe(0);
+    // A part of the name, any case, alone or with the other filters.
+    expect((await ok<Page<Check>>(a, 'list_checks', { q: 'NIGHT' })).data.items.map((c) => c.id)).toEqual([job.data.check.id]);
+    expect((await ok<Page<Check>>(a, 'list_checks', { q: 'home', type: 'HTTP' })).data.items.map((c) => c.id)).toEqual([http.data.check.id]);
+    expect((await ok<Page<Check>>(a, 'list_checks', { q: 'home', type: 'HEARTBEAT' })).data.total).toBe(0);
+    expect((await ok<Page<Check>>(a, 'list_checks', { q: 'nightly', status: 'DOWN' })).data.total).toBe(0);
+    expect((await callTool(a, 'list_checks', { q: '' })).isError).toBe(true);
 
     const bySlug = await ok<{ check: { id: number; pingUrl: string; intervalSeconds: number } }>(a, 'get_check', { check: 'slug:nightly' });
     expect(bySlug.data.check).toMatchObject({ id: job.data.check.id, intervalSeconds: 600, pingUrl: job.data.pingUrl });

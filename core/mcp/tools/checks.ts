@@ -23,28 +23,33 @@ const listChecks = defineTool({
   title: 'List checks',
   description:
     'Checks of the workspace (heartbeat jobs and HTTP checks), in id order, as summaries. Filter by project, status ' +
-    '(NEW, OK, LATE, DOWN, PAUSED, RESUMED) and type (HEARTBEAT, HTTP). Paginated: the answer says how many remain.',
+    '(NEW, OK, LATE, DOWN, PAUSED, RESUMED), type (HEARTBEAT, HTTP) and q, a part of the name (any case), as the ' +
+    'dashboard\'s search does: "find the backup job". Paginated: the answer says how many remain.',
   input: z.object({
     projectId: Id.optional(),
     status: z.enum(CHECK_STATUSES).optional(),
     type: z.enum(['HEARTBEAT', 'HTTP']).optional(),
+    q: z.string().min(1).max(100).optional().describe('case-insensitive part of the name'),
     ...PageArgs,
   }),
   output: z.object({ items: z.array(CheckSummary), ...PageInfo }),
   effect: 'read',
-  async run(ctx, { projectId, status, type, page, limit }) {
+  async run(ctx, { projectId, status, type, q, page, limit }) {
     // A type is a mode (HEARTBEAT jobs are INBOUND, HTTP checks OUTBOUND), which the lists page by.
     const checkMode = type === undefined ? undefined : MODE_OF_TYPE[type];
+    const needle = q?.toLowerCase();
+    const matches = (check: CheckItem) => (status === undefined || check.status === status) && (needle === undefined || check.name.toLowerCase().includes(needle));
     let found: Page<CheckItem>;
-    if (status === undefined) {
+    if (status === undefined && needle === undefined) {
       // Only the page is read (core/store/checkLists.ts).
       found = await listDashboardChecks(ctx, { projectId, checkMode, page, limit });
     } else {
-      // Status is not indexed (a ping changes it): the scope is read 100 at a time and filtered.
+      // Neither status (a ping changes it) nor a part of the name is indexed: the scope is read 100
+      // at a time and filtered, as the dashboard's filtered list is (core/checks/listing.ts).
       const matching: CheckItem[] = [];
       for (let chunk = 1; ; chunk++) {
         const read = await listDashboardChecks(ctx, { projectId, checkMode, page: chunk, limit: STATUS_CHUNK });
-        matching.push(...read.items.filter((c) => c.status === status));
+        matching.push(...read.items.filter(matches));
         if (chunk * STATUS_CHUNK >= read.total || read.items.length === 0) break;
       }
       found = paginate(matching, page, limit);
