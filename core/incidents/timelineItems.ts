@@ -1,7 +1,8 @@
 import { QueryCommand, type AttributeValue, type PutItemCommandInput, type UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { INCIDENT_EVENT_ATTRIBUTES, type IncidentEventItem } from '../store/entities/incidentEvent.js';
+import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { marshallItem, unmarshallItem } from '../store/flatItems.js';
 import type { Store } from '../store/service.js';
+import { storedItemOf } from '../store/storedItems.js';
 
 /**
  * The timeline's hot requests as plain ones, in the form ElectroDB's incidentEvent entity makes
@@ -13,7 +14,6 @@ import type { Store } from '../store/service.js';
  */
 
 const IDENTITY = { __edb_e__: 'incidentEvent', __edb_v__: '1' } as const;
-const ATTRIBUTES = Object.keys(INCIDENT_EVENT_ATTRIBUTES);
 
 /** An entry's table key (the entity's `byIncident` index). */
 export const incidentEventKey = (incidentId: number, eventKey: string): { pk: string; sk: string } => ({
@@ -46,16 +46,8 @@ export function claimConfirmInput(table: string, incidentId: number, eventKey: s
   };
 }
 
-/** An entry as the entity returns it: only an item it owns, with only its attributes (keys and identity dropped). */
-export function incidentEventFromItem(item: Record<string, unknown>): IncidentEventItem | undefined {
-  if (item.__edb_e__ !== IDENTITY.__edb_e__ || item.__edb_v__ !== IDENTITY.__edb_v__) return undefined;
-  const event: Record<string, unknown> = {};
-  for (const name of ATTRIBUTES) if (item[name] !== undefined) event[name] = item[name];
-  return event as IncidentEventItem;
-}
-
 /** The entity's `query.byIncident({ incidentId }).go({ pages: 'all' })`: every entry of the incident, in key order. */
-export async function queryIncidentEvents(store: Pick<Store, 'hot' | 'table'>, incidentId: number): Promise<IncidentEventItem[]> {
+export async function queryIncidentEvents(store: Pick<Store, 'hot' | 'table' | 'entities'>, incidentId: number): Promise<IncidentEventItem[]> {
   const { pk, sk } = incidentEventKey(incidentId, '');
   const events: IncidentEventItem[] = [];
   let start: Record<string, AttributeValue> | undefined;
@@ -70,7 +62,8 @@ export async function queryIncidentEvents(store: Pick<Store, 'hot' | 'table'>, i
       }),
     );
     for (const item of page.Items ?? []) {
-      const event = incidentEventFromItem(unmarshallItem(item));
+      // As the entity's query: only the items it owns, with only its attributes.
+      const event = storedItemOf<IncidentEventItem>(store.entities.incidentEvent, unmarshallItem(item));
       if (event) events.push(event);
     }
     start = page.LastEvaluatedKey;

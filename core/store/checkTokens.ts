@@ -1,9 +1,8 @@
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { checkKey, checkRefKey } from './checkKeys.js';
 import type { CheckItem } from './entities/check.js';
-import { marshallItem, unmarshallItem } from './flatItems.js';
 import type { Store } from './service.js';
 import { storeMemo } from './storeMemo.js';
+import { getStored } from './storedItems.js';
 
 /**
  * A check by id: the id's ref names the token, the token keys the check. Every flip reads its
@@ -37,7 +36,7 @@ export async function readCheckOfId(store: Pick<Store, 'entities' | 'hot' | 'tab
     underKnown = await readCheckOfToken(store, known);
     if (underKnown && underKnown.checkId === checkId && underKnown.deletedAt === undefined) return underKnown;
   }
-  const ref = store.entities.checkRef.parse({ Item: await getItem(store, checkRefKey(checkId)) }, OWNED).data;
+  const ref = store.entities.checkRef.parse({ Item: await getStored(store, checkRefKey(checkId), EVENTUAL) }, OWNED).data;
   if (!ref) {
     tokens.delete(store, checkId);
     return undefined;
@@ -53,13 +52,10 @@ export async function readCheckOfId(store: Pick<Store, 'entities' | 'hot' | 'tab
  * twice the CPU of the request and the parse together.
  */
 const readCheckOfToken = async (store: Pick<Store, 'entities' | 'hot' | 'table'>, token: string): Promise<CheckItem | undefined> =>
-  store.entities.check.parse({ Item: await getItem(store, checkKey(token)) }, OWNED).data ?? undefined;
+  store.entities.check.parse({ Item: await getStored(store, checkKey(token), EVENTUAL) }, OWNED).data ?? undefined;
+
+/** The entity's get is eventually consistent, and so are these. */
+const EVENTUAL = { consistent: false } as const;
 
 /** As a get does, `parse` takes only an item the entity owns (its identity), not any item under its key. */
 const OWNED = { ignoreOwnership: false } as const;
-
-/** An item as the document client returns it (an eventually consistent get, as the entity's), or undefined. */
-async function getItem(store: Pick<Store, 'hot' | 'table'>, key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-  const read = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshallItem(key) }));
-  return read.Item ? unmarshallItem(read.Item) : undefined;
-}

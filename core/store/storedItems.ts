@@ -48,6 +48,12 @@ export function storedItemOf<T>(entity: EntityModel, stored: Record<string, unkn
 
 /** A consistent GetItem of `key` through the plain client, as the entity's item. */
 export async function getStoredItem<T>(store: Pick<Store, 'hot' | 'table'>, entity: EntityModel, key: Record<string, string>): Promise<T | undefined> {
-  const read = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshallItem(key), ConsistentRead: true }));
-  return read.Item ? storedItemOf<T>(entity, unmarshallItem(read.Item)) : undefined;
+  const stored = await getStored(store, key, { consistent: true });
+  return stored ? storedItemOf<T>(entity, stored) : undefined;
+}
+
+/** The item under `key` as stored (unmarshalled, as the document client returns it), through the plain client. */
+export async function getStored(store: Pick<Store, 'hot' | 'table'>, key: Record<string, string>, options: { consistent: boolean }): Promise<Record<string, unknown> | undefined> {
+  const read = await store.hot.send(new GetItemCommand({ TableName: store.table, Key: marshallItem(key), ConsistentRead: options.consistent }));
+  return read.Item ? unmarshallItem(read.Item) : undefined;
 }

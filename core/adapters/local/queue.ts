@@ -232,7 +232,7 @@ export class LocalQueue implements Queue {
     const candidates =
       reach === 'due'
         ? ((await this.options.store.hot.send(new QueryCommand(visibleBeforeInput(this.options.store.table, queue, justAfterNow, batchSize)))).Items ?? []).flatMap(
-            (stored) => messageOf(stored) ?? [],
+            (stored) => messageOf(this.options.store, stored) ?? [],
           )
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();

@@ -1,6 +1,8 @@
 import type { AttributeValue, QueryCommandInput, UpdateItemCommandInput, WriteRequest } from '@aws-sdk/client-dynamodb';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import { marshallItem, unmarshallItem } from '../../store/flatItems.js';
+import type { Store } from '../../store/service.js';
+import { storedItemOf } from '../../store/storedItems.js';
 
 /*
  * The local queue's hot requests (a publish, a receive's query and lease, an acknowledgement) as
@@ -11,8 +13,6 @@ import { marshallItem, unmarshallItem } from '../../store/flatItems.js';
  * cost the one busy thread about as much CPU as the queue store's own work on it. The rarer
  * writes (a retry's delay, a dead letter, the leases reclaimed at boot) stay on the entity.
  */
-
-const ENTITY = 'queueMessage';
 
 /** A lane's partition key, in the table and in the `visible` index alike. */
 const lanePartition = (lane: string): string => `$vigil#lane_${lane.toLowerCase()}`;
@@ -42,7 +42,7 @@ export function storedMessage(item: QueueMessageItem): Record<string, unknown> {
     sk: key.sk,
     gsi1pk: key.pk,
     gsi1sk: visibleSortKey(item.visibleAt, item.messageId),
-    __edb_e__: ENTITY,
+    __edb_e__: 'queueMessage',
     __edb_v__: '1',
   };
 }
@@ -104,16 +104,5 @@ export function leaseInput(table: string, lane: string, messageId: string, recei
 }
 
 /** A stored item as the entity reads it back; undefined for an item of another entity (as ElectroDB leaves those out). */
-export function messageOf(stored: Record<string, AttributeValue>): QueueMessageItem | undefined {
-  const item = unmarshallItem(stored);
-  if (item.__edb_e__ !== ENTITY || item.__edb_v__ !== '1') return undefined;
-  return {
-    lane: item.lane as string,
-    messageId: item.messageId as string,
-    body: item.body as string,
-    receiveCount: item.receiveCount as number,
-    visibleAt: item.visibleAt as string,
-    leased: item.leased as boolean,
-    sentAt: item.sentAt as string,
-  };
-}
+export const messageOf = (store: Pick<Store, 'entities'>, stored: Record<string, AttributeValue>): QueueMessageItem | undefined =>
+  storedItemOf<QueueMessageItem>(store.entities.queueMessage, unmarshallItem(stored));

@@ -68,7 +68,7 @@ export async function leaseEach(store: Store, queue: string, candidates: QueueMe
     candidates.map(async (candidate): Promise<QueueMessageItem | undefined> => {
       try {
         const taken = await store.hot.send(new UpdateItemCommand(leaseInput(store.table, queue, candidate.messageId, candidate.receiveCount, leaseEnd)));
-        return { ...candidate, ...(taken.Attributes && messageOf(taken.Attributes)) };
+        return { ...candidate, ...(taken.Attributes && messageOf(store, taken.Attributes)) };
       } catch (err) {
         // Acknowledged or taken by another receiver since the query: not ours.
         if (!isConditionalFailure(err)) throw err;

@@ -2,24 +2,6 @@ import { Entity, type EntityConfiguration, type EntityItem } from 'electrodb';
 
 export const INCIDENT_EVENT_TYPES = ['OPENED', 'SEVERITY_CHANGED', 'ALERT_SENT', 'ESCALATED', 'ACKNOWLEDGED', 'MONITORING', 'RESOLVED'] as const;
 
-/** The entry's attributes (core/incidents/timelineItems.ts reads and writes them as plain requests too). */
-export const INCIDENT_EVENT_ATTRIBUTES = {
-  incidentId: { type: 'number', required: true },
-  eventKey: { type: 'string', required: true },
-  eventId: { type: 'number', required: true },
-  workspaceId: { type: 'number', required: true },
-  type: { type: INCIDENT_EVENT_TYPES, required: true },
-  message: { type: 'string', required: true },
-  occurredAt: { type: 'string', required: true },
-  actorUserId: { type: 'number' },
-  actorApiKeyId: { type: 'number' },
-  /** The recipient a signed alert link was sent to, when a person acted through one (core/alerting/ackLinks.ts). */
-  actorLink: { type: 'string' },
-  /** `<owner>@<lease end ms>` while the delivery this ALERT_SENT entry records is being sent: not on the timeline yet. */
-  claim: { type: 'string' },
-  createdAt: { type: 'string', required: true },
-} as const;
-
 /**
  * The timeline: written once with attribute_not_exists under a key that names the logical event
  * (`opened`, `acknowledged`, `alert#<dispatch>` ...), so a redelivered message cannot write an
@@ -31,7 +13,22 @@ export const createIncidentEventEntity = (config: EntityConfiguration) =>
   new Entity(
     {
       model: { entity: 'incidentEvent', version: '1', service: 'vigil' },
-      attributes: INCIDENT_EVENT_ATTRIBUTES,
+      attributes: {
+        incidentId: { type: 'number', required: true },
+        eventKey: { type: 'string', required: true },
+        eventId: { type: 'number', required: true },
+        workspaceId: { type: 'number', required: true },
+        type: { type: INCIDENT_EVENT_TYPES, required: true },
+        message: { type: 'string', required: true },
+        occurredAt: { type: 'string', required: true },
+        actorUserId: { type: 'number' },
+        actorApiKeyId: { type: 'number' },
+        /** The recipient a signed alert link was sent to, when a person acted through one (core/alerting/ackLinks.ts). */
+        actorLink: { type: 'string' },
+        /** `<owner>@<lease end ms>` while the delivery this ALERT_SENT entry records is being sent: not on the timeline yet. */
+        claim: { type: 'string' },
+        createdAt: { type: 'string', required: true },
+      },
       indexes: {
         byIncident: {
           pk: { field: 'pk', composite: ['incidentId'] },
