@@ -1,3 +1,3 @@
 export { outboxFields, outboxWrite, type Owed, type OutboxWrite } from './owe.js';
-export { itemKey, relayAfterWrite, relayOutbox } from './relay.js';
+export { handOffAfterWrite, itemKey, relayAfterWrite, relayOutbox } from './relay.js';
 export { relayPendingOutboxes, OUTBOX_GRACE_MS } from './sweep.js';

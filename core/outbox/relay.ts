@@ -99,11 +99,52 @@ export async function relayOutbox(deps: RelayDeps, key: OutboxKey, entries: read
 /** The fast path: never fails the write it follows, because the sweep re-drives what it leaves. */
 export async function relayAfterWrite(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined, delivered?: ReadonlySet<string>): Promise<void> {
   if (!entries || entries.length === 0) return;
+  // Behind a hand-off of this item that is not settled yet (a ping's recovery right after the
+  // sweep's DOWN), this write's messages go the same way, after it: published, they could reach
+  // the consumer first, and this clear would take the handed entries out of the outbox unhandled.
+  if (delivered === undefined && entries.some((entry) => deps.queue.holds?.(entry.id)) && handOffInOrder(deps, key, entries)) return;
+  await relayOutboxAfterWrite(deps, key, entries, delivered);
+}
+
+async function relayOutboxAfterWrite(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[], delivered?: ReadonlySet<string>): Promise<void> {
   try {
     await relayOutbox(deps, key, entries, delivered);
   } catch (err) {
     console.error('outbox relay failed; the sweep will publish the messages', err);
   }
+}
+
+/**
+ * The fast path of a write whose messages this process's own consumer can take (`Queue.handOff`,
+ * the embedded runtime): they go to it without the queue's store, and the outbox is cleared once
+ * it has handled them. A status change otherwise costs a publish, a receive, a lease and an
+ * acknowledgement in the queue's store (about 0.45 ms of CPU a message, measured on the 2-core
+ * machine: two messages a flipping check in a mass outage), for a message whose durable copy is
+ * already in the outbox. A crash before the settle leaves the entries to the sweep's relay, as a
+ * crash before a publish does (the sweep skips those still held: `Queue.holds`); a message the
+ * consumer failed is published then, and retried by the queue as any other. Elsewhere (AWS, or
+ * entries for more than one queue) it is `relayAfterWrite`.
+ */
+export async function handOffAfterWrite(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[] | undefined): Promise<void> {
+  if (!entries || entries.length === 0 || handOffInOrder(deps, key, entries)) return;
+  await relayOutboxAfterWrite(deps, key, entries);
+}
+
+/**
+ * Hands `entries` off behind the hand-offs of this item still in the queue, if it can (true). An
+ * entry an earlier write of the item handed off is owed here too (its LATE, when its DOWN is
+ * written before the LATE was settled): that hand-off delivers it, and the queue settles it first,
+ * so this one counts it as done. Handed twice it would be delivered twice, and published by
+ * whichever settle came first.
+ */
+function handOffInOrder(deps: RelayDeps, key: OutboxKey, entries: readonly OutboxEntry[]): boolean {
+  const queue = entries[0]?.queue;
+  const handOff = deps.queue.handOff?.bind(deps.queue);
+  if (!handOff || queue === undefined || queue === 'broadcast' || !entries.every((entry) => entry.queue === queue)) return false;
+  const earlier = entries.filter((entry) => deps.queue.holds?.(entry.id)).map((entry) => entry.id);
+  const messages = entries.filter((entry) => !earlier.includes(entry.id)).map((entry) => ({ id: entry.id, body: JSON.parse(entry.body) as unknown }));
+  if (messages.length === 0) return true;
+  return handOff(queue, { messages, settle: (handled) => relayAfterWrite(deps, key, entries, new Set([...earlier, ...handled])) });
 }
 
 /** Consecutive entries for the same queue go out as one publish; the order of the entries is kept. */

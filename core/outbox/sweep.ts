@@ -40,7 +40,9 @@ export async function relayPendingOutboxes(deps: Deps, now: Date): Promise<Outbo
           keys.slice(i, i + CONCURRENCY).map(async (key) => {
             try {
               const entries = await pendingEntries(deps, key);
-              if (entries.length === 0) return;
+              // Handed to this process's own consumer and not yet settled (relay.ts handOffAfterWrite):
+              // they are being delivered, and the settle clears them.
+              if (entries.length === 0 || entries.every((entry) => deps.queue.holds?.(entry.id))) return;
               await relayOutbox(deps, key, entries);
               report.relayed += entries.length;
             } catch (err) {

@@ -19,7 +19,24 @@ export const VISIBILITY_TIMEOUT_SECONDS = 6 * CONSUMER_TIMEOUT_SECONDS;
 export interface Queue {
   /** Sends each body as one message. Consumers must be idempotent. */
   publish(queue: QueueName, bodies: unknown[]): Promise<void>;
+  /**
+   * Takes messages an outbox owes straight to this process's own consumer of `queue`, delivered in
+   * its batches like published ones but never written to the queue's store; false where this
+   * runtime has no consumer of `queue` (AWS: another Lambda), and the caller publishes instead. The
+   * outbox entries are the messages' durable copy until `settle` (core/outbox/relay.ts
+   * handOffAfterWrite). Only a runtime whose consumers share the writer's process has it.
+   */
+  handOff?(queue: QueueName, handed: HandedMessages): boolean;
+  /** Whether a message with this id was handed off and not yet settled (the outbox sweep leaves it alone). */
+  holds?(id: string): boolean;
 }
+
+/**
+ * Messages handed to a consumer in this process (`Queue.handOff`), by their outbox entries' ids.
+ * `settle` runs once they were delivered, with the ids the consumer finished; it clears those from
+ * the outbox and publishes the rest, and never throws.
+ */
+export type HandedMessages = { messages: readonly { id: string; body: unknown }[]; settle(handled: ReadonlySet<string>): Promise<void> };
 
 /**
  * What a consumer says about a batch: the ids that failed (retried later, with backoff: see

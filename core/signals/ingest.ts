@@ -9,7 +9,7 @@ import type { SignalItem } from '../store/entities/signal.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { unmarshallItem } from '../store/flatItems.js';
 import type { OutboxEntry } from '../store/outbox.js';
-import { relayAfterWrite } from '../outbox/relay.js';
+import { handOffAfterWrite } from '../outbox/relay.js';
 import { hintOf, sweptStatus, type PingHint, type PingHints } from './hints.js';
 import { rememberCheckToken } from '../store/checkTokens.js';
 import { DEDUP_WINDOW_MS, parseReportedDependencies, PING_RATE_LIMIT } from './limits.js';
@@ -220,8 +220,9 @@ async function completed(deps: PingDeps, token: string, previous: PingPrevious):
 
 async function record(deps: PingDeps, input: PingInput, taken: TakenPing): Promise<PingResult> {
   const { now, kind } = input;
-  // A move's message is owed by the update itself: relayed now, or by the sweep if this fails.
-  if (taken.pending) await relayAfterWrite(deps, checkKey(input.token), taken.pending);
+  // A move's message is owed by the update itself: handed to this process's incidents consumer or
+  // relayed now (core/outbox/relay.ts handOffAfterWrite), or by the sweep if this fails.
+  if (taken.pending) await handOffAfterWrite(deps, checkKey(input.token), taken.pending);
   try {
     if (kind === 'start' && input.rid !== undefined && taken.raw && exceedsOpenRuns(taken.raw, input.rid)) {
       await withdrawRun(deps, input, input.rid);

@@ -10,7 +10,7 @@ import { checkUpdateInput, compactPlaceholders, lowLevelUpdate, type Guard } fro
 import { putSignal, signalItem } from '../signals/record.js';
 import { broadcast, checkEvent, signalEvent, type StreamEvent } from '../signals/streamEvents.js';
 import type { CheckItem } from '../store/entities/check.js';
-import { outboxFields, relayAfterWrite, type OutboxWrite } from '../outbox/index.js';
+import { handOffAfterWrite, outboxFields, type OutboxWrite } from '../outbox/index.js';
 import { isConditionalFailure } from '../store/conditional.js';
 import { windowEffects } from '../windows/holds.js';
 import { dueWakes, isSuperseded, readChecksById, settleSuperseded, type IndexedCheck } from './wakes.js';
@@ -102,7 +102,7 @@ async function sweepCheck(deps: Deps, check: CheckItem, now: Date, isHeld: (chec
   const owed = outcome.statusChange ? statusChangeOwed(check, outcome.statusChange, causeOf(SWEEP), now) : undefined;
   const written = await writeIfUnchanged(deps, check, outcome.changes, owed);
   if (!written) return 'conflict';
-  if (owed) await relayAfterWrite(deps, checkKey(check.token), written.outbox);
+  if (owed) await handOffAfterWrite(deps, checkKey(check.token), written.outbox);
 
   const events: StreamEvent[] = [];
   if (outcome.signal) {

@@ -3,7 +3,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { statusChangeOwed } from '../checks/events.js';
 import { missedRunTransition, RUN_DUE_SHARDS, runAllowanceMs, runAttribute } from '../checks/runs.js';
 import type { Deps } from '../deps.js';
-import { outboxFields, relayAfterWrite } from '../outbox/index.js';
+import { handOffAfterWrite, outboxFields } from '../outbox/index.js';
 import { readCheckWithRuns } from '../signals/pingStore.js';
 import { checkKey } from '../store/checkKeys.js';
 import { checkUpdateInput, lowLevelUpdate, runDueKeys, signalKey } from '../signals/rawItems.js';
@@ -112,7 +112,7 @@ async function lookAtRun(deps: Deps, start: SignalItem, token: string | undefine
   const pending = await removeMissedRun(deps, check, rid, start.receivedAt, changes, owed);
   // Someone wrote first (the run's end, a ping that moved the check): the next sweep looks again.
   if (pending === null) return 'conflicts';
-  if (owed) await relayAfterWrite(deps, checkKey(check.token), pending);
+  if (owed) await handOffAfterWrite(deps, checkKey(check.token), pending);
   const signal = signalItem(check, { type: 'FAIL', source: 'SYSTEM', details: { reason: 'MISSED_RUN', rid, startedAt: start.receivedAt } }, now);
   await putSignal(deps, signal);
   const events: StreamEvent[] = [signalEvent(signal)];

@@ -1,7 +1,16 @@
 import { AsyncResource } from 'node:async_hooks';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { Clock } from '../../clock.js';
-import { MAX_RECEIVE_COUNT, QUEUE_NAMES, VISIBILITY_TIMEOUT_SECONDS, type Queue, type QueueConsumer, type QueueMessage, type QueueName } from '../../ports/index.js';
+import {
+  MAX_RECEIVE_COUNT,
+  QUEUE_NAMES,
+  VISIBILITY_TIMEOUT_SECONDS,
+  type HandedMessages,
+  type Queue,
+  type QueueConsumer,
+  type QueueMessage,
+  type QueueName,
+} from '../../ports/index.js';
 import { retryDelaySeconds } from '../../ports/retry.js';
 import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
@@ -60,6 +69,9 @@ export class LocalQueue implements Queue {
   /** Bodies this instance published and that are not yet done with (the sync test hook `peek`). */
   private readonly published = new Map<QueueName, Map<string, unknown>>();
   private readonly consumers = new Map<QueueName, QueueConsumer>();
+  /** Messages handed off (`handOff`), oldest first, per queue; their ids, until settled, in `held`. */
+  private readonly handed = new Map<QueueName, HandedMessages[]>();
+  private readonly held = new Set<string>();
   private readonly nextId = monotonicUlids();
   private readonly publishes: PublishCommit;
   private running: Promise<void> | undefined;
@@ -119,6 +131,31 @@ export class LocalQueue implements Queue {
     for (const item of items) mirror.set(item.messageId, JSON.parse(item.body) as unknown);
     this.published.set(queue, mirror);
     if (this.options.autoDrain) this.kick();
+  }
+
+  /**
+   * Takes messages an outbox owes for this queue's consumer here (`Queue.handOff`,
+   * core/outbox/relay.ts handOffAfterWrite): delivered in the same passes and batches as stored
+   * messages, before them, and settled after their batch, in the order they came. False without a
+   * consumer of `queue`.
+   * Nothing is written: the outbox holds them until the settle, and a crash leaves them to the
+   * sweep's relay, which publishes them here.
+   */
+  handOff(queue: QueueName, handed: HandedMessages): boolean {
+    if (!this.consumers.has(queue) || handed.messages.length === 0) return false;
+    this.handed.set(queue, [...(this.handed.get(queue) ?? []), handed]);
+    const mirror = this.published.get(queue) ?? new Map<string, unknown>();
+    for (const message of handed.messages) {
+      this.held.add(message.id);
+      mirror.set(message.id, message.body);
+    }
+    this.published.set(queue, mirror);
+    if (this.options.autoDrain) this.kick();
+    return true;
+  }
+
+  holds(id: string): boolean {
+    return this.held.has(id);
   }
 
   /** Messages this instance published that are still waiting (tests use it to see what a step published). */
@@ -210,6 +247,12 @@ export class LocalQueue implements Queue {
       progressed = false;
       await settleAll(
         [...this.consumers].map(async ([queue, consumer]) => {
+          // What was handed off goes first: its writer is waiting for nothing, but its outbox entries
+          // are still owed (and indexed) until it is settled.
+          if (await this.deliverHanded(queue, consumer)) {
+            progressed = true;
+            return;
+          }
           const { batch, seen, failure } = await this.receive(queue, reach);
           // Messages dead-lettered or taken by another runtime still count: more may wait behind them.
           if (seen > 0) progressed = true;
@@ -219,6 +262,39 @@ export class LocalQueue implements Queue {
         }),
       );
     }
+  }
+
+  /**
+   * One batch of handed-off messages (whole hand-offs, up to the batch size unless one is larger),
+   * given to the consumer as a first receive, then each hand-off settled with the ids the consumer
+   * finished (its outbox cleared of them, the rest published and retried as stored messages).
+   * False when there were none.
+   */
+  private async deliverHanded(queue: QueueName, consumer: QueueConsumer): Promise<boolean> {
+    const waiting = this.handed.get(queue);
+    if (!waiting || waiting.length === 0) return false;
+    const batchSize = this.options.batchSize ?? 10;
+    let count = 0;
+    let taken = 0;
+    while (taken < waiting.length && (taken === 0 || count + (waiting[taken]?.messages.length ?? 0) <= batchSize)) count += waiting[taken++]?.messages.length ?? 0;
+    const batch = waiting.splice(0, taken);
+    const messages = batch.flatMap((handed) => handed.messages.map((message) => ({ id: message.id, body: message.body, receiveCount: 1 })));
+    let failed: ReadonlySet<string>;
+    try {
+      failed = new Set((await consumer(messages)).failedIds);
+    } catch (err) {
+      console.error(`local queue ${queue}: consumer threw`, err);
+      failed = new Set(messages.map((message) => message.id));
+    }
+    // In the order they were handed off: a later hand-off of the same item counts the earlier one's
+    // entries as settled (core/outbox/relay.ts handOffAfterWrite).
+    for (const handed of batch) await handed.settle(new Set(handed.messages.map((message) => message.id).filter((id) => !failed.has(id))));
+    const mirror = this.published.get(queue);
+    for (const message of messages) {
+      this.held.delete(message.id);
+      mirror?.delete(message.id);
+    }
+    return true;
   }
 
   /** Takes up to a batch of messages, oldest visible first, each under a lease of its own. */
