@@ -170,6 +170,25 @@ describe('the direct path of an in-process store', () => {
     const attributes = (update as { Attributes: Record<string, object> }).Attributes;
     for (const name in attributes) expect(Object.getPrototypeOf(attributes[name])).toBe(Object.prototype);
 
+    // Names that objects inherit are attributes like any other, in the new item and in the answer
+    // (not `constructor`: toStrictEqual compares objects' constructors).
+    const [inherited, inheritedHttp] = await both(
+      (client) =>
+        client.send(
+          new UpdateItemCommand({
+            TableName: TABLE,
+            Key: key('inherited'),
+            UpdateExpression: 'SET #c = if_not_exists(#c, :v), #t = :v, nested.#h = :v',
+            ExpressionAttributeNames: { '#c': 'isPrototypeOf', '#t': 'toString', '#h': 'hasOwnProperty' },
+            ExpressionAttributeValues: { ':v': { S: 'set' } },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      seedItem('inherited'),
+    );
+    expect(inherited).toStrictEqual(inheritedHttp);
+    expect(inherited).toMatchObject({ Attributes: { isPrototypeOf: { S: 'set' }, toString: { S: 'set' }, nested: { M: { hasOwnProperty: { S: 'set' } } } } });
+
     const [removed, removedHttp] = await both(
       (client) => client.send(new DeleteItemCommand({ TableName: TABLE, Key: key('delete'), ReturnValues: 'ALL_OLD' })),
       seedItem('delete'),

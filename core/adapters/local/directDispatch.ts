@@ -222,8 +222,8 @@ type Decode = Coder['base64Decoder'];
 
 /**
  * Wherever an output holds items or keys: binary values back to bytes, as the SDK's deserializer
- * does, and plain objects where dynalite built items without a prototype (its projections and an
- * update's new item), as JSON would have given them.
+ * does, and plain objects where dynalite built items without Object's prototype (its projections
+ * and an update's new item), as JSON would have given them.
  */
 function decodeOutput(output: Record<string, unknown>, decode: Decode): void {
   const list = (items: unknown) => (Array.isArray(items) ? items.map((item: Item) => plainItem(item, decode)) : items);
@@ -246,22 +246,28 @@ function decodeOutput(output: Record<string, unknown>, decode: Decode): void {
 }
 
 function plainItem(item: Item, decode: Decode): Item {
-  const out = Object.getPrototypeOf(item) === null ? { ...item } : item;
+  const out = notPlain(item) ? { ...item } : item;
   for (const name in out) out[name] = plainValue(out[name] as AttributeValue, decode);
   return out;
 }
 
 function plainValue(value: AttributeValue, decode: Decode): AttributeValue {
-  const nullPrototype = Object.getPrototypeOf(value) === null;
-  const scalar = nullPrototype ? scalarCopy(value as Record<string, unknown>) : undefined;
+  const copy = notPlain(value);
+  const scalar = copy ? scalarCopy(value as Record<string, unknown>) : undefined;
   if (scalar) return scalar;
-  const out = nullPrototype ? { ...value } : value;
+  const out = copy ? { ...value } : value;
   if (typeof out.B === 'string') out.B = decode(out.B);
   if (Array.isArray(out.BS)) out.BS = out.BS.map((member: string) => decode(member));
   if (Array.isArray(out.L)) out.L = out.L.map((member: AttributeValue) => plainValue(member, decode));
   if (out.M && typeof out.M === 'object') out.M = plainItem(out.M as Item, decode);
   return out;
 }
+
+/**
+ * Whether dynalite built this object itself rather than parsing it from JSON: without a prototype
+ * (its projections) or on an empty one of its own (an update's new item, patches/dynalite+4.0.0.patch).
+ */
+const notPlain = (object: object): boolean => Object.getPrototypeOf(object) !== Object.prototype;
 
 /**
  * A copy of an attribute value whose one member is a string or a boolean (`S`, `N`, `BOOL`,

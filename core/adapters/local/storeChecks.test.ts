@@ -253,3 +253,51 @@ describe('validation errors name the path of the member they refuse', () => {
     );
   });
 });
+
+describe("an update's new item", () => {
+  const store = dynalite({ createTableMs: 0 });
+  const call = (operation: string, data: object) =>
+    new Promise<Record<string, unknown>>((resolve, reject) =>
+      store.dispatch(operation, structuredClone(data) as Record<string, unknown>, (err, out) => (err ? reject(err) : resolve(out ?? {}))),
+    );
+
+  it("has exactly the item's attributes: names that objects inherit are attributes like any other", async () => {
+    await call('CreateTable', {
+      TableName: 'names',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+    // dynalite activates a table a timer's turn after creating it (createTableMs 0).
+    while ((await call('DescribeTable', { TableName: 'names' }).then((out) => (out.Table as { TableStatus: string }).TableStatus)) !== 'ACTIVE') {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await call('PutItem', { TableName: 'names', Item: { pk: { S: 'a' }, toString: { N: '1' }, m: { M: { valueOf: { S: 'v' } } } } });
+    const update = {
+      TableName: 'names',
+      Key: { pk: { S: 'a' } },
+      UpdateExpression:
+        'SET #c = if_not_exists(#c, :v), #p = :w, #t = #t + :one, #h = if_not_exists(#h, :w), m.#vo = if_not_exists(m.#h, :w), m.#p = :v, #l = list_append(if_not_exists(#l, :empty), :list) REMOVE #x',
+      ExpressionAttributeNames: {
+        '#c': 'constructor',
+        '#p': '__proto__',
+        '#t': 'toString',
+        '#h': 'hasOwnProperty',
+        '#vo': 'valueOf',
+        '#x': 'isPrototypeOf',
+        '#l': 'propertyIsEnumerable',
+      },
+      ExpressionAttributeValues: { ':v': { S: 'new' }, ':w': { N: '2' }, ':one': { N: '1' }, ':empty': { L: [] }, ':list': { L: [{ S: 'x' }] } },
+    };
+    // dynalite 4.0.0's answers, before the patch, as JSON.
+    expect(JSON.stringify((await call('UpdateItem', { ...update, ReturnValues: 'ALL_NEW' })).Attributes)).toBe(
+      '{"pk":{"S":"a"},"toString":{"N":"2"},"m":{"M":{"valueOf":{"N":"2"},"__proto__":{"S":"new"}}},"constructor":{"S":"new"},"__proto__":{"N":"2"},"hasOwnProperty":{"N":"2"},"propertyIsEnumerable":{"L":[{"S":"x"}]}}',
+    );
+    expect(JSON.stringify((await call('UpdateItem', { ...update, ReturnValues: 'UPDATED_OLD' })).Attributes)).toBe(
+      '{"constructor":{"S":"new"},"__proto__":{"N":"2"},"toString":{"N":"2"},"hasOwnProperty":{"N":"2"},"m":{"M":{"valueOf":{"N":"2"}}},"propertyIsEnumerable":{"L":[{"S":"x"}]}}',
+    );
+    expect(JSON.stringify((await call('GetItem', { TableName: 'names', Key: { pk: { S: 'a' } } })).Item)).toBe(
+      '{"pk":{"S":"a"},"toString":{"N":"3"},"m":{"M":{"valueOf":{"N":"2"},"__proto__":{"S":"new"}}},"constructor":{"S":"new"},"__proto__":{"N":"2"},"hasOwnProperty":{"N":"2"},"propertyIsEnumerable":{"L":[{"S":"x"},{"S":"x"}]}}',
+    );
+  });
+});
