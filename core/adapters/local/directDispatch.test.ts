@@ -147,17 +147,47 @@ describe('the direct path of an in-process store', () => {
           new UpdateItemCommand({
             TableName: TABLE,
             Key: key('update'),
-            UpdateExpression: 'SET n = n + :one, #s = :s, gsi1pk = :g, gsi1sk = :s REMOVE tags',
+            UpdateExpression: 'SET n = n + :one, #s = :s, gsi1pk = :g, gsi1sk = :s, flag = :f, cleared = :nothing, ratio = :r REMOVE tags',
             ConditionExpression: 'attribute_exists(pk) AND n < :ten',
             ExpressionAttributeNames: { '#s': 'status' },
-            ExpressionAttributeValues: { ':one': { N: '1' }, ':ten': { N: '10' }, ':s': { S: 'DOWN' }, ':g': { S: 'g' } },
+            ExpressionAttributeValues: {
+              ':one': { N: '1' },
+              ':ten': { N: '10' },
+              ':s': { S: 'DOWN' },
+              ':g': { S: 'g' },
+              ':f': { BOOL: false },
+              ':nothing': { NULL: true },
+              ':r': { N: '-000.500' },
+            },
             ReturnValues: 'ALL_NEW',
           }),
         ),
       seedItem('update'),
     );
     expect(update).toStrictEqual(updateHttp);
-    expect(update).toMatchObject({ Attributes: { n: { N: '2' }, status: { S: 'DOWN' } } });
+    expect(update).toMatchObject({ Attributes: { n: { N: '2' }, status: { S: 'DOWN' }, flag: { BOOL: false }, cleared: { NULL: true }, ratio: { N: '-0.5' } } });
+    // Each attribute value a plain object, as JSON gives them (dynalite's new item has none).
+    const attributes = (update as { Attributes: Record<string, object> }).Attributes;
+    for (const name in attributes) expect(Object.getPrototypeOf(attributes[name])).toBe(Object.prototype);
+
+    // Names that objects inherit are attributes like any other, in the new item and in the answer
+    // (not `constructor`: toStrictEqual compares objects' constructors).
+    const [inherited, inheritedHttp] = await both(
+      (client) =>
+        client.send(
+          new UpdateItemCommand({
+            TableName: TABLE,
+            Key: key('inherited'),
+            UpdateExpression: 'SET #c = if_not_exists(#c, :v), #t = :v, nested.#h = :v',
+            ExpressionAttributeNames: { '#c': 'isPrototypeOf', '#t': 'toString', '#h': 'hasOwnProperty' },
+            ExpressionAttributeValues: { ':v': { S: 'set' } },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      seedItem('inherited'),
+    );
+    expect(inherited).toStrictEqual(inheritedHttp);
+    expect(inherited).toMatchObject({ Attributes: { isPrototypeOf: { S: 'set' }, toString: { S: 'set' }, nested: { M: { hasOwnProperty: { S: 'set' } } } } });
 
     const [removed, removedHttp] = await both(
       (client) => client.send(new DeleteItemCommand({ TableName: TABLE, Key: key('delete'), ReturnValues: 'ALL_OLD' })),
@@ -261,7 +291,7 @@ describe('the direct path of an in-process store', () => {
     const blob = new Uint8Array([1, 2, 3]);
     const input = {
       TableName: TABLE,
-      Item: { ...key('input'), blob: { B: blob }, gone: undefined as unknown as AttributeValue },
+      Item: { ...key('input'), blob: { B: blob }, flag: { BOOL: true }, none: { NULL: true }, n: { N: '007.50' }, gone: undefined as unknown as AttributeValue },
       ConditionExpression: undefined,
       ReturnValues: undefined,
     };

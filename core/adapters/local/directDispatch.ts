@@ -181,6 +181,8 @@ function toStore(value: unknown, encode: Coder['base64Encoder'], key?: string): 
     return value.map((member) => toStore(member, encode));
   }
   if (value === null || typeof value !== 'object') return value;
+  const scalar = scalarCopy(value as Record<string, unknown>);
+  if (scalar) return scalar;
   const out: Record<string, unknown> = {};
   for (const name in value) {
     const member = (value as Record<string, unknown>)[name];
@@ -215,13 +217,13 @@ function defined(object: Record<string, unknown>): Record<string, unknown> {
 }
 
 type Item = Record<string, AttributeValue>;
-type AttributeValue = { B?: unknown; BS?: unknown; L?: unknown; M?: unknown };
+type AttributeValue = { B?: unknown; BS?: unknown; L?: unknown; M?: unknown; S?: string; N?: string; BOOL?: boolean; NULL?: boolean };
 type Decode = Coder['base64Decoder'];
 
 /**
  * Wherever an output holds items or keys: binary values back to bytes, as the SDK's deserializer
- * does, and plain objects where dynalite built items without a prototype (its projections and an
- * update's new item), as JSON would have given them.
+ * does, and plain objects where dynalite built items without Object's prototype (its projections
+ * and an update's new item), as JSON would have given them.
  */
 function decodeOutput(output: Record<string, unknown>, decode: Decode): void {
   const list = (items: unknown) => (Array.isArray(items) ? items.map((item: Item) => plainItem(item, decode)) : items);
@@ -244,16 +246,52 @@ function decodeOutput(output: Record<string, unknown>, decode: Decode): void {
 }
 
 function plainItem(item: Item, decode: Decode): Item {
-  const out = Object.getPrototypeOf(item) === null ? { ...item } : item;
+  const out = notPlain(item) ? { ...item } : item;
   for (const name in out) out[name] = plainValue(out[name] as AttributeValue, decode);
   return out;
 }
 
 function plainValue(value: AttributeValue, decode: Decode): AttributeValue {
-  const out = Object.getPrototypeOf(value) === null ? { ...value } : value;
+  const copy = notPlain(value);
+  const scalar = copy ? scalarCopy(value as Record<string, unknown>) : undefined;
+  if (scalar) return scalar;
+  const out = copy ? { ...value } : value;
   if (typeof out.B === 'string') out.B = decode(out.B);
   if (Array.isArray(out.BS)) out.BS = out.BS.map((member: string) => decode(member));
   if (Array.isArray(out.L)) out.L = out.L.map((member: AttributeValue) => plainValue(member, decode));
   if (out.M && typeof out.M === 'object') out.M = plainItem(out.M as Item, decode);
   return out;
+}
+
+/**
+ * Whether dynalite built this object itself rather than parsing it from JSON: without a prototype
+ * (its projections) or on an empty one of its own (an update's new item, patches/dynalite+4.0.0.patch).
+ */
+const notPlain = (object: object): boolean => Object.getPrototypeOf(object) !== Object.prototype;
+
+/**
+ * A copy of an attribute value whose one member is a string or a boolean (`S`, `N`, `BOOL`,
+ * `NULL`: nearly every value of every item), made as a literal; undefined for anything else. The
+ * generic copies above add each member by name, which for the ~30 values of an item cost more
+ * than the copy itself (measured: .scratch/storeLoop.ts, docs/adr/0010-embedded-store-patch.md).
+ */
+function scalarCopy(value: Record<string, unknown>): AttributeValue | undefined {
+  let name: string | undefined;
+  for (const key in value) {
+    if (name !== undefined) return undefined;
+    name = key;
+  }
+  if (name === undefined) return undefined;
+  const member = value[name];
+  switch (name) {
+    case 'S':
+      return typeof member === 'string' ? { S: member } : undefined;
+    case 'N':
+      return typeof member === 'string' ? { N: member } : undefined;
+    case 'BOOL':
+      return typeof member === 'boolean' ? { BOOL: member } : undefined;
+    case 'NULL':
+      return typeof member === 'boolean' ? { NULL: member } : undefined;
+  }
+  return undefined;
 }
