@@ -158,14 +158,16 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // sequentialIds), the episode's claim, with no get before it (the check was OK until this
     // change, so the episode has nothing open: core/incidents/episodes.ts wasUp; the claim's
     // condition is what the get checked), the incident put, its OPENED entry,
-    // its outbox clear. The raise: no episode get (the worker remembers the incident it opened,
+    // no outbox clear of its own (below). The raise: no episode get (the worker remembers the incident it opened,
     // core/incidents/episodes.ts rememberedOpen, and reads only that), its write, its SEVERITY_CHANGED
     // entry, its outbox clear. Each alert, sent by the incidents consumer before its write's outbox
     // clear with the incident the write left: the check (mute; by its token, which the ping path's
     // read remembered, core/store/checkTokens.ts, so no ref get), routing (policies, rules), channels, and its
     // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
     // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
-    // escalation after step 0 (one incident write), the raise's lists the timeline for who was told.
+    // escalation after step 0 with one incident write that also clears the opening's outbox, every
+    // entry of it done here (core/incidents/handOff.ts; two writes before: 4 incident updates a flip,
+    // now 3); the raise's lists the timeline for who was told.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 2,
       'GetItem check': 2,
@@ -185,7 +187,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query windowhold': 4,
       'UpdateItem check': 4,
       'UpdateItem counter': 2,
-      'UpdateItem incident': 4,
+      'UpdateItem incident': 3,
       'UpdateItem incidentepisode': 1,
       'UpdateItem incidentevent': 2,
       'UpdateItem uptimecursor': 1,

@@ -7,6 +7,7 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { outboxWrite, type OutboxWrite } from '../outbox/index.js';
+import type { OutboxClear } from '../store/outbox.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { getStoredItem, storedItemOf } from '../store/storedItems.js';
@@ -93,6 +94,9 @@ const MAX_ATTEMPTS = 6;
  * conditional write on the revision read, and on a lost race read again. Then appends the timeline
  * events and publishes what the write owes. `read`: the item as the caller has just read it (the
  * escalation sweep's index page), used for the first attempt; the condition catches it if stale.
+ * `clearing`: an outbox clear its caller owes before this write (core/incidents/handOff.ts), folded
+ * into the write when it owes nothing itself, on the clear's own condition; otherwise, or when the
+ * write is refused, done on its own first, as the caller would have done it.
  */
 export async function applyIncidentInput(
   deps: Deps,
@@ -100,6 +104,7 @@ export async function applyIncidentInput(
   input: IncidentInput,
   now: Date,
   read?: IncidentItem,
+  clearing?: OutboxClear,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
   type Outcome = {
     incident: IncidentItem;
@@ -108,17 +113,39 @@ export async function applyIncidentInput(
     pending?: OutboxEntry[] | undefined;
     owed?: OutboxWrite | undefined;
   };
+  // The outbox clear this write was offered: folded into it, or done on its own before any write.
+  let unclear = clearing;
+  const clearFirst = async (): Promise<void> => {
+    const pending = unclear;
+    unclear = undefined;
+    await pending?.separately();
+  };
   const outcome: Outcome = await retryOnConflict(
     async (attempt): Promise<Outcome> => {
       const current = attempt === 1 && read ? read : await readIncident(deps, incidentId);
       if (!current) throw notFound('Incident');
       const result = transitionIncident(toState(current), input, now);
       const title = retitled(current, input);
-      if (!result.ok || (!result.changed && title === undefined)) return { incident: current, result, effects: null };
+      if (!result.ok || (!result.changed && title === undefined)) {
+        await clearFirst();
+        return { incident: current, result, effects: null };
+      }
       const write = incidentWrite(current, result.state, title, now);
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed(write.item, result.effects, result.steps ?? [], now);
-      const written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision)));
+      // A write that owes messages appends to the outbox, which a clear in the same write cannot.
+      if (owed) await clearFirst();
+      const folded = unclear;
+      let written;
+      try {
+        written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision, folded?.lastId)));
+      } catch (err) {
+        // Refused (the revision moved, or the outbox is not as the writer left it): the clear goes
+        // on its own, as before it was folded in, and the next attempt reads the incident again.
+        if (folded && isConditionalFailure(err)) await clearFirst();
+        throw err;
+      }
+      unclear = undefined;
       const outbox = written.Attributes?.outbox;
       const pending = outbox ? (unmarshall({ outbox }).outbox as OutboxEntry[]) : undefined;
       return { incident: write.item, result, effects: result.effects, pending, owed };
