@@ -11,6 +11,7 @@ import type { OutboxClear } from '../store/outbox.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { getStoredItem, storedItemOf } from '../store/storedItems.js';
+import { storeMemo } from '../store/storeMemo.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
 import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
@@ -24,6 +25,30 @@ import { incidentWrite, toState } from './write.js';
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
   return getStoredItem<IncidentItem>(deps.store, deps.store.entities.incident, incidentKey(incidentId));
 }
+
+/**
+ * Each incident as this process's last write of it left it (its put or its transition's write),
+ * while it is open: a DOWN's raise starts from it unread (core/incidents/episodes.ts), its write
+ * conditional on the revision remembered, so a write by anyone else since (every change of an
+ * incident moves its revision: `applyIncidentInput`, the put at revision 1) refuses it and the
+ * raise reads as before. The outbox is left out: nothing reads it from here (what a write owes is
+ * read back from that write), and it is most of an item's size. Forgotten at the resolution; at
+ * most 10,000, about 10 MB of items, a mass outage of the bench's size (4,000 to 8,000 checks)
+ * whole; past that the memo starts again (core/store/storeMemo.ts) and the forgotten read.
+ */
+const lastWritten = storeMemo<number, IncidentItem>(10_000);
+
+function rememberWritten(deps: Deps, incident: IncidentItem): void {
+  if (incident.state === 'RESOLVED') return lastWritten.delete(deps.store, incident.incidentId);
+  const { outbox: _owed, ...item } = incident;
+  lastWritten.set(deps.store, incident.incidentId, item);
+}
+
+/** The incident as this process last wrote it, if it did and it was open then: a hint, checked by the next write's revision. */
+export const writtenIncident = (deps: Deps, incidentId: number): IncidentItem | undefined => lastWritten.get(deps.store, incidentId);
+
+/** Forgets a remembered incident that its next write found changed or gone. */
+export const forgetWrittenIncident = (deps: Deps, incidentId: number): void => lastWritten.delete(deps.store, incidentId);
 
 export type NewIncident = {
   workspaceId: number;
@@ -83,6 +108,7 @@ export async function insertIncident(
   }
   const created = storedItemOf<IncidentItem>(deps.store.entities.incident, stored);
   if (!created) throw new Error('an incident put reads back as an incident');
+  rememberWritten(deps, created);
   await recordEffects(deps, created, result.effects, now, created.outbox, owed, 'opened');
   return created;
 }
@@ -154,6 +180,7 @@ export async function applyIncidentInput(
   );
   // Outside the loop: the effects follow the one write that won, and run once. A move of the
   // escalation is not shown on its own: only the timeline entries it writes are announced.
+  if (outcome.effects) rememberWritten(deps, outcome.incident);
   const escalationOnly = input.type === 'advance' || input.type === 'hold';
   if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed, escalationOnly ? 'timeline' : 'updated');
   return { incident: outcome.incident, result: outcome.result };
