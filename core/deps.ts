@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Broadcaster, Mailer, Queue, Scheduler, SmsSender } from './ports/index.js';
 import type { BatchReads } from './store/batchReads.js';
 import type { IncidentItem } from './store/entities/incident.js';
-import type { OutboxEntry } from './store/outbox.js';
+import type { OutboxClear, OutboxEntry } from './store/outbox.js';
 import type { Store } from './store/service.js';
 
 /** Everything a verb, router or worker needs from the outside world, injected once. */
@@ -44,6 +44,11 @@ export type Deps = {
  * returning the ids of those it finished (each the outbox then clears unpublished; the rest it
  * publishes) and the incident writes their dispatch makes (the escalation planned after step 0),
  * to run once the outbox is cleared: run before, such a write would find the entries still owed
- * and its own relay would publish them.
+ * and its own relay would publish them. `after(clearing)`: the first of those writes takes the
+ * clear (folded into it, or done on its own first); with no write, the clear is done on its own.
  */
-export type AlertHandOff = (deps: Deps, incident: IncidentItem, entries: readonly OutboxEntry[]) => Promise<{ sent: ReadonlySet<string>; after(): Promise<void> }>;
+export type AlertHandOff = (
+  deps: Deps,
+  incident: IncidentItem,
+  entries: readonly OutboxEntry[],
+) => Promise<{ sent: ReadonlySet<string>; after(clearing?: OutboxClear): Promise<void> }>;

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { OutboxClear } from '../store/outbox.js';
 import { HttpError } from '../http/errors.js';
 import { applyIncidentInput } from '../incidents/repository.js';
 import type { EscalationVerdict, IncidentInput, IncidentState } from '../incidents/transition.js';
@@ -47,18 +48,25 @@ export function escalationDecider(context: EscalationContext, now: Date): (state
  * Moves one incident's escalation through its state machine: one conditional write on its
  * revision moves the cursor, clears a timed-out acknowledgement and owes the fired steps'
  * messages (the outbox), so a crash after it loses nothing and a lost race sends nothing: of two
- * sweeps, one write wins. `incident`: as just read (the first attempt writes against it).
+ * sweeps, one write wins. `incident`: as just read (the first attempt writes against it);
+ * `clearing`: the opening's outbox clear, folded into the plan's write (core/incidents/handOff.ts).
  */
-export async function advanceEscalation(deps: Deps, incident: IncidentItem, now: Date, context: EscalationContext): Promise<{ fired: number; written: boolean }> {
-  const outcome = await applyEscalationInput(deps, incident.incidentId, { type: 'advance', decide: escalationDecider(context, now) }, now, incident);
+export async function advanceEscalation(
+  deps: Deps,
+  incident: IncidentItem,
+  now: Date,
+  context: EscalationContext,
+  clearing?: OutboxClear,
+): Promise<{ fired: number; written: boolean }> {
+  const outcome = await applyEscalationInput(deps, incident.incidentId, { type: 'advance', decide: escalationDecider(context, now) }, now, incident, clearing);
   const written = outcome?.ok === true && outcome.changed;
   return { fired: written ? (outcome.steps?.length ?? 0) : 0, written };
 }
 
 /** An incident gone meanwhile (its workspace deleted) has nothing left to escalate. */
-export async function applyEscalationInput(deps: Deps, incidentId: number, input: IncidentInput, now: Date, read?: IncidentItem) {
+export async function applyEscalationInput(deps: Deps, incidentId: number, input: IncidentInput, now: Date, read?: IncidentItem, clearing?: OutboxClear) {
   try {
-    return (await applyIncidentInput(deps, incidentId, input, now, read)).result;
+    return (await applyIncidentInput(deps, incidentId, input, now, read, clearing)).result;
   } catch (err) {
     if (err instanceof HttpError && err.status === 404) return undefined;
     throw err;

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
 import { consumeMessages, handler, type BatchResult } from '../outbox/consumer.js';
+import type { OutboxClear } from '../store/outbox.js';
 import type { QueueMessage } from '../ports/index.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
 import { newBatchReads } from '../store/batchReads.js';
@@ -181,9 +182,10 @@ async function noteUnreached(deps: Deps, incident: IncidentItem, slot: { epoch: 
 /**
  * The incident as the write that owed the alert left it, from a writer that sends its own alerts
  * (core/escalation/handOff.ts): not read again; and `later`, which takes the incident writes this
- * dispatch makes (the escalation's plan, or its hold) to run after that writer's outbox is cleared.
+ * dispatch makes (the escalation's plan, or its hold) to run after that writer's outbox is cleared,
+ * the first of them with the clear folded in where it can be (`OutboxClear`, core/outbox/relay.ts).
  */
-export type HandedIncident = { incident: IncidentItem; later(write: () => Promise<void>): void };
+export type HandedIncident = { incident: IncidentItem; later(write: (clearing?: OutboxClear) => Promise<void>): void };
 
 /** An incident change, routed: every channel as before, or the policy's / rules' recipients. */
 export async function dispatchRoutedIncidentAlert(
@@ -195,7 +197,7 @@ export async function dispatchRoutedIncidentAlert(
 ): Promise<DispatchOutcome> {
   const incident = handed ? handed.incident : await readIncident(deps, message.incidentId);
   const ours = incident && incident.workspaceId === message.workspaceId ? incident : undefined;
-  const write = async (change: () => Promise<void>): Promise<void> => (handed ? handed.later(change) : change());
+  const write = async (change: (clearing?: OutboxClear) => Promise<void>): Promise<void> => (handed ? handed.later(change) : change());
   // One round of reads at once: the first alert is on the clock (bench: first_alert_ms_p99).
   const [routing, check, effects] = ours
     ? await Promise.all([
@@ -206,14 +208,15 @@ export async function dispatchRoutedIncidentAlert(
     : [undefined, undefined, undefined];
   // After the opening's own step, the steps after it are planned here, with what was just read.
   const planned = async <T>(outcome: T, muted: boolean): Promise<T> => {
-    if (ours && routing && message.type === 'incident.opened') await write(() => planOpenedEscalation(deps, ours, now, { plan: planOf(routing), muted, suppressed: false }));
+    if (ours && routing && message.type === 'incident.opened')
+      await write((clearing) => planOpenedEscalation(deps, ours, now, { plan: planOf(routing), muted, suppressed: false }, clearing));
     return outcome;
   };
   if (!ours || !routing || routing.kind === 'channels') {
     // What was just read for this message is passed on: one get each of the incident and its check per alert, not two.
     const outcome = await dispatchIncidentAlert(deps, message, now, options, { incident: ours, check });
     if (ours && outcome.status === 'SKIPPED' && outcome.reason === 'MAINTENANCE' && message.type === 'incident.opened') {
-      await write(() => markHeld(deps, ours.incidentId, now));
+      await write((clearing) => markHeld(deps, ours.incidentId, now, clearing));
       return outcome;
     }
     return planned(outcome, check?.muteNotifications === true);
@@ -222,7 +225,7 @@ export async function dispatchRoutedIncidentAlert(
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
   if (check?.muteNotifications) return planned({ status: 'SKIPPED', reason: 'MUTED' }, true);
   if (effects?.suppressAlerts) {
-    if (message.type === 'incident.opened') await write(() => markHeld(deps, ours.incidentId, now));
+    if (message.type === 'incident.opened') await write((clearing) => markHeld(deps, ours.incidentId, now, clearing));
     return { status: 'SKIPPED', reason: 'MAINTENANCE' };
   }
   if (message.type === 'incident.opened') {

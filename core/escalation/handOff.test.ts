@@ -4,6 +4,8 @@ import { alertsSent, createChannel, startReceiver, type Receiver } from '../../t
 import { publishedTypes, sweepAndDeliver } from '../../test/support/outbox.js';
 import { createJob } from '../../test/support/signals.js';
 import { consumeIncidentsAndAlerts } from '../runtime.js';
+import { UpdateItemCommand, type UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { readIncident } from '../incidents/repository.js';
 import { handleAlertMessages } from './dispatch.js';
 
 /**
@@ -97,7 +99,7 @@ async function crashedFlip(name: string, at: (command: string, input: string) =>
   }
   expect(typesAt(path)).toEqual(['incident.opened']);
   expect(await alertsSent(t, user, await incidentOf(user))).toHaveLength(1);
-  return { before, sweptOut: sweep.types };
+  return { user, before, sweptOut: sweep.types };
 }
 
 describe('the incidents consumer sends the alerts of the incidents it writes', { timeout: 60_000 }, () => {
@@ -127,13 +129,49 @@ describe('the incidents consumer sends the alerts of the incidents it writes', {
     expect(sweptOut).toContain('alerts incident.opened');
   });
 
-  it('a crash after the alert is sent and before the outbox is cleared: the sweep publishes it, and its claim finds it sent', async () => {
-    const { before, sweptOut } = await crashedFlip(
+  it('a crash after the alert is sent and before the write that clears its outbox (the escalation plan): the sweep publishes it, its claim finds it sent, and the escalation sweep plans it', async () => {
+    // The plan's write, which takes the outbox clear in (core/incidents/handOff.ts): the clear's condition in an incident update.
+    const { user, before, sweptOut } = await crashedFlip(
       'after-send',
-      (command, input) => command === 'UpdateItemCommand' && input.includes('REMOVE #o,') && input.includes('$incident_'),
+      (command, input) => command === 'UpdateItemCommand' && input.includes('#oid = :last') && input.includes('$incident_'),
     );
     expect(before).toEqual(['incident.opened']);
     expect(sweptOut).toContain('alerts incident.opened');
+    // Planned after all (by the republished alert's consumer or the escalation sweep): out of the due index.
+    expect((await readIncident(t.deps, await incidentOf(user)))?.dueAt).toBeUndefined();
+  });
+
+  it("the plan's write refused (the sweep's relay cleared the outbox first): the clear goes on its own, the plan reads again and is written", async () => {
+    const { user, job, path } = await watchedJob('refused-fold');
+    const name = `outbox-cleared-${Math.random().toString(36).slice(2)}`;
+    const folded: string[] = [];
+    t.deps.store.hot.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: unknown; ConditionExpression?: string; UpdateExpression?: string };
+        if (context.commandName === 'UpdateItemCommand' && input.ConditionExpression?.includes('#revision') && input.ConditionExpression.includes('#oid = :last')) {
+          folded.push(input.ConditionExpression);
+          // As a relay elsewhere would, just before: the outbox's entries published and removed.
+          await t.deps.store.hot.send(
+            new UpdateItemCommand({ TableName: t.deps.store.table, Key: input.Key as UpdateItemCommandInput['Key'], UpdateExpression: 'REMOVE outbox, outboxId, gsi4pk, gsi4sk' }),
+          );
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    const logged = vi.spyOn(console, 'error');
+    try {
+      await fail(job);
+      await t.deps.queue.drain();
+    } finally {
+      t.deps.store.hot.middlewareStack.remove(name);
+      logged.mockRestore();
+    }
+    expect(folded).toHaveLength(1);
+    expect(logged).not.toHaveBeenCalled();
+    expect(typesAt(path)).toEqual(['incident.opened']);
+    const incident = await readIncident(t.deps, await incidentOf(user));
+    expect([incident?.dueAt, incident?.outbox, incident?.revision]).toEqual([undefined, undefined, 2]);
   });
 
   it('a failed send is published and retried by the alerts queue; a channel that failed recently is left to the queue at once', async () => {
@@ -162,6 +200,8 @@ describe('the incidents consumer sends the alerts of the incidents it writes', {
     const incidents = (await t.request<{ items: { id: number }[] }>('GET', `/incidents?workspaceId=${first.user.workspaceId}`, { token: first.user.token })).body.items;
     expect(await Promise.all(incidents.map(async (incident) => (await alertsSent(t, first.user, incident.id)).length))).toEqual([1, 1]);
     expect(messages.types.filter((type) => type.startsWith('alerts'))).toEqual(['alerts incident.opened', 'alerts incident.opened']);
+    // Not sent here, so not folded into the plan: the relay published the alert and cleared, then the plan was written.
+    expect(await Promise.all(incidents.map(async (incident) => (await readIncident(t.deps, incident.id))?.dueAt))).toEqual([undefined, undefined]);
   });
 
   it('a runtime whose alerts consumer is not its own (a test with its own options) sends every alert through that consumer', async () => {

@@ -1,5 +1,6 @@
 import { IncidentAlert, unfinishedOf, type AlertHandlerOptions } from '../alerting/dispatch.js';
 import type { AlertHandOff } from '../deps.js';
+import type { OutboxClear } from '../store/outbox.js';
 import { dispatchRoutedIncidentAlert } from './dispatch.js';
 
 /**
@@ -23,7 +24,7 @@ export function alertHandOff(options: AlertHandlerOptions): AlertHandOff {
     // The dispatch's own writes publish what they owe: a hand-off inside a hand-off is not wanted.
     const { alertHandOff: _nested, ...deps } = writerDeps;
     const sent = new Set<string>();
-    const writes: (() => Promise<void>)[] = [];
+    const writes: ((clearing?: OutboxClear) => Promise<void>)[] = [];
     for (const entry of entries) {
       const message = IncidentAlert.safeParse(JSON.parse(entry.body));
       if (!message.success) continue;
@@ -41,8 +42,13 @@ export function alertHandOff(options: AlertHandlerOptions): AlertHandOff {
     }
     return {
       sent,
-      after: async () => {
-        for (const write of writes) await write();
+      after: async (clearing) => {
+        // The first write takes the outbox clear (core/incidents/repository.ts applyIncidentInput);
+        // the rest follow it, so every one of them runs after the clear, as before.
+        const [first, ...rest] = writes;
+        if (!first) return clearing?.separately();
+        await first(clearing);
+        for (const write of rest) await write();
       },
     };
   };

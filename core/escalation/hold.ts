@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { OutboxClear } from '../store/outbox.js';
 import { applyEscalationInput } from './advance.js';
 
 /**
@@ -7,6 +8,6 @@ import { applyEscalationInput } from './advance.js';
  * again from step 0 once it is over. The `hold` event of the incident's state machine
  * (core/incidents/transition.ts), written like every incident move.
  */
-export async function markHeld(deps: Deps, incidentId: number, now: Date): Promise<void> {
-  await applyEscalationInput(deps, incidentId, { type: 'hold' }, now);
+export async function markHeld(deps: Deps, incidentId: number, now: Date, clearing?: OutboxClear): Promise<void> {
+  await applyEscalationInput(deps, incidentId, { type: 'hold' }, now, undefined, clearing);
 }

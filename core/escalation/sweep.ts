@@ -1,5 +1,6 @@
 import { readCheckEvenDeleted } from '../alerting/delivery.js';
 import type { Deps } from '../deps.js';
+import type { OutboxClear } from '../store/outbox.js';
 import { sweepDue, type DueSweepReport } from '../store/dueSweep.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { dueKey, ESCALATION_SHARDS } from '../store/escalationDue.js';
@@ -75,9 +76,17 @@ function sweepCaches(deps: Deps, now: Date) {
  * to plan the steps after step 0 (in a mass outage, one visit per opening; the bench counts the
  * sweep's reads per due check). The same engine and the same conditional write as the sweep: of
  * the two, one moves the cursor, and a crash before it leaves the incident due for the sweep.
+ * `clearing`: the opening's outbox clear, which this write takes in where it can
+ * (core/incidents/handOff.ts).
  */
-export async function planOpenedEscalation(deps: Deps, incident: IncidentItem, now: Date, known: { plan: Plan | null; muted: boolean; suppressed: boolean }): Promise<void> {
-  await advance(deps, incident, now, { plan: async () => known.plan, muted: async () => known.muted, suppressed: async () => known.suppressed });
+export async function planOpenedEscalation(
+  deps: Deps,
+  incident: IncidentItem,
+  now: Date,
+  known: { plan: Plan | null; muted: boolean; suppressed: boolean },
+  clearing?: OutboxClear,
+): Promise<void> {
+  await advanceEscalation(deps, incident, now, known, clearing);
 }
 
 async function advance(

@@ -6,8 +6,9 @@ import { isConditionalFailure, retryOnConflict, StaleRead } from '../store/condi
 import { getStoredItem } from '../store/storedItems.js';
 import { storeMemo } from '../store/storeMemo.js';
 import { episodeClaimInput, episodeReleaseInput, episodeTableKey, type EpisodeRef } from './incidentItems.js';
-import { applyIncidentInput, insertIncident, readIncident, type NewIncident } from './repository.js';
-import { isRecovery, type ResolveCause, type Severity } from './transition.js';
+import { HttpError } from '../http/errors.js';
+import { applyIncidentInput, forgetWrittenIncident, insertIncident, readIncident, writtenIncident, type NewIncident } from './repository.js';
+import { isRecovery, type IncidentInput, type ResolveCause, type Severity } from './transition.js';
 
 /** `service` for SERVICE_DOWN; one key per reported dependency. */
 export const episodeKeyFor = (incident: { reason: IncidentItem['reason']; dependencyId?: number | undefined }): string =>
@@ -56,6 +57,29 @@ async function rememberedOpen(deps: Deps, episode: EpisodeRef): Promise<Incident
   return undefined;
 }
 
+/**
+ * The raise from the episode's incident as this process last wrote it, with no read before it
+ * (`writtenIncident`, core/incidents/repository.ts). Its write is conditional on the revision
+ * remembered: written since by anyone else, it is refused, and `applyIncidentInput` reads the
+ * incident and raises from that, as the read path would have. Found resolved or gone by then, the
+ * episode's own path must run (its release, the watermark, a wait for recovery): both are
+ * forgotten and the caller reads the episode as before. Undefined when nothing is remembered.
+ */
+async function raiseWritten(deps: Deps, episode: EpisodeRef, raise: Extract<IncidentInput, { type: 'raise' }>, now: Date): Promise<IncidentItem | undefined> {
+  const incidentId = openIncidents.get(deps.store, episodeName(episode));
+  const written = incidentId === undefined ? undefined : writtenIncident(deps, incidentId);
+  if (incidentId === undefined || !written) return undefined;
+  try {
+    const { incident } = await applyIncidentInput(deps, incidentId, raise, now, written);
+    if (incident.state !== 'RESOLVED') return incident;
+  } catch (err) {
+    if (!(err instanceof HttpError && err.status === 404)) throw err;
+  }
+  forgetWrittenIncident(deps, incidentId);
+  openIncidents.delete(deps.store, episodeName(episode));
+  return undefined;
+}
+
 /** The episode, read consistently: a plain get, returned as the entity's get returns it (incidentItems.test.ts). */
 const readEpisode = (deps: Deps, episode: EpisodeRef): Promise<IncidentEpisodeItem | undefined> =>
   getStoredItem<IncidentEpisodeItem>(deps.store, deps.store.entities.incidentEpisode, episodeTableKey(episode));
@@ -86,6 +110,10 @@ export async function openOrRaiseEpisode(
 ): Promise<IncidentItem | undefined> {
   let candidateId: number | undefined;
   const raise = { type: 'raise' as const, severity: open.severity, at: open.at, ...(open.retitle ? { title: fields.title } : {}) };
+  // The incident as this process last wrote it (its opening, the escalation planned after step 0):
+  // the raise starts from it unread, its write conditional on that revision.
+  const raisedUnread = await raiseWritten(deps, episode, raise, now);
+  if (raisedUnread) return raisedUnread;
   const known = await rememberedOpen(deps, episode);
   // The incident was read consistently just now: the raise starts from it, not from a second get
   // (its write is conditional on the revision read, so a change in between reads again).

@@ -134,9 +134,11 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     expect((await timeline(t, user, incident?.id ?? 0)).map((e) => e.type)).toEqual(['OPENED', 'ALERT_SENT', 'SEVERITY_CHANGED', 'ALERT_SENT']);
 
     const count = (row: string) => requests.counts.get(row) ?? 0;
-    // The raise starts from the incident its episode read; each alert is sent by the incidents
-    // consumer with the incident its write left (before, each alert's consumer read it: 3).
-    expect(count('GetItem incident')).toBe(1);
+    // The raise starts from the incident as this process's escalation plan wrote it, unread, its
+    // write conditional on that revision (core/incidents/episodes.ts raiseWritten; before, a
+    // consistent get of the incident it remembered open: 1); each alert is sent by the incidents
+    // consumer with the incident its write left (before that, each alert's consumer read it: 3).
+    expect(count('GetItem incident')).toBe(0);
     // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
     expect(count('GetItem check')).toBe(2);
     // A delivery's ALERT_SENT entry is its claim (core/alerting/recordClaim.ts): nobody asks "already
@@ -158,18 +160,20 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // sequentialIds), the episode's claim, with no get before it (the check was OK until this
     // change, so the episode has nothing open: core/incidents/episodes.ts wasUp; the claim's
     // condition is what the get checked), the incident put, its OPENED entry,
-    // its outbox clear. The raise: no episode get (the worker remembers the incident it opened,
-    // core/incidents/episodes.ts rememberedOpen, and reads only that), its write, its SEVERITY_CHANGED
+    // no outbox clear of its own (below). The raise: no episode get and no incident get (the worker
+    // remembers the incident it opened and the item this process last wrote, the plan's, and writes
+    // on its revision: core/incidents/episodes.ts raiseWritten), its write, its SEVERITY_CHANGED
     // entry, its outbox clear. Each alert, sent by the incidents consumer before its write's outbox
     // clear with the incident the write left: the check (mute; by its token, which the ping path's
     // read remembered, core/store/checkTokens.ts, so no ref get), routing (policies, rules), channels, and its
     // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
     // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
-    // escalation after step 0 (one incident write), the raise's lists the timeline for who was told.
+    // escalation after step 0 with one incident write that also clears the opening's outbox, every
+    // entry of it done here (core/incidents/handOff.ts; two writes before: 4 incident updates a flip,
+    // now 3); the raise's lists the timeline for who was told.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 2,
       'GetItem check': 2,
-      'GetItem incident': 1,
       'GetItem setting': 2,
       'GetItem uptimecursor': 1,
       'PutItem incident': 1,
@@ -185,7 +189,7 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
       'Query windowhold': 4,
       'UpdateItem check': 4,
       'UpdateItem counter': 2,
-      'UpdateItem incident': 4,
+      'UpdateItem incident': 3,
       'UpdateItem incidentepisode': 1,
       'UpdateItem incidentevent': 2,
       'UpdateItem uptimecursor': 1,

@@ -71,7 +71,10 @@ describe('an incident transition written as a plain request', () => {
         fc.boolean(),
         fc.boolean(),
         fc.boolean(),
-        (incidentId, revision, fields, due, undue, unack, owes) => {
+        fc.option(fc.string({ minLength: 1 }), { nil: undefined }),
+        (incidentId, revision, fields, due, undue, unack, owes, lastId) => {
+          // A write that owes messages takes no clear (core/incidents/repository.ts applyIncidentInput).
+          const clears = owes ? undefined : lastId;
           const set: IncidentWrite['set'] = { ...fields, revision: revision + 1, ...(due ? dueFields(incidentId, new Date(due)) : {}) };
           // As incidentWrite (core/incidents/write.ts) makes them: nothing both set and removed.
           const remove: IncidentWrite['remove'] = [
@@ -80,11 +83,15 @@ describe('an incident transition written as a plain request', () => {
           ].filter((field) => !(field in set));
           const owed = owes ? outboxWrite([{ queue: 'alerts', body: { type: 'incident.opened', incidentId } }], new Date('2026-03-01T12:00:00.000Z')) : undefined;
 
-          const raw = incidentUpdateInput('table', incidentId, { set, remove }, owed, revision);
+          const raw = incidentUpdateInput('table', incidentId, { set, remove }, owed, revision, clears);
           let patch = store.entities.incident.patch({ incidentId }).set({ ...set, ...owed?.set });
           if (owed) patch = patch.append({ outbox: owed.entries });
-          if (remove.length > 0) patch = patch.remove(remove);
-          const electro = patch.where((attr, op) => op.eq(attr.revision, revision)).params({ response: 'all_new' }) as {
+          // The relay's clear folded in: the outbox and its index fields removed, on the last entry's id.
+          const removing = [...remove, ...(clears !== undefined ? (['outbox', 'outboxId', 'outboxDue', 'outboxDueAt'] as const) : [])];
+          if (removing.length > 0) patch = patch.remove(removing);
+          const electro = patch
+            .where((attr, op) => (clears !== undefined ? `${op.eq(attr.revision, revision)} AND ${op.eq(attr.outboxId, clears)}` : op.eq(attr.revision, revision)))
+            .params({ response: 'all_new' }) as {
             Key: unknown;
             UpdateExpression: string;
             ConditionExpression: string;
@@ -100,9 +107,13 @@ describe('an incident transition written as a plain request', () => {
           for (const identity of ['incidentId', '__edb_e__', '__edb_v__']) delete theirs.set[identity];
           expect(ours).toEqual(theirs);
           // Both write only an incident that exists, and only on the revision read.
-          expect(raw.ConditionExpression).toBe('attribute_exists(#pk) AND #revision = :was');
+          expect(raw.ConditionExpression).toBe(`attribute_exists(#pk) AND #revision = :was${clears !== undefined ? ' AND #oid = :last' : ''}`);
           expect([raw.ExpressionAttributeNames?.['#revision'], values[':was']]).toEqual(['revision', revision]);
-          expect(electro.ConditionExpression).toMatch(/^attribute_exists\(#pk\) AND attribute_exists\(#sk\) AND #revision = :revision0$/);
+          if (clears !== undefined) {
+            expect([raw.ExpressionAttributeNames?.['#oid'], values[':last']]).toEqual(['outboxId', clears]);
+            expect(electro.ConditionExpression).toMatch(/^attribute_exists\(#pk\) AND attribute_exists\(#sk\) AND #revision = :revision0 AND #outboxId = :outboxId0$/);
+            expect([electro.ExpressionAttributeNames['#outboxId'], electro.ExpressionAttributeValues[':outboxId0']]).toEqual(['outboxId', clears]);
+          } else expect(electro.ConditionExpression).toMatch(/^attribute_exists\(#pk\) AND attribute_exists\(#sk\) AND #revision = :revision0$/);
         },
       ),
       { numRuns: 300 },

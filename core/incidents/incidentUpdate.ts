@@ -1,6 +1,7 @@
 import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { outboxFields, type OutboxWrite } from '../outbox/owe.js';
+import { OUTBOX_FIELDS } from '../store/outbox.js';
 import type { IncidentWrite } from './write.js';
 
 /**
@@ -21,13 +22,16 @@ export const incidentDueKeys = (dueShard: string, dueAt: string): { gsi5pk: stri
   gsi5sk: `$incident_1#dueat_${dueAt.toLowerCase()}`,
 });
 
+/** `clearsOutbox`: the id of the outbox's last entry, when the write also clears the outbox whole (and owes nothing itself). */
 export function incidentUpdateInput(
   table: string,
   incidentId: number,
   write: Pick<IncidentWrite, 'set' | 'remove'>,
   owed: OutboxWrite | undefined,
   revision: number,
+  clearsOutbox?: string,
 ): UpdateItemCommandInput {
+  if (clearsOutbox !== undefined && owed) throw new Error('a write that owes messages cannot also clear the outbox');
   const names: Record<string, string> = { '#pk': 'pk', '#revision': 'revision' };
   const values: Record<string, unknown> = { ':was': revision };
   const sets: string[] = [];
@@ -57,11 +61,20 @@ export function incidentUpdateInput(
   const removed = write.remove.filter((field) => !(field in write.set));
   for (const field of removed) remove(field);
   if (removed.some((field) => field === 'dueShard' || field === 'dueAt')) for (const field of ['gsi5pk', 'gsi5sk']) remove(field);
+  // `clearsOutbox`: the relay's clear (core/outbox/relay.ts) folded in, on its own condition: the
+  // outbox still ends with the entry the writer saw last, so nothing appended since is removed.
+  let cleared = '';
+  if (clearsOutbox !== undefined) {
+    for (const field of Object.values(OUTBOX_FIELDS)) remove(field);
+    names['#oid'] = OUTBOX_FIELDS.lastId;
+    values[':last'] = clearsOutbox;
+    cleared = ' AND #oid = :last';
+  }
   return {
     TableName: table,
     Key: marshall(incidentKey(incidentId)),
     UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
-    ConditionExpression: 'attribute_exists(#pk) AND #revision = :was',
+    ConditionExpression: `attribute_exists(#pk) AND #revision = :was${cleared}`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: marshall(values, { removeUndefinedValues: true }),
     // Its caller reads only the outbox as it now stands (what the relay publishes and clears),

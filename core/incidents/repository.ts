@@ -7,9 +7,11 @@ import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentEventItem } from '../store/entities/incidentEvent.js';
 import { isConditionalFailure, retryOnConflict } from '../store/conditional.js';
 import { outboxWrite, type OutboxWrite } from '../outbox/index.js';
+import type { OutboxClear } from '../store/outbox.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { dueFields } from '../store/escalationDue.js';
 import { getStoredItem, storedItemOf } from '../store/storedItems.js';
+import { storeMemo } from '../store/storeMemo.js';
 import { broadcast, incidentEvent, type IncidentChange, type IncidentStamp } from '../signals/streamEvents.js';
 import { relayOrHandOff } from './handOff.js';
 import { alertMessagesFor, integrationMessagesFor, stepMessagesFor, type IncidentTimelineOwed } from './events.js';
@@ -23,6 +25,30 @@ import { incidentWrite, toState } from './write.js';
 export async function readIncident(deps: Deps, incidentId: number): Promise<IncidentItem | undefined> {
   return getStoredItem<IncidentItem>(deps.store, deps.store.entities.incident, incidentKey(incidentId));
 }
+
+/**
+ * Each incident as this process's last write of it left it (its put or its transition's write),
+ * while it is open: a DOWN's raise starts from it unread (core/incidents/episodes.ts), its write
+ * conditional on the revision remembered, so a write by anyone else since (every change of an
+ * incident moves its revision: `applyIncidentInput`, the put at revision 1) refuses it and the
+ * raise reads as before. The outbox is left out: nothing reads it from here (what a write owes is
+ * read back from that write), and it is most of an item's size. Forgotten at the resolution; at
+ * most 10,000, about 10 MB of items, a mass outage of the bench's size (4,000 to 8,000 checks)
+ * whole; past that the memo starts again (core/store/storeMemo.ts) and the forgotten read.
+ */
+const lastWritten = storeMemo<number, IncidentItem>(10_000);
+
+function rememberWritten(deps: Deps, incident: IncidentItem): void {
+  if (incident.state === 'RESOLVED') return lastWritten.delete(deps.store, incident.incidentId);
+  const { outbox: _owed, ...item } = incident;
+  lastWritten.set(deps.store, incident.incidentId, item);
+}
+
+/** The incident as this process last wrote it, if it did and it was open then: a hint, checked by the next write's revision. */
+export const writtenIncident = (deps: Deps, incidentId: number): IncidentItem | undefined => lastWritten.get(deps.store, incidentId);
+
+/** Forgets a remembered incident that its next write found changed or gone. */
+export const forgetWrittenIncident = (deps: Deps, incidentId: number): void => lastWritten.delete(deps.store, incidentId);
 
 export type NewIncident = {
   workspaceId: number;
@@ -82,6 +108,7 @@ export async function insertIncident(
   }
   const created = storedItemOf<IncidentItem>(deps.store.entities.incident, stored);
   if (!created) throw new Error('an incident put reads back as an incident');
+  rememberWritten(deps, created);
   await recordEffects(deps, created, result.effects, now, created.outbox, owed, 'opened');
   return created;
 }
@@ -93,6 +120,9 @@ const MAX_ATTEMPTS = 6;
  * conditional write on the revision read, and on a lost race read again. Then appends the timeline
  * events and publishes what the write owes. `read`: the item as the caller has just read it (the
  * escalation sweep's index page), used for the first attempt; the condition catches it if stale.
+ * `clearing`: an outbox clear its caller owes before this write (core/incidents/handOff.ts), folded
+ * into the write when it owes nothing itself, on the clear's own condition; otherwise, or when the
+ * write is refused, done on its own first, as the caller would have done it.
  */
 export async function applyIncidentInput(
   deps: Deps,
@@ -100,6 +130,7 @@ export async function applyIncidentInput(
   input: IncidentInput,
   now: Date,
   read?: IncidentItem,
+  clearing?: OutboxClear,
 ): Promise<{ incident: IncidentItem; result: TransitionResult }> {
   type Outcome = {
     incident: IncidentItem;
@@ -108,17 +139,39 @@ export async function applyIncidentInput(
     pending?: OutboxEntry[] | undefined;
     owed?: OutboxWrite | undefined;
   };
+  // The outbox clear this write was offered: folded into it, or done on its own before any write.
+  let unclear = clearing;
+  const clearFirst = async (): Promise<void> => {
+    const pending = unclear;
+    unclear = undefined;
+    await pending?.separately();
+  };
   const outcome: Outcome = await retryOnConflict(
     async (attempt): Promise<Outcome> => {
       const current = attempt === 1 && read ? read : await readIncident(deps, incidentId);
       if (!current) throw notFound('Incident');
       const result = transitionIncident(toState(current), input, now);
       const title = retitled(current, input);
-      if (!result.ok || (!result.changed && title === undefined)) return { incident: current, result, effects: null };
+      if (!result.ok || (!result.changed && title === undefined)) {
+        await clearFirst();
+        return { incident: current, result, effects: null };
+      }
       const write = incidentWrite(current, result.state, title, now);
       // What the change owes is recorded by the change's own write (core/outbox).
       const owed = effectsOwed(write.item, result.effects, result.steps ?? [], now);
-      const written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision)));
+      // A write that owes messages appends to the outbox, which a clear in the same write cannot.
+      if (owed) await clearFirst();
+      const folded = unclear;
+      let written;
+      try {
+        written = await deps.store.hot.send(new UpdateItemCommand(incidentUpdateInput(deps.store.table, incidentId, write, owed, current.revision, folded?.lastId)));
+      } catch (err) {
+        // Refused (the revision moved, or the outbox is not as the writer left it): the clear goes
+        // on its own, as before it was folded in, and the next attempt reads the incident again.
+        if (folded && isConditionalFailure(err)) await clearFirst();
+        throw err;
+      }
+      unclear = undefined;
       const outbox = written.Attributes?.outbox;
       const pending = outbox ? (unmarshall({ outbox }).outbox as OutboxEntry[]) : undefined;
       return { incident: write.item, result, effects: result.effects, pending, owed };
@@ -127,6 +180,7 @@ export async function applyIncidentInput(
   );
   // Outside the loop: the effects follow the one write that won, and run once. A move of the
   // escalation is not shown on its own: only the timeline entries it writes are announced.
+  if (outcome.effects) rememberWritten(deps, outcome.incident);
   const escalationOnly = input.type === 'advance' || input.type === 'hold';
   if (outcome.effects) await recordEffects(deps, outcome.incident, outcome.effects, now, outcome.pending, outcome.owed, escalationOnly ? 'timeline' : 'updated');
   return { incident: outcome.incident, result: outcome.result };

@@ -19,6 +19,15 @@ export type OutboxDestination = QueueName | 'broadcast';
 /** One owed message. `body` is the message as JSON: ElectroDB keeps only declared keys of a map. */
 export type OutboxEntry = { id: string; queue: OutboxDestination; body: string };
 
+/**
+ * A clear of an item's whole outbox, offered to the item's next write to fold in (one request
+ * where two were): that write removes the outbox fields on the clear's own condition (the outbox
+ * still ends with `lastId`, as core/outbox/relay.ts conditions its clear). A write that cannot
+ * take it (it owes messages itself, or its condition failed) runs `separately()`, the relay's own
+ * clear, before writing. `separately` runs once however often it is called.
+ */
+export type OutboxClear = { lastId: string; separately(): Promise<void> };
+
 export const OUTBOX_INDEX = 'gsi4';
 export const OUTBOX_FIELDS = { entries: 'outbox', lastId: 'outboxId', due: 'gsi4pk', dueAt: 'gsi4sk' } as const;
 
