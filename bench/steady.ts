@@ -150,14 +150,16 @@ export async function steadyBenchmark(endpoint: string, queueEndpoint: string, p
   // same schedule in this process, through deps of its own so that its reads are counted apart.
   const settings = { VIGIL_TABLE_NAME: 'bench_steady', VIGIL_DYNAMODB_ENDPOINT: endpoint, VIGIL_DATA_DIR: dataDir, VIGIL_PROBE_ALLOW_PRIVATE: '1', VIGIL_SWEEP_SECONDS: '3600' };
   // The queue store is the bench's own, as `npm start`'s is the server's: the server is the only
-  // runtime that receives from it (the sweep's deps below only publish), so it leases a batch at once.
+  // runtime that receives from it (the sweep's deps below share its queue), so it leases a batch at once.
   const server = await startLocalServer(loadConfig({ PORT: '0', ...settings }), { log: false, queueEndpoint, ownsQueueStore: true });
   // The server's own store requests (the pings'; the sweep's go through its own deps), counted in
   // the steady window. Added before the server's first request: the plain client caches its middleware.
   const serverMeter = meter(server.deps.store);
-  const sweepDeps = await createLocalDeps({ config: loadConfig(settings), endpoint, queueEndpoint, autoDrain: false });
+  // The sweep's deps share the server's queue, as `npm start`'s sweep does: its flips go straight
+  // to the server's incidents consumer (docs/adr/0017-status-changes-skip-the-local-queue.md).
+  const sweepDeps: LocalDeps = { ...(await createLocalDeps({ config: loadConfig(settings), endpoint, queueEndpoint, autoDrain: false })), queue: server.deps.queue };
   const sweepMeter = meter(sweepDeps.store);
-  const steps = [meterSteps([server.deps.store, sweepDeps.store], ''), meterSteps([server.deps.queue.store, sweepDeps.queue.store], 'queue store: ')];
+  const steps = [meterSteps([server.deps.store, sweepDeps.store], ''), meterSteps([server.deps.queue.store], 'queue store: ')];
   const api = server.baseUrl;
   const origin = api.replace(/\/api$/, '');
   let loop: ReturnType<typeof sweepLoop> | undefined;
