@@ -410,9 +410,10 @@ type OutageInput = {
 };
 
 /**
- * Every job silent at once after its last ping: from the last job's due time until every one is
- * DOWN with one open incident and its step-0 alert received. Then every job pings again within one
- * interval: until every incident is resolved.
+ * Every job silent at once after its last ping: from the last job's due time until the webhook
+ * receiver has heard every one's incident open and at its down severity (then the store is checked
+ * once: every job DOWN, one active incident each). Then every job pings again within one interval:
+ * until every one's resolution is heard (then no incident may be active).
  */
 async function massOutage(input: OutageInput): Promise<void> {
   const { steps, tokens, offsetsMs, intervalMs, lastPingsFrom, pids, dataDir, statuses, activeIncidents, alerts, origin, print, failures } = input;
