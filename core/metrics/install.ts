@@ -55,12 +55,17 @@ export async function installMetrics(deps: Deps): Promise<Exposition> {
     const age = gauge('vigil_queue_oldest_message_age_seconds', 'Age of the oldest message in a queue (0 when empty).', ['queue']);
     const dead = gauge('vigil_queue_dead_letters', `Messages parked in the dead-letter queue after their last receive (counted up to ${QUEUE_COUNT_CAP}).`, ['queue']);
     const lanes = deps.queue.store;
+    const local = deps.queue;
     await Promise.all(
       QUEUE_NAMES.map(async (queue) => {
         const [waiting, parked, oldest] = await Promise.all([laneSize(lanes, queue), laneSize(lanes, deadLetterLane(queue)), oldestSentAt(lanes, queue)]);
-        depth.set({ queue }, waiting);
+        // With what was handed to this process's consumer and is not yet settled (never in the store:
+        // docs/adr/0017-status-changes-skip-the-local-queue.md), a flip's message among them.
+        const handed = local.handedOff(queue);
+        depth.set({ queue }, waiting + handed.count);
         dead.set({ queue }, parked);
-        age.set({ queue }, oldest === undefined ? 0 : Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000));
+        const oldestAt = Math.min(oldest === undefined ? Number.POSITIVE_INFINITY : Date.parse(oldest), handed.oldestAt?.getTime() ?? Number.POSITIVE_INFINITY);
+        age.set({ queue }, Number.isFinite(oldestAt) ? Math.max(0, (now.getTime() - oldestAt) / 1000) : 0);
       }),
     );
   }

@@ -69,9 +69,9 @@ export class LocalQueue implements Queue {
   /** Bodies this instance published and that are not yet done with (the sync test hook `peek`). */
   private readonly published = new Map<QueueName, Map<string, unknown>>();
   private readonly consumers = new Map<QueueName, QueueConsumer>();
-  /** Messages handed off (`handOff`), oldest first, per queue; their ids, until settled, in `held`. */
+  /** Messages handed off (`handOff`), oldest first, per queue; their ids, until settled, in `held` with their queue and when they came. */
   private readonly handed = new Map<QueueName, HandedMessages[]>();
-  private readonly held = new Set<string>();
+  private readonly held = new Map<string, { queue: QueueName; at: number }>();
   private readonly nextId = monotonicUlids();
   private readonly publishes: PublishCommit;
   private running: Promise<void> | undefined;
@@ -145,8 +145,9 @@ export class LocalQueue implements Queue {
     if (!this.consumers.has(queue) || handed.messages.length === 0) return false;
     this.handed.set(queue, [...(this.handed.get(queue) ?? []), handed]);
     const mirror = this.published.get(queue) ?? new Map<string, unknown>();
+    const at = this.options.clock.now().getTime();
     for (const message of handed.messages) {
-      this.held.add(message.id);
+      this.held.set(message.id, { queue, at });
       mirror.set(message.id, message.body);
     }
     this.published.set(queue, mirror);
@@ -156,6 +157,22 @@ export class LocalQueue implements Queue {
 
   holds(id: string): boolean {
     return this.held.has(id);
+  }
+
+  /**
+   * The messages of `queue` handed off and not yet settled, waiting or in flight, and when the
+   * oldest came: the queue's depth beside its store's (core/metrics/install.ts), which in a mass
+   * outage is where the backlog is.
+   */
+  handedOff(queue: QueueName): { count: number; oldestAt: Date | undefined } {
+    let count = 0;
+    let oldest: number | undefined;
+    for (const held of this.held.values()) {
+      if (held.queue !== queue) continue;
+      count++;
+      if (oldest === undefined || held.at < oldest) oldest = held.at;
+    }
+    return { count, oldestAt: oldest === undefined ? undefined : new Date(oldest) };
   }
 
   /** Messages this instance published that are still waiting (tests use it to see what a step published). */
