@@ -143,7 +143,10 @@ export class LocalQueue implements Queue {
    */
   handOff(queue: QueueName, handed: HandedMessages): boolean {
     if (!this.consumers.has(queue) || handed.messages.length === 0) return false;
-    this.handed.set(queue, [...(this.handed.get(queue) ?? []), handed]);
+    const waiting = this.handed.get(queue);
+    // Appended in place: a mass outage hands off thousands, and a copy each time grew with the backlog.
+    if (waiting) waiting.push(handed);
+    else this.handed.set(queue, [handed]);
     const mirror = this.published.get(queue) ?? new Map<string, unknown>();
     const at = this.options.clock.now().getTime();
     for (const message of handed.messages) {
