@@ -17,8 +17,9 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand as DocumentQueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDynamoClient, ensureTable, hotPathClient } from '../../store/client.js';
+import { baseClient } from '../../store/plainClient.js';
 import { registerLocalTransport } from '../../store/localTransports.js';
 import type { Dispatch } from './directDispatch.js';
 import { inProcessTransport } from './inProcessTransport.js';
@@ -440,5 +441,55 @@ describe('failures on the direct path', () => {
     const { totalRetryDelay, ...directMetadata } = (outcome(viaDirect) as { $metadata: Record<string, unknown> }).$metadata;
     const { totalRetryDelay: delayed, ...listenerMetadata } = (outcome(viaListener) as { $metadata: Record<string, unknown> }).$metadata;
     expect({ ...(outcome(viaDirect) as object), $metadata: directMetadata }).toStrictEqual({ ...(outcome(viaListener) as object), $metadata: listenerMetadata });
+  });
+
+  it("sends a first attempt straight to the store, and leaves a failed one to the SDK's retry strategy", async () => {
+    const client = baseClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const strategy = await (
+      client.config as unknown as { retryStrategy: () => Promise<{ acquireInitialRetryToken(scope: string): Promise<unknown>; getCapacity(): number }> }
+    ).retryStrategy();
+    // Failures a store can answer with, thrown below the retry step as the deserializer throws them.
+    let failing = 0;
+    let attempts = 0;
+    client.middlewareStack.add(
+      (next) => (args) => {
+        attempts++;
+        if (failing > 0) {
+          failing--;
+          return Promise.reject(new InternalServerError({ message: 'the database failed', $metadata: { httpStatusCode: 500 } }));
+        }
+        return next(args);
+      },
+      { step: 'deserialize', name: 'failFirst' },
+    );
+    const get = () => client.send(new GetItemCommand({ TableName: TABLE, Key: key('retried') }));
+    // The client's first request learns the strategy: it takes the SDK's way.
+    await get();
+    const tokens = vi.spyOn(strategy, 'acquireInitialRetryToken');
+
+    const straight = await get();
+    expect(straight.$metadata).toMatchObject({ httpStatusCode: 200, attempts: 1, totalRetryDelay: 0 });
+    expect(tokens).not.toHaveBeenCalled();
+
+    failing = 1;
+    attempts = 0;
+    const retried = await get();
+    expect([attempts, retried.$metadata.attempts, tokens.mock.calls.length]).toEqual([2, 2, 1]);
+
+    failing = 5;
+    attempts = 0;
+    const exhausted = await get().catch((err: unknown) => err);
+    expect(exhausted).toBeInstanceOf(InternalServerError);
+    expect([attempts, (exhausted as InternalServerError).$metadata.attempts]).toEqual([3, 3]);
+    failing = 0;
+    // Those retries spent capacity for good; each first attempt's success gives one back, as the SDK's own does.
+    const spent = strategy.getCapacity();
+    expect(spent).toBeLessThan(500);
+    await get();
+    expect(strategy.getCapacity()).toBe(spent + 1);
+
+    const refused = await client.send(new PutItemCommand({ TableName: TABLE, Item: key('retried'), ConditionExpression: 'attribute_exists(pk)' })).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ConditionalCheckFailedException);
+    expect((refused as ConditionalCheckFailedException).$metadata).toMatchObject({ httpStatusCode: 400, attempts: 1 });
   });
 });

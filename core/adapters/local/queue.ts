@@ -72,6 +72,17 @@ export class LocalQueue implements Queue {
   /** Messages handed off (`handOff`), oldest first, per queue; their ids, until settled, in `held` with their queue and when they came. */
   private readonly handed = new Map<QueueName, HandedMessages[]>();
   private readonly held = new Map<string, { queue: QueueName; at: number }>();
+  /**
+   * Lanes whose last receive found nothing visible, with nothing published to them since (only for
+   * a runtime that owns its lanes: nobody else writes to them). In a mass outage every hand-off
+   * starts a delivery pass, and each pass asked the store for messages of the lane it had nothing
+   * handed for, finding none: 0.36 queries a flipping check. What becomes visible with time (a
+   * delayed retry, a lapsed lease) is found by the poll, which forgets these first; so is a
+   * message some other writer put in the store.
+   */
+  private readonly emptyLanes = new Set<QueueName>();
+  /** Per lane, how many publishes have been written: a receive that overlapped one learns nothing. */
+  private readonly laneWrites = new Map<QueueName, number>();
   private readonly nextId = monotonicUlids();
   private readonly publishes: PublishCommit;
   private running: Promise<void> | undefined;
@@ -127,6 +138,7 @@ export class LocalQueue implements Queue {
       sentAt: now.toISOString(),
     }));
     await this.publishes.put(items);
+    this.wrote(queue);
     const mirror = this.published.get(queue) ?? new Map<string, unknown>();
     for (const item of items) mirror.set(item.messageId, JSON.parse(item.body) as unknown);
     this.published.set(queue, mirror);
@@ -156,6 +168,12 @@ export class LocalQueue implements Queue {
     this.published.set(queue, mirror);
     if (this.options.autoDrain) this.kick();
     return true;
+  }
+
+  /** A message of `queue` was written to the store visible now: the next pass asks for it. */
+  private wrote(queue: QueueName): void {
+    this.laneWrites.set(queue, (this.laneWrites.get(queue) ?? 0) + 1);
+    this.emptyLanes.delete(queue);
   }
 
   holds(id: string): boolean {
@@ -205,15 +223,25 @@ export class LocalQueue implements Queue {
 
   /** Delivers what is visible at the clock's now, as the runtime does; delays are honoured. */
   async deliverDue(): Promise<void> {
+    // The clock may have moved past a delay: every lane is asked again.
+    this.emptyLanes.clear();
     await this.exclusive(() => this.deliver('due'));
   }
 
   /** Delivers at once and then every `pollMs`, so delayed retries and a crashed run's messages go out. */
   start(): void {
     if (this.poller) return;
-    this.poller = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
+    this.poller = setInterval(() => {
+      this.emptyLanes.clear();
+      this.kick();
+    }, this.options.pollMs ?? 1000);
     this.poller.unref();
     this.kick();
+  }
+
+  /** Resolves once no delivery pass is running or waiting to start (tests: after a hand-off or publish). */
+  async idle(): Promise<void> {
+    while (this.running || this.scheduled) await (this.running ?? new Promise<void>((resolve) => setImmediate(resolve))).catch(() => {});
   }
 
   /** Stops polling and finishes what is due; what is delayed waits in the store for the next start. */
@@ -229,7 +257,7 @@ export class LocalQueue implements Queue {
     this.deliveryScope.runInAsyncScope(() =>
       setImmediate(() => {
         this.scheduled = false;
-        void this.deliverDue().catch((err: unknown) => console.error('local queue delivery failed', err));
+        void this.exclusive(() => this.deliver('due')).catch((err: unknown) => console.error('local queue delivery failed', err));
       }),
     );
   }
@@ -325,12 +353,16 @@ export class LocalQueue implements Queue {
     const nowIso = now.toISOString();
     // The sort key is visibleAt#messageId, so "visibleAt <= now" is "key < the key of now + 1 ms".
     const justAfterNow = new Date(now.getTime() + 1).toISOString();
+    const remembers = reach === 'due' && this.ownsStore;
+    if (remembers && this.emptyLanes.has(queue)) return { batch: [], seen: 0 };
+    const writesBefore = this.laneWrites.get(queue) ?? 0;
     const candidates =
       reach === 'due'
         ? ((await this.options.store.hot.send(new QueryCommand(visibleBeforeInput(this.options.store.table, queue, justAfterNow, batchSize)))).Items ?? []).flatMap(
             (stored) => messageOf(this.options.store, stored) ?? [],
           )
         : (await queueMessage.query.visible({ lane: queue }).go({ pages: 'all' })).data.filter((m) => !m.leased || m.visibleAt <= nowIso);
+    if (remembers && candidates.length === 0 && (this.laneWrites.get(queue) ?? 0) === writesBefore) this.emptyLanes.add(queue);
     const leaseEnd = new Date(now.getTime() + (this.options.visibilityTimeoutSeconds ?? VISIBILITY_TIMEOUT_SECONDS) * 1000).toISOString();
     const taking = candidates.slice(0, batchSize);
     // As on SQS, a message received as often as allowed (its last receiver crashed) is parked, not delivered.
@@ -389,6 +421,7 @@ export class LocalQueue implements Queue {
             .where((attr, op) => `${op.eq(attr.receiveCount, item.receiveCount)} AND ${op.eq(attr.leased, true)}`)
             .go();
           reclaimed++;
+          this.wrote(queue);
         });
       }
     }

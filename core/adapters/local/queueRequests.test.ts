@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../clock.js';
 import { MAX_RECEIVE_COUNT, type QueueMessage } from '../../ports/index.js';
 import { createDynamoClient, ensureTable } from '../../store/client.js';
@@ -148,5 +148,53 @@ describe('the store requests of the local queue', () => {
     expect(seen.map((m) => m.body)).toEqual([{ marker: 'behind' }]);
     expect((await survivor.deadLettered('incidents')).map((m) => m.body)).toEqual([{ marker: 'killer' }]);
     expect(await leftIn(survivor)).toEqual([]);
+  });
+
+  it('asks for a lane found empty again only after a publish to it, or at the poll', async () => {
+    // The poll's interval is the one timer moved by hand; the store's own timers run.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const queue = new LocalQueue({ store, clock, autoDrain: true, batchSize: 25, random: () => 0, ownsStore: true, pollMs: 1000 });
+    const seen: QueueMessage[] = [];
+    let failNext = false;
+    queue.consume('incidents', handled(seen));
+    queue.consume('alerts', async (messages) => {
+      seen.push(...messages);
+      if (!failNext) return { failedIds: [] };
+      failNext = false;
+      return { failedIds: messages.map((m) => m.id), retryAfterSeconds: Object.fromEntries(messages.map((m) => [m.id, 60])) };
+    });
+    const requests = meter();
+    const handOff = async (i: number) => {
+      expect(queue.handOff('incidents', { messages: [{ id: `handed-${i}`, body: { marker: 'handed', i } }], settle: async () => {} })).toBe(true);
+      await queue.idle();
+    };
+    try {
+      queue.start();
+      await queue.idle();
+      for (let i = 0; i < 10; i++) await handOff(i);
+      expect(seen.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => `handed-${i}`));
+      // The start's pass found both lanes empty: the ten passes the hand-offs started asked nothing.
+      expect(requests.count('Query')).toBe(2);
+
+      // A publish: its lane is asked (one answer with the message, one empty), the other is not.
+      failNext = true;
+      await queue.publish('alerts', [{ marker: 'retried' }]);
+      await queue.idle();
+      expect(requests.count('Query')).toBe(4);
+      expect(seen.filter((m) => (m.body as { marker: string }).marker === 'retried')).toHaveLength(1);
+
+      // Its retry falls due with the clock; a pass a hand-off starts does not look, the poll does.
+      clock.advanceSeconds(61);
+      await handOff(10);
+      expect(requests.count('Query')).toBe(4);
+      vi.advanceTimersByTime(1000);
+      await queue.idle();
+      expect(seen.filter((m) => (m.body as { marker: string }).marker === 'retried').map((m) => m.receiveCount)).toEqual([1, 2]);
+      expect(await leftIn(queue)).toEqual([]);
+    } finally {
+      requests.stop();
+      await queue.stop();
+      vi.useRealTimers();
+    }
   });
 });
