@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { alertCheckOf, type AlertCheck } from '../checks/alertCheck.js';
 import type { Deps } from '../deps.js';
 import { instant } from '../instant.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { readIncident } from '../incidents/repository.js';
 import { handler, type MessageHandler, type Unfinished } from '../outbox/consumer.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
-import { SEVERITIES, type CheckItem } from '../store/entities/check.js';
+import { SEVERITIES } from '../store/entities/check.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import { windowEffects } from '../windows/holds.js';
 import { alertActions } from './ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext } from './alertContent.js';
-import { deliverOnce, enabledChannels, readCheckEvenDeleted, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
+import { deliverOnce, enabledChannels, type AlertDispatchOptions, type ChannelOutcome, type Delivery } from './delivery.js';
 import { timelineRecordClaim } from './recordClaim.js';
 import { handleSubscriberMessage, SubscriberMessage } from './subscriberDispatch.js';
 import { dispatchWarningAlert, LatencyWarningMessage, SslExpiryWarningMessage, TooFrequentMessage } from './warningDispatch.js';
@@ -85,7 +86,7 @@ export async function dispatchIncidentAlert(
   now: Date,
   options: AlertDispatchOptions = {},
   /** The incident and its check as the caller read them a moment ago for this same message (the routed dispatch): not read twice. */
-  read?: { incident: IncidentItem | undefined; check: CheckItem | undefined },
+  read?: { incident: IncidentItem | undefined; check: AlertCheck | undefined },
 ): Promise<DispatchOutcome> {
   const notification = notificationFor(message);
   if (!notification) return { status: 'SKIPPED', reason: 'NOT_NOTIFIED' };
@@ -95,7 +96,7 @@ export async function dispatchIncidentAlert(
     console.error(`alerts queue: incident ${message.incidentId} of workspace ${message.workspaceId} does not exist; dropping`);
     return { status: 'SKIPPED', reason: 'NO_INCIDENT' };
   }
-  const check = read ? read.check : incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
+  const check = read ? read.check : incident.checkId !== undefined ? await alertCheckOf(deps, incident.checkId) : undefined;
   if (check?.muteNotifications) return { status: 'SKIPPED', reason: 'MUTED' };
   const target = { workspaceId: incident.workspaceId, projectId: incident.projectId ?? null };
   if ((await windowEffects(deps, target, new Date(message.at))).suppressAlerts) return { status: 'SKIPPED', reason: 'MAINTENANCE' };

@@ -21,7 +21,7 @@ export const CheckStatusChanged = z.object({
   /** When the transition happened (the unit of work's captured instant). */
   at: instant,
   cause: z.enum(STATUS_CHANGE_CAUSES),
-  check: z.object({ name: z.string(), lateSeverity: z.enum(SEVERITIES), downSeverity: z.enum(SEVERITIES) }).optional(),
+  check: z.object({ name: z.string(), lateSeverity: z.enum(SEVERITIES), downSeverity: z.enum(SEVERITIES), muted: z.boolean().optional() }).optional(),
 });
 export type CheckStatusChanged = z.infer<typeof CheckStatusChanged>;
 /** The builder in statusMessage.ts (zod-free, for the ping path) makes exactly what this schema reads. */

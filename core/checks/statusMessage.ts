@@ -22,19 +22,23 @@ export type StatusChangedMessage = {
   cause: StatusChangeCause;
   /**
    * What the incident worker would read the check for, as the write that moved it saw it: the
-   * incident's title and severities then need no read of the check (core/incidents/worker.ts).
-   * Absent from writers that never read the whole check (the ping path); the worker reads it then.
+   * incident's title and severities, and whether the alerts it owes are muted, then need no read
+   * of the check (core/incidents/worker.ts). Absent from writers that never read the whole check
+   * (the ping path); the worker reads it then. `muted` is absent from messages owed before it was
+   * carried: their alerts read the check.
    */
   check?: StatusSnapshot | undefined;
 };
 
-export type StatusSnapshot = Pick<CheckItem, 'name' | 'lateSeverity' | 'downSeverity'>;
+export type StatusSnapshot = Pick<CheckItem, 'name' | 'lateSeverity' | 'downSeverity'> & { muted?: boolean | undefined };
 
-type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined } & Partial<StatusSnapshot>;
+type StatusSubject = Pick<CheckItem, 'checkId' | 'workspaceId'> & { projectId?: number | null | undefined } & Partial<
+    Pick<CheckItem, 'name' | 'lateSeverity' | 'downSeverity' | 'muteNotifications'>
+  >;
 
 /** The one way to build a `check.status_changed`. */
 export function statusChangedMessage(check: StatusSubject, from: CheckItem['status'], to: CheckItem['status'], cause: StatusChangeCause, at: Date): StatusChangedMessage {
-  const { name, lateSeverity, downSeverity } = check;
+  const { name, lateSeverity, downSeverity, muteNotifications } = check;
   return {
     type: 'check.status_changed',
     checkId: check.checkId,
@@ -44,8 +48,10 @@ export function statusChangedMessage(check: StatusSubject, from: CheckItem['stat
     to,
     at: at.toISOString(),
     cause,
-    // Only a move to LATE or DOWN is handled with the check's name and severities.
-    ...((to === 'LATE' || to === 'DOWN') && name !== undefined && lateSeverity !== undefined && downSeverity !== undefined ? { check: { name, lateSeverity, downSeverity } } : {}),
+    // Only a move to LATE or DOWN is handled with the check's name and severities (and its mute, which a whole check always has).
+    ...((to === 'LATE' || to === 'DOWN') && name !== undefined && lateSeverity !== undefined && downSeverity !== undefined
+      ? { check: { name, lateSeverity, downSeverity, ...(muteNotifications !== undefined ? { muted: muteNotifications } : {}) } }
+      : {}),
   };
 }
 

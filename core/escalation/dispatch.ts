@@ -1,8 +1,9 @@
 import { alertActions } from '../alerting/ackLinks.js';
 import { composeAlert, deliveryKey, notificationFor, type AlertContext, type AlertNotification } from '../alerting/alertContent.js';
-import { deliverOnce, readCheckEvenDeleted, type Delivery } from '../alerting/delivery.js';
+import { deliverOnce, type Delivery } from '../alerting/delivery.js';
 import { alertHandlers, dispatchIncidentAlert, unfinishedOf, type AlertHandlerOptions, type DispatchOutcome } from '../alerting/dispatch.js';
 import { timelineRecordClaim } from '../alerting/recordClaim.js';
+import { alertCheckOf } from '../checks/alertCheck.js';
 import type { Deps } from '../deps.js';
 import type { IncidentAlertMessage } from '../incidents/events.js';
 import { appendIncidentEvent, listIncidentEvents, readIncident } from '../incidents/repository.js';
@@ -97,7 +98,7 @@ function stepDelivery(deps: Deps, context: AlertContext, channel: AlertChannelIt
 }
 
 async function checkOf(deps: Deps, incident: IncidentItem) {
-  return incident.checkId !== undefined ? await readCheckEvenDeleted(deps, incident.checkId) : undefined;
+  return incident.checkId !== undefined ? await alertCheckOf(deps, incident.checkId) : undefined;
 }
 
 /** `check`: the incident's check as the caller read it for this message (its mute), not read again here. */

@@ -139,8 +139,10 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // consistent get of the incident it remembered open: 1); each alert is sent by the incidents
     // consumer with the incident its write left (before that, each alert's consumer read it: 3).
     expect(count('GetItem incident')).toBe(0);
-    // The sweep's flips carry the check's name and severities: only each alert reads it, for its mute.
-    expect(count('GetItem check')).toBe(2);
+    // The sweep's flips carry the check's name, severities and mute, and the alerts the incidents
+    // consumer sends for them take its mute from there (core/checks/alertCheck.ts; before, each
+    // alert read the check for it: 2).
+    expect(count('GetItem check')).toBe(0);
     // A delivery's ALERT_SENT entry is its claim (core/alerting/recordClaim.ts): nobody asks "already
     // sent?" when the put of the claim succeeds; the raise's detail comes from the timeline it lists.
     expect(count('GetItem incidentevent')).toBe(0);
@@ -164,8 +166,8 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // remembers the incident it opened and the item this process last wrote, the plan's, and writes
     // on its revision: core/incidents/episodes.ts raiseWritten), its write, its SEVERITY_CHANGED
     // entry, its outbox clear. Each alert, sent by the incidents consumer before its write's outbox
-    // clear with the incident the write left: the check (mute; by its token, which the ping path's
-    // read remembered, core/store/checkTokens.ts, so no ref get), routing (policies, rules), channels, and its
+    // clear with the incident the write left and the check's mute its flip carried: routing
+    // (policies, rules), channels, and its
     // delivery: the ALERT_SENT entry put as the delivery's claim before the send and confirmed after
     // it (core/alerting/recordClaim.ts; a lock put and delete and an "already sent?" get before); the opening's plans the
     // escalation after step 0 with one incident write that also clears the opening's outbox, every
@@ -173,7 +175,6 @@ describe('the store requests of one flip', { timeout: 60_000 }, () => {
     // now 3); the raise's lists the timeline for who was told.
     expect(tableRows(requests.counts)).toEqual({
       'BatchGetItem alertchannel': 2,
-      'GetItem check': 2,
       'GetItem setting': 2,
       'GetItem uptimecursor': 1,
       'PutItem incident': 1,

@@ -1,3 +1,4 @@
+import { knownAlertCheck } from '../checks/alertCheck.js';
 import { CheckStatusChanged, DependenciesReported } from '../checks/events.js';
 import { readCheckById } from '../checks/repository.js';
 import { ensureReportedDependency, linkReportingCheck, recordReportedStatus } from '../checks/dependencyRegistry.js';
@@ -114,6 +115,8 @@ type ChangedCheck = Pick<CheckItem, 'checkId' | 'workspaceId' | 'projectId' | 'n
  */
 async function checkOfChange(deps: Deps, message: CheckStatusChanged): Promise<ChangedCheck | undefined> {
   if (!message.check) return readCheckById(deps, message.checkId);
+  const { name, muted } = message.check;
+  if (muted !== undefined) knownAlertCheck(deps, { checkId: message.checkId, name, muteNotifications: muted });
   return { ...message.check, checkId: message.checkId, workspaceId: message.workspaceId, ...(message.projectId !== null ? { projectId: message.projectId } : {}) };
 }
 

@@ -27,3 +27,8 @@ export function readOncePerBatch<T>(deps: { batchReads?: BatchReads | undefined 
   pending.catch(() => reads.delete(key));
   return pending;
 }
+
+/** A value the batch already knows (what a message carries), for later reads of `key` in the batch; the first one known is kept. */
+export function knownForBatch<T>(deps: { batchReads?: BatchReads | undefined }, key: string, value: T): void {
+  if (deps.batchReads && !deps.batchReads.has(key)) deps.batchReads.set(key, Promise.resolve(value));
+}
