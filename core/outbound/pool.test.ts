@@ -104,6 +104,22 @@ describe('kept-alive sockets for alert deliveries', () => {
     expect(pools.idleSockets()).toBe(1);
   });
 
+  it("keep a batch's burst: deliveries sent at once reuse their sockets in the next burst", async () => {
+    const via = pooled();
+    const dns = changingResolver({ 'hooks.test': ['127.0.0.1'] });
+    const before = old.connections.length;
+    // The local runtime's batch of 25 (core/runtime.ts), all sent at once, twice.
+    const burst = () => Promise.all(Array.from({ length: 25 }, (_, i) => send(`http://hooks.test:${port}/${i}`, dns.resolve, via)));
+    const first = await burst();
+    const opened = old.connections.length - before;
+    expect(first.every((result) => result.ok)).toBe(true);
+    expect(pools.idleSockets()).toBe(opened);
+    expect((await burst()).every((result) => result.ok)).toBe(true);
+    // No connection beyond the first burst's: with 4 idle kept, the second burst opened 21 more.
+    expect(old.connections.length - before).toBe(opened);
+    expect(opened).toBeGreaterThan(4);
+  });
+
   it('are not reused once the name resolves to another address: the new one gets its own connection', async () => {
     const via = pooled();
     const dns = changingResolver({ 'hooks.test': ['127.0.0.1'] });

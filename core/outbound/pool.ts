@@ -26,7 +26,15 @@ export type KeepAliveOptions = {
 };
 
 const IDLE_MS = 2000;
-const MAX_IDLE_PER_DESTINATION = 4;
+/**
+ * As many as a burst to one destination has in flight: a batch's deliveries run at once (25
+ * messages in the local runtime, core/runtime.ts; 10 in an SQS batch), so a burst that finds fewer
+ * idle ones opens the rest afresh and, finding no room, closes them again when it ends. With 4 (as
+ * before), a mass outage's 8,000 webhooks to one receiver opened some 5,300 connections; on https
+ * each is a handshake. Keeping them costs no more sockets than the burst held open anyway: a
+ * socket is only idle after being busy, and closes 2 s later.
+ */
+const MAX_IDLE_PER_DESTINATION = 32;
 const MAX_DESTINATIONS = 64;
 
 /** What a pooled socket is bound to: everything the guard decided, and nothing it did not. */
