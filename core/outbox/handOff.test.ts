@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.js';
 import { checkOf, createJob } from '../../test/support/signals.js';
@@ -6,7 +7,7 @@ import type { QueueMessage } from '../ports/index.js';
 import { consumeIncidentsAndAlerts, type LocalDeps } from '../runtime.js';
 import { OUTBOX_FIELDS, type OutboxEntry } from '../store/outbox.js';
 import { runSweep } from '../sweep/index.js';
-import { OUTBOX_GRACE_MS } from './sweep.js';
+import { OUTBOX_GRACE_MS, relayPendingOutboxes } from './sweep.js';
 
 /**
  * The sweep's status changes are handed to the incidents consumer of the same process
@@ -88,6 +89,28 @@ describe('a sweep hands its status changes to the consumer in its process', () =
     expect(await outboxOf(token)).toEqual([]);
     expect(await activeIncidents()).toEqual([expect.objectContaining({ severity: 'P1' })]);
     expect(await storedMessages(t.deps.queue)).toEqual([]);
+  });
+
+  it('costs the outbox sweep no read of the item while everything it owes is held', async () => {
+    const { token, entry } = await lateJob();
+    t.clock.advance(OUTBOX_GRACE_MS);
+    const send = vi.spyOn(t.deps.store.client, 'send');
+    const report = await relayPendingOutboxes(t.deps, t.clock.now());
+    const gets = send.mock.calls.filter(([command]) => command instanceof GetCommand).length;
+    send.mockRestore();
+    // Found in the index past its grace, and left to the hand-off without a consistent get.
+    expect(report).toEqual({ read: 1, relayed: 0, failed: 0 });
+    expect(gets).toBe(0);
+    expect(await outboxOf(token)).toEqual([entry]);
+    expect(await storedMessages(t.deps.queue)).toEqual([]);
+
+    // Not held (the process died with it): read and published, as before.
+    const restarted: LocalDeps = { ...t.deps, queue: new LocalQueue({ store: t.deps.queue.store, clock: t.clock, autoDrain: false, batchSize: 25 }) };
+    const reread = vi.spyOn(t.deps.store.client, 'send');
+    expect(await relayPendingOutboxes(restarted, t.clock.now())).toEqual({ read: 1, relayed: 1, failed: 0 });
+    expect(reread.mock.calls.filter(([command]) => command instanceof GetCommand).length).toBe(1);
+    reread.mockRestore();
+    expect(await storedMessages(restarted.queue)).toEqual([expect.objectContaining({ to: 'LATE' })]);
   });
 
   it('publishes what the consumer failed, and the queue retries it from its store', async () => {
