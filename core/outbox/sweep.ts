@@ -45,11 +45,9 @@ export async function relayPendingOutboxes(deps: Deps, now: Date): Promise<Outbo
               // settled: nothing to relay, so no consistent read. Behind a mass outage's backlog
               // (8,000 jobs) that was a get for most flips. A copy that lags a newer entry leaves
               // it to the next sweep; a restarted process holds nothing and reads as before.
-              if (heldByThisProcess(deps, item[OUTBOX_FIELDS.entries])) return;
+              if (allHeld(deps, entriesOf(item[OUTBOX_FIELDS.entries]))) return;
               const entries = await pendingEntries(deps, key);
-              // Handed to this process's own consumer and not yet settled (relay.ts handOffAfterWrite):
-              // they are being delivered, and the settle clears them.
-              if (entries.length === 0 || entries.every((entry) => deps.queue.holds?.(entry.id))) return;
+              if (entries.length === 0 || allHeld(deps, entries)) return;
               await relayOutbox(deps, key, entries);
               report.relayed += entries.length;
             } catch (err) {
@@ -65,16 +63,14 @@ export async function relayPendingOutboxes(deps: Deps, now: Date): Promise<Outbo
   return report;
 }
 
-function heldByThisProcess(deps: Deps, indexed: unknown): boolean {
-  const holds = deps.queue.holds?.bind(deps.queue);
-  if (!holds || !Array.isArray(indexed) || indexed.length === 0) return false;
-  return indexed.every((entry: unknown) => typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'string' && holds(entry.id));
-}
+/** Handed to this process's own consumer and not yet settled (relay.ts handOffAfterWrite): being delivered, and the settle clears them. */
+const allHeld = (deps: Deps, entries: readonly OutboxEntry[]): boolean => entries.length > 0 && entries.every((entry) => deps.queue.holds?.(entry.id) === true);
+
+const entriesOf = (value: unknown): OutboxEntry[] => (Array.isArray(value) ? (value as OutboxEntry[]) : []);
 
 async function pendingEntries(deps: Deps, key: OutboxKey): Promise<OutboxEntry[]> {
   const read = await deps.store.client.send(
     new GetCommand({ TableName: deps.store.table, Key: key, ConsistentRead: true, ProjectionExpression: '#o', ExpressionAttributeNames: { '#o': OUTBOX_FIELDS.entries } }),
   );
-  const entries = read.Item?.[OUTBOX_FIELDS.entries];
-  return Array.isArray(entries) ? (entries as OutboxEntry[]) : [];
+  return entriesOf(read.Item?.[OUTBOX_FIELDS.entries]);
 }
