@@ -62,6 +62,22 @@ describe('a sweep hands its status changes to the consumer in its process', () =
     expect(await storedMessages(t.deps.queue)).toEqual([]);
   });
 
+  it("names the item in each hand-off: one check's changes share it, another check's is its own", async () => {
+    const handOff = vi.spyOn(t.deps.queue, 'handOff');
+    // Each job's first ping (NEW -> OK) and LATE; the first job's DOWN falls due by the second
+    // job's sweep, while its LATE is still held.
+    await lateJob();
+    await lateJob();
+    const changes = handOff.mock.calls.flatMap(([, handed]) => handed.messages.map((message) => ({ ...(message.body as { checkId: number; to: string }), item: handed.item })));
+    expect(changes.map((change) => change.to).sort()).toEqual(['DOWN', 'LATE', 'LATE', 'OK', 'OK']);
+    const itemsOf = new Map<number, Set<string | undefined>>();
+    for (const change of changes) itemsOf.set(change.checkId, (itemsOf.get(change.checkId) ?? new Set()).add(change.item));
+    const [first, second] = [...itemsOf.values()].map((items) => [...items]);
+    expect(first).toEqual([expect.any(String)]);
+    expect(second).toEqual([expect.any(String)]);
+    expect(second?.[0]).not.toBe(first?.[0]);
+  });
+
   it('leaves a held message to its hand-off when the outbox sweep comes by, and a DOWN behind it is handed once', async () => {
     const { token, entry } = await lateJob();
     // Past the outbox's grace, undelivered: the sweep's relay would publish it, were it not held.
@@ -202,5 +218,38 @@ describe('LocalQueue.handOff', () => {
     }
     expect(settled).toEqual([[]]);
     expect(lane.holds('a')).toBe(false);
+  });
+
+  it("settles different items' hand-offs at once, and one item's in the order they came", async () => {
+    const lane = queue();
+    lane.consume('incidents', async () => ({ failedIds: [] }));
+    const events: string[] = [];
+    let openGate = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let otherSettled = (): void => undefined;
+    const other = new Promise<void>((resolve) => (otherSettled = resolve));
+    const off = (id: string, item: string, wait: Promise<void> | undefined, done?: () => void) => ({
+      messages: [{ id, body: { type: 'test', id } }],
+      item,
+      settle: async () => {
+        events.push(`start ${id}`);
+        await wait;
+        events.push(`end ${id}`);
+        done?.();
+      },
+    });
+    // x1 and x2 are one item's (its LATE, then its DOWN), y1 another's, all in one batch of three.
+    lane.handOff('incidents', off('x1', 'x', gate));
+    lane.handOff('incidents', off('x2', 'x', undefined));
+    lane.handOff('incidents', off('y1', 'y', undefined, otherSettled));
+    const drained = lane.drain();
+    // y1 settles while x1's settle is still waiting (one after another, it would wait behind it)...
+    await other;
+    expect(events).toEqual(['start x1', 'start y1', 'end y1']);
+    // ...and x2 only once x1's is done.
+    openGate();
+    await drained;
+    expect(events).toEqual(['start x1', 'start y1', 'end y1', 'end x1', 'start x2', 'end x2']);
+    expect(['x1', 'x2', 'y1'].map((id) => lane.holds(id))).toEqual([false, false, false]);
   });
 });

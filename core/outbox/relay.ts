@@ -144,8 +144,15 @@ function handOffInOrder(deps: RelayDeps, key: OutboxKey, entries: readonly Outbo
   const earlier = entries.filter((entry) => deps.queue.holds?.(entry.id)).map((entry) => entry.id);
   const messages = entries.filter((entry) => !earlier.includes(entry.id)).map((entry) => ({ id: entry.id, body: JSON.parse(entry.body) as unknown }));
   if (messages.length === 0) return true;
-  return handOff(queue, { messages, settle: (handled) => relayAfterWrite(deps, key, entries, new Set([...earlier, ...handled])) });
+  return handOff(queue, { messages, item: itemIdentity(key), settle: (handled) => relayAfterWrite(deps, key, entries, new Set([...earlier, ...handled])) });
 }
+
+/** One string per table key (its attributes in name order), for telling two items' hand-offs apart. */
+const itemIdentity = (key: OutboxKey): string =>
+  Object.keys(key)
+    .sort()
+    .map((name) => `${name}=${key[name] ?? ''}`)
+    .join('\u0000');
 
 /** Consecutive entries for the same queue go out as one publish; the order of the entries is kept. */
 export function runsByQueue(entries: readonly OutboxEntry[]): { queue: OutboxEntry['queue']; bodies: unknown[] }[] {

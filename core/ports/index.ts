@@ -34,9 +34,11 @@ export interface Queue {
 /**
  * Messages handed to a consumer in this process (`Queue.handOff`), by their outbox entries' ids.
  * `settle` runs once they were delivered, with the ids the consumer finished; it clears those from
- * the outbox and publishes the rest, and never throws.
+ * the outbox and publishes the rest, and never throws. `item` names the item whose outbox owes
+ * them: the settles of one item run in the order it handed them off, those of different items at
+ * once. Hand-offs that name none settle one after another.
  */
-export type HandedMessages = { messages: readonly { id: string; body: unknown }[]; settle(handled: ReadonlySet<string>): Promise<void> };
+export type HandedMessages = { messages: readonly { id: string; body: unknown }[]; item?: string; settle(handled: ReadonlySet<string>): Promise<void> };
 
 /**
  * What a consumer says about a batch: the ids that failed (retried later, with backoff: see
