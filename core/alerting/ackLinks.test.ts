@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { createTestContext, expectError, type TestContext } from '../../test/harness.js';
 import { confirmAddress, declare, mailTo, timeline, type User } from '../../test/support/alerting.js';
 import { fakeResolver, startLoopbackTlsServer, toLoopback, type LoopbackServer } from '../../test/support/outbound.js';
@@ -299,5 +299,31 @@ describe('acknowledge and resolve from the message', () => {
     expect((await t.request<Done>('POST', actions?.acknowledgeUrl ?? '')).body.changed).toBe(true);
     const events = await timeline(t, s.user, s.incident.id);
     expect(events.find((e) => e.type === 'ACKNOWLEDGED')?.message).toBe('Acknowledged via link by oncall@example.com');
+  });
+
+  it('an alert within a minute of another to the same recipient about the same incident carries its links; later ones are signed anew', async () => {
+    const s = await setup();
+    const incident = { incidentId: s.incident.id, state: 'ACTIVE' as const, acknowledgedAt: undefined };
+    const start = t.clock.now().getTime();
+    const links = (afterMs: number, email = 'reuse@example.com') =>
+      alertActions(t.deps, incident, afterMs === 0 ? 'incident.opened' : 'incident.severity_changed', { channelId: 0, email }, new Date(start + afterMs));
+    const opening = await links(0);
+    expect(opening).toEqual({ acknowledgeUrl: expect.any(String), resolveUrl: expect.any(String) });
+    // The raise of a late job gone down, a grace period after its opening: the same two links.
+    expect(await links(59_999)).toEqual(opening);
+    // Another recipient, or a minute on: new links, each naming its own recipient and expiring a TTL after it.
+    const other = await links(1_000, 'other@example.com');
+    const later = await links(60_000);
+    for (const fresh of [other, later]) {
+      expect(fresh?.acknowledgeUrl).not.toBe(opening?.acknowledgeUrl);
+      expect(fresh?.resolveUrl).not.toBe(opening?.resolveUrl);
+    }
+    const tokenOf = (url: string | undefined) => (url ?? '').split('/api/ack/')[1] ?? '';
+    expect(await verifyAckLink(t.deps, tokenOf(other?.resolveUrl), new Date(start))).toEqual({
+      incidentId: s.incident.id,
+      action: 'resolve',
+      recipient: { kind: 'person', email: 'other@example.com' },
+    });
+    expect(decodeJwt(tokenOf(later?.acknowledgeUrl)).exp).toBe((decodeJwt(tokenOf(opening?.acknowledgeUrl)).exp ?? 0) + 60);
   });
 });

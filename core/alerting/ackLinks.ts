@@ -13,8 +13,9 @@ import type { ChannelMessage } from './channelsDelivery.js';
  * message"). A link is an HS256 JWT (jose) under the install's signing secret (core/auth/tokens.ts),
  * with its own audience so no session or status-page token can pass for one, naming one incident,
  * one action and the recipient it was sent to, and expiring `VIGIL_ACK_LINK_TTL_SECONDS` after
- * the alert was composed. Nothing is stored per link: the signature is the capability, and the
- * incident's own state makes a link void (resolved) or a repeat harmless (already acknowledged).
+ * it was signed (when its alert was composed, or up to a minute before: signAckLink). Nothing is
+ * stored per link: the signature is the capability, and the incident's own state makes a link
+ * void (resolved) or a repeat harmless (already acknowledged).
  * An SMS has 160 characters, and a signed link takes some 250: its links are short ones instead,
  * a random 128-bit id whose hash is stored with the same claims and expiry (entities/ackShortLink.ts),
  * answered by the same routes.
@@ -45,9 +46,27 @@ function decodeRecipient(value: unknown): LinkRecipient | null {
   return Number.isSafeInteger(channelId) && channelId > 0 ? { kind: 'channel', channelId } : null;
 }
 
+/**
+ * Links signed in the last minute, per install (its store) by their claims. An incident's alerts
+ * to one recipient come in bursts: the opening and, a grace period later, the raise of a late job
+ * that goes down, each with the same two links. Signed again, each link was an HMAC signature, a
+ * trip to the thread pool (WebCrypto): four a flipping check in a mass outage. A link taken from
+ * here is the one signed up to a minute before, so it stops acting up to a minute sooner than a
+ * new one would; with `VIGIL_ACK_LINK_TTL_SECONDS` at least 300, it always acts for four minutes.
+ */
+const REUSE_MS = 60_000;
+const REUSE_MAX = 10_000;
+const recentLinks = new WeakMap<Deps['store'], Map<string, { token: string; signedAt: number }>>();
+
 export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date): Promise<string> {
-  const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ act: ACTION_CODES[claims.action], rcp: encodeRecipient(claims.recipient) })
+  let recent = recentLinks.get(deps.store);
+  if (!recent) recentLinks.set(deps.store, (recent = new Map()));
+  const key = `${claims.incidentId} ${ACTION_CODES[claims.action]} ${encodeRecipient(claims.recipient)}`;
+  const at = now.getTime();
+  const known = recent.get(key);
+  if (known && known.signedAt <= at && at - known.signedAt < REUSE_MS) return known.token;
+  const issuedAt = Math.floor(at / 1000);
+  const token = await new SignJWT({ act: ACTION_CODES[claims.action], rcp: encodeRecipient(claims.recipient) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(claims.incidentId))
     .setIssuer(ISSUER)
@@ -55,6 +74,14 @@ export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date):
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + deps.config.ackLinkTtlSeconds)
     .sign(await jwtKey(deps.store, now));
+  // Oldest first (a Map keeps insertion order): what is past reuse, or beyond the bound, goes.
+  recent.delete(key);
+  recent.set(key, { token, signedAt: at });
+  for (const [old, link] of recent) {
+    if (recent.size <= REUSE_MAX && at - link.signedAt < REUSE_MS) break;
+    recent.delete(old);
+  }
+  return token;
 }
 
 /** 16 random bytes in base64url: 22 characters, never a compact JWS (which has dots). */
@@ -133,8 +160,11 @@ export async function alertActions(
   const recipient = recipientOf(channel);
   const make = channel.type === 'SMS' ? storeShortAckLink : signAckLink;
   const url = async (action: AckLinkAction) => ackLinkUrl(deps, await make(deps, { incidentId: incident.incidentId, action, recipient }, now));
-  return {
-    ...(offered.includes('acknowledge') ? { acknowledgeUrl: await url('acknowledge') } : {}),
-    ...(offered.includes('resolve') ? { resolveUrl: await url('resolve') } : {}),
-  };
+  // Both links at once: each signature is a trip to the thread pool (WebCrypto's HMAC), each short
+  // link a store write, and one after the other an alert waited for two of them.
+  const [acknowledgeUrl, resolveUrl] = await Promise.all([
+    offered.includes('acknowledge') ? url('acknowledge') : undefined,
+    offered.includes('resolve') ? url('resolve') : undefined,
+  ]);
+  return { ...(acknowledgeUrl !== undefined ? { acknowledgeUrl } : {}), ...(resolveUrl !== undefined ? { resolveUrl } : {}) };
 }
