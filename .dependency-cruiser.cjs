@@ -21,7 +21,8 @@
  *              core/context.ts, core/instant.ts, core/http/
  *   store      core/store/ (entities, service, table, conditional writes, locks, counters); the
  *              values an entity stores (roles, plans, latency bins) are defined with the entity
- *   floor      core/clock.ts, core/ids.ts (ULIDs), core/retry.ts (the one bounded retry loop), core/ports/,
+ *   floor      core/clock.ts, core/ids.ts (ULIDs), core/retry.ts (the one bounded retry loop), core/lanes.ts
+ *              (ordered lanes run at once), core/ports/,
  *              core/outbound/ (the guarded HTTP client: imports nothing from core)
  *
  * The edges are the ones today's imports draw: the outbox (messages a write owes, and their
@@ -117,7 +118,7 @@ function reachable(node) {
 }
 
 const TEST = '(^test/|\\.test\\.ts$)';
-const FLOOR = '^core/(clock\\.ts$|ids\\.ts$|retry\\.ts$|ports/|outbound/)';
+const FLOOR = '^core/(clock\\.ts$|ids\\.ts$|retry\\.ts$|lanes\\.ts$|ports/|outbound/)';
 const STORE = '^core/store/';
 const PLATFORM = '^core/(config|configValues|deps|context|instant)\\.ts$|^core/http/';
 const DOMAIN = `^core/(${FOLDERS.join('|')})/`;
@@ -205,7 +206,7 @@ module.exports = {
       { path: '^core/', pathNot: [TEST, FLOOR, STORE, PLATFORM, DOMAIN, SURFACES, TOP] },
     ),
     forbid('test-code-stays-in-tests', 'Production code never imports test code or test support', { pathNot: [TEST] }, { path: TEST }),
-    forbid('floor-imports-nothing-above', 'clock, ids, retry, ports and outbound are the floor', { path: FLOOR, pathNot: [TEST] }, { path: '^core/', pathNot: [FLOOR] }),
+    forbid('floor-imports-nothing-above', 'clock, ids, retry, lanes, ports and outbound are the floor', { path: FLOOR, pathNot: [TEST] }, { path: '^core/', pathNot: [FLOOR] }),
     forbid('store-is-the-floor', 'The store imports only the floor below it', { path: STORE, pathNot: [TEST] }, { path: '^core/', pathNot: [FLOOR, STORE] }),
     forbid(
       'platform-below-domain',

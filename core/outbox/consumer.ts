@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { HttpError } from '../http/errors.js';
+import { inLanes } from '../lanes.js';
 import type { QueueMessage } from '../ports/index.js';
 
 /**
@@ -106,15 +107,6 @@ export async function consumeMessages(queue: string, handlers: HandlerTable, mes
       fail(message, failureOf(err), err);
     }
   };
-  const lanes = new Map<string, QueueMessage[]>();
-  for (const message of messages) {
-    const key = orderingKey(message.body);
-    lanes.set(key, [...(lanes.get(key) ?? []), message]);
-  }
-  await Promise.all(
-    [...lanes.values()].map(async (lane) => {
-      for (const message of lane) await one(message);
-    }),
-  );
+  await inLanes(messages, (message) => orderingKey(message.body), one);
   return result;
 }

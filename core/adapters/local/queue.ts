@@ -16,6 +16,7 @@ import { isConditionalFailure } from '../../store/conditional.js';
 import type { QueueMessageItem } from '../../store/entities/queueMessage.js';
 import type { Store } from '../../store/service.js';
 import { monotonicUlids } from '../../ids.js';
+import { inLanes } from '../../lanes.js';
 import { messageOf, visibleBeforeInput } from './queueItems.js';
 import { deleteMessages, leaseEach, leaseTogether, PublishCommit } from './queueWrites.js';
 
@@ -340,12 +341,10 @@ export class LocalQueue implements Queue {
     // another, each settle's outbox clear was a LevelDB batch of its own, a round trip to the
     // thread pool: a mass outage of 4,000 checks made 11,400 batches for its 66,000 writes, and
     // 5,000 with this (docs/adr/0017-status-changes-skip-the-local-queue.md).
-    const lanes = new Map<string | undefined, HandedMessages[]>();
-    for (const handed of batch) lanes.set(handed.item, [...(lanes.get(handed.item) ?? []), handed]);
-    await Promise.all(
-      [...lanes.values()].map(async (lane) => {
-        for (const handed of lane) await handed.settle(new Set(handed.messages.map((message) => message.id).filter((id) => !failed.has(id))));
-      }),
+    await inLanes(
+      batch,
+      (handed) => handed.item,
+      (handed) => handed.settle(new Set(handed.messages.map((message) => message.id).filter((id) => !failed.has(id)))),
     );
     const mirror = this.published.get(queue);
     for (const message of messages) {
