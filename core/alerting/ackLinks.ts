@@ -4,6 +4,7 @@ import { jwtKey } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import type { AlertChannelItem } from '../store/entities/alertChannel.js';
+import { storeMemo } from '../store/storeMemo.js';
 import type { IncidentItem } from '../store/entities/incident.js';
 import type { IncidentAlertEvent } from './alertContent.js';
 import type { ChannelMessage } from './channelsDelivery.js';
@@ -47,26 +48,24 @@ function decodeRecipient(value: unknown): LinkRecipient | null {
 }
 
 /**
- * Links signed in the last minute, per install (its store) by their claims. An incident's alerts
- * to one recipient come in bursts: the opening and, a grace period later, the raise of a late job
+ * Links signed in the last minute, per install (its store) by their claims, in a bounded
+ * storeMemo (core/store/storeMemo.ts). An incident's alerts to one recipient come in bursts: the opening and, a grace period later, the raise of a late job
  * that goes down, each with the same two links. Signed again, each link was an HMAC signature, a
  * trip to the thread pool (WebCrypto): four a flipping check in a mass outage. A link taken from
  * here is the one signed up to a minute before, so it stops acting up to a minute sooner than a
  * new one would; with `VIGIL_ACK_LINK_TTL_SECONDS` at least 300, it always acts for four minutes.
  */
 const REUSE_MS = 60_000;
-const REUSE_MAX = 10_000;
-const recentLinks = new WeakMap<Deps['store'], Map<string, { token: string; signedAt: number }>>();
+const recentLinks = storeMemo<string, { token: string; signedAt: number }>(10_000);
 
 export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date): Promise<string> {
-  let recent = recentLinks.get(deps.store);
-  if (!recent) recentLinks.set(deps.store, (recent = new Map()));
-  const key = `${claims.incidentId} ${ACTION_CODES[claims.action]} ${encodeRecipient(claims.recipient)}`;
+  const recipient = encodeRecipient(claims.recipient);
+  const key = `${claims.incidentId} ${ACTION_CODES[claims.action]} ${recipient}`;
   const at = now.getTime();
-  const known = recent.get(key);
+  const known = recentLinks.get(deps.store, key);
   if (known && known.signedAt <= at && at - known.signedAt < REUSE_MS) return known.token;
   const issuedAt = Math.floor(at / 1000);
-  const token = await new SignJWT({ act: ACTION_CODES[claims.action], rcp: encodeRecipient(claims.recipient) })
+  const token = await new SignJWT({ act: ACTION_CODES[claims.action], rcp: recipient })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(claims.incidentId))
     .setIssuer(ISSUER)
@@ -74,13 +73,7 @@ export async function signAckLink(deps: Deps, claims: AckLinkClaims, now: Date):
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + deps.config.ackLinkTtlSeconds)
     .sign(await jwtKey(deps.store, now));
-  // Oldest first (a Map keeps insertion order): what is past reuse, or beyond the bound, goes.
-  recent.delete(key);
-  recent.set(key, { token, signedAt: at });
-  for (const [old, link] of recent) {
-    if (recent.size <= REUSE_MAX && at - link.signedAt < REUSE_MS) break;
-    recent.delete(old);
-  }
+  recentLinks.set(deps.store, key, { token, signedAt: at });
   return token;
 }
 
